@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# hcube: top-level build. `make` builds the tools (and the module when the
+# kernel headers are there); `make check` runs every test; `make deps`
+# installs the Debian packages they need (idempotent).
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+BUILD ?= build
+CC ?= gcc
+CLANG ?= clang
+KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
+
+# Where the pieces of linux-source-6.1 the project uses are extracted (never
+# committed): the kselftest harness and checkpatch.
+LSRC := $(BUILD)/linux-source
+KSFT := $(LSRC)/tools/testing/selftests
+CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
+
+CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c
+CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
+	    tools/include/linux/types.h tools/include/linux/math64.h
+
+WARN := -Wall -Wextra -Werror
+UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
+SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	    -fno-sanitize-recover=all
+# kselftest_harness.h's macros compare int literals with unsigned values and
+# pass parameters that TEST() bodies need not use: those two warnings stay
+# off for test files only.
+TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
+	       -I$(KSFT) -Iselftests/core
+
+SIM_SRC := tools/hcube-sim/hcube-sim.c
+CORE_TESTS := paper_test props_test
+
+.PHONY: all deps tools check check-core fuzz bench-core clean
+
+all: tools
+
+deps:
+	@scripts/deps.sh
+
+tools: $(BUILD)/hcube-sim
+
+$(BUILD)/hcube-sim: $(SIM_SRC) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
+	$(CC) $(UCFLAGS) -o $@ $(SIM_SRC) $(CORE_SRC)
+
+$(BUILD):
+	mkdir -p $@
+
+$(LSRC)/.stamp: | $(BUILD)
+	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
+	tar -xJf $(KSRC_TAR) -C $(LSRC).tmp --strip-components=1 \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
+		linux-source-6.1/tools/testing/selftests/kselftest.h \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+	mv $(LSRC).tmp $(LSRC) && touch $@
+
+# Host unit tests of the core: plain, and with ASan + UBSan.
+$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_SRC)
+
+$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_SRC)
+
+# libFuzzer over the planners' inputs.
+$(BUILD)/fuzz/fuzz_plan: selftests/core/fuzz_plan.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-o $@ $< $(CORE_SRC)
+
+FUZZ_SECONDS ?= 300
+FUZZ_CHECK_SECONDS ?= 20
+
+fuzz: $(BUILD)/fuzz/fuzz_plan
+	@mkdir -p $(BUILD)/fuzz/corpus
+	$< -max_total_time=$(FUZZ_SECONDS) -seed=1 $(BUILD)/fuzz/corpus
+
+check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
+	    $(addprefix $(BUILD)/core-san/,$(CORE_TESTS)) \
+	    $(BUILD)/fuzz/fuzz_plan $(BUILD)/hcube-sim
+	@set -e; for t in $(CORE_TESTS); do \
+		echo "# core: $$t"; $(BUILD)/core/$$t; \
+		echo "# core (asan+ubsan): $$t"; $(BUILD)/core-san/$$t; \
+	done
+	@echo "# core: fuzz_plan for $(FUZZ_CHECK_SECONDS)s"
+	@mkdir -p $(BUILD)/fuzz/check-corpus
+	@$(BUILD)/fuzz/fuzz_plan -max_total_time=$(FUZZ_CHECK_SECONDS) -seed=1 \
+		$(BUILD)/fuzz/check-corpus 2>$(BUILD)/fuzz/check.log || \
+		{ tail -50 $(BUILD)/fuzz/check.log; exit 1; }
+	@grep -E '^Done|^#[0-9]+ *DONE' $(BUILD)/fuzz/check.log | tail -1
+	@echo "# core: hcube-sim plan"
+	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
+
+$(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUILD)
+	$(CC) $(UCFLAGS) -o $@ $< $(CORE_SRC)
+
+bench-core: $(BUILD)/bench_core
+	$<
+
+check: deps
+	$(MAKE) check-core
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hcube core: names, messages and load statistics. */
+#include "hcube_core.h"
+
+static const char *const hcube_errors[HCUBE_E_NERRORS] = {
+	[HCUBE_OK] = "success",
+	[HCUBE_E_INTERNAL] = "internal error: the plan failed its replay check",
+	[HCUBE_E_DIM] = "dimension out of range (0..10)",
+	[HCUBE_E_STATE] = "unknown vertex state",
+	[HCUBE_E_POLICY] = "unknown policy (mcwa, dem, cwa)",
+	[HCUBE_E_NO_HEALTHY] = "no healthy vertex",
+	[HCUBE_E_FAULTY_LOAD] = "a faulty, offline or absent vertex has tasks",
+	[HCUBE_E_OVERFLOW] = "total load above 2147483647",
+	[HCUBE_E_NEED_MCWA] = "cwa needs a fault-free cube: use mcwa",
+	[HCUBE_E_TOPO] = "topology does not match the cube",
+};
+
+const char *hcube_strerror(int err)
+{
+	if (err < 0 || err >= HCUBE_E_NERRORS)
+		return "unknown error";
+	return hcube_errors[err];
+}
+
+static const char *const hcube_policies[HCUBE_POL_NPOLICIES] = {
+	[HCUBE_POL_MCWA] = "mcwa",
+	[HCUBE_POL_DEM] = "dem",
+	[HCUBE_POL_CWA] = "cwa",
+};
+
+const char *hcube_policy_name(u32 policy)
+{
+	return policy < HCUBE_POL_NPOLICIES ? hcube_policies[policy] : "?";
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int hcube_policy_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < HCUBE_POL_NPOLICIES; i++)
+		if (str_eq(name, hcube_policies[i]))
+			return i;
+	return -1;
+}
+
+char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask)
+{
+	u32 i;
+
+	for (i = 0; i < dim; i++) {
+		u32 bit = 1U << (dim - 1 - i);
+
+		buf[i] = (mask & bit) ? 'X' : ((base & bit) ? '1' : '0');
+	}
+	buf[dim] = '\0';
+	return buf;
+}
+
+static u32 ratio_milli(u32 max, u32 nv, u32 total)
+{
+	if (!total)
+		return 1000;
+	return (u32)div64_u64((u64)max * nv * 1000, total);
+}
+
+void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
+		       const u32 *before, const u32 *after)
+{
+	u32 n = 1U << dim;
+	u32 v, total = 0;
+
+	s->nvertices = 0;
+	s->before_max = 0;
+	s->after_max = 0;
+	s->before_min = ~0U;
+	s->after_min = ~0U;
+	for (v = 0; v < n; v++) {
+		if (!hcube_usable(state[v]))
+			continue;
+		s->nvertices++;
+		total += before[v];
+		if (before[v] > s->before_max)
+			s->before_max = before[v];
+		if (before[v] < s->before_min)
+			s->before_min = before[v];
+		if (after[v] > s->after_max)
+			s->after_max = after[v];
+		if (after[v] < s->after_min)
+			s->after_min = after[v];
+	}
+	if (!s->nvertices) {
+		s->before_min = 0;
+		s->after_min = 0;
+	}
+	s->total = total;
+	s->before_ratio_milli = ratio_milli(s->before_max, s->nvertices, total);
+	s->after_ratio_milli = ratio_milli(s->after_max, s->nvertices, total);
+}

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hcube core: hypercube model, logical topology and balancing planners.
+ *
+ * Pure C, compiled unchanged into the kernel module and into userspace
+ * programs: no kernel or libc calls, integers only, all memory provided by
+ * the caller, no recursion, small stack frames.
+ *
+ * The algorithms are those of J. Nam, S. Seo, S. Lee, J. Kim, "Synchronous
+ * Load Balancing in Hypercube Multicomputers with Faulty Nodes", JPDC 1999
+ * (CWA, MCWA, DEM and the balancing-subcube topology).
+ */
+#ifndef HCUBE_CORE_H
+#define HCUBE_CORE_H
+
+/*
+ * In the kernel these are the kernel's own headers; userspace builds put
+ * tools/include first on the include path, whose shims provide the same names.
+ */
+#include <linux/types.h>
+#include <linux/math64.h>
+
+#define HCUBE_MAX_DIM		10
+#define HCUBE_MAX_VERTICES	(1U << HCUBE_MAX_DIM)
+/* Sum of all loads must not exceed this (keeps signed 32-bit differences exact). */
+#define HCUBE_MAX_TOTAL_LOAD	0x7fffffffU
+/* dist[] value of a vertex that is not attached to the balancing subcube. */
+#define HCUBE_DIST_NONE		0xffU
+
+enum hcube_vstate {
+	HCUBE_V_HEALTHY = 0,
+	HCUBE_V_FAULTY,		/* marked faulty by the administrator */
+	HCUBE_V_OFFLINE,	/* every CPU of the vertex is offline */
+	HCUBE_V_ABSENT,		/* the label has no CPU group at all */
+	HCUBE_V_NSTATES,
+};
+
+enum hcube_policy {
+	HCUBE_POL_MCWA = 0,
+	HCUBE_POL_DEM,
+	HCUBE_POL_CWA,
+	HCUBE_POL_NPOLICIES,
+};
+
+enum hcube_err {
+	HCUBE_OK = 0,
+	HCUBE_E_INTERNAL,	/* a plan failed its own replay check: a bug */
+	HCUBE_E_DIM,		/* dimension out of range */
+	HCUBE_E_STATE,		/* unknown vertex state */
+	HCUBE_E_POLICY,		/* unknown policy */
+	HCUBE_E_NO_HEALTHY,	/* no healthy vertex */
+	HCUBE_E_FAULTY_LOAD,	/* a faulty, offline or absent vertex has tasks */
+	HCUBE_E_OVERFLOW,	/* total load above HCUBE_MAX_TOTAL_LOAD */
+	HCUBE_E_NEED_MCWA,	/* CWA asked for on a cube with unusable vertices */
+	HCUBE_E_TOPO,		/* topology does not match the cube */
+	HCUBE_E_NERRORS,
+};
+
+static inline bool hcube_usable(u8 state)
+{
+	return state == HCUBE_V_HEALTHY;
+}
+
+/*
+ * The cube: dim in [0, HCUBE_MAX_DIM], state[] and load[] have 1 << dim
+ * entries, indexed by vertex label (bit i of the label = dimension i).
+ */
+struct hcube_cube {
+	u32 dim;
+	const u8 *state;
+	const u32 *load;
+};
+
+/*
+ * Logical topology (paper Section 5): the balancing subcube C_b is the set of
+ * labels v with (v & ~cb_mask) == cb_base; every other healthy vertex that a
+ * path of healthy vertices connects to C_b hangs off it in a tree.
+ *
+ * Healthy vertices in another connected component than C_b are *detached*:
+ * parent -1, dist HCUBE_DIST_NONE, omega 0; no policy that needs the trees
+ * (MCWA, CWA) moves tasks to or from them.
+ */
+struct hcube_topo {
+	u32 dim;
+	u32 cb_base;		/* fixed bits of C_b */
+	u32 cb_mask;		/* free dimensions of C_b (its X positions) */
+	u32 cb_dim;		/* k = popcount(cb_mask) */
+	u32 depth;		/* T: the deepest tree */
+	u32 total_dist;		/* sum of dist[] over attached vertices */
+	u32 nhealthy;		/* healthy vertices in the cube */
+	u32 nattached;		/* healthy vertices in C_b or its trees */
+	u32 ncandidates;	/* maximum-size healthy subcubes considered */
+	s16 *parent;		/* tree parent, -1 in C_b and where none */
+	u16 *omega;		/* vertex plus its descendants; 0 if not attached */
+	u8 *dist;		/* hops to C_b, HCUBE_DIST_NONE if not attached */
+	u16 *order;		/* attached vertices, C_b first, by growing dist */
+	u16 *cb_vertex;		/* C_b members by local index (label order) */
+};
+
+struct hcube_transfer {
+	u16 step;		/* synchronous step, from 1 */
+	u16 from;
+	u16 to;
+	u16 reserved;
+	u32 count;
+};
+
+struct hcube_stats {
+	u32 transfers;		/* entries in the plan */
+	u64 migrations;		/* sum of counts: task-hops */
+	u32 moved_tasks;	/* tasks that end elsewhere: sum of max(0, before - after) */
+	u32 comm_steps;		/* communication steps, as the paper counts them */
+	u32 total;		/* tasks */
+	u32 nvertices;		/* vertices the statistics are taken over (healthy) */
+	u32 before_max, before_min, after_max, after_min;
+	u32 before_ratio_milli;	/* 1000 * max / avg (1000 when there are no tasks) */
+	u32 after_ratio_milli;
+};
+
+/*
+ * A plan: transfers in execution order, the loads they lead to, statistics.
+ * Each transfer is along one hypercube edge between two healthy vertices, and
+ * replaying the transfers in order never drives a load below zero.
+ */
+struct hcube_plan {
+	u32 policy;
+	u32 dim;
+	u32 nsteps;		/* the highest step number a plan of this shape uses */
+	u32 ntransfers;
+	u32 cap;		/* room in transfers[] */
+	struct hcube_transfer *transfers;
+	u32 *after;		/* 1 << dim final loads */
+	struct hcube_stats stats;
+	struct hcube_cwa_observer *observer;	/* optional, see below */
+};
+
+/* Memory sizes (bytes) the caller provides, for a cube of dimension dim. */
+size_t hcube_topo_memsize(u32 dim);
+size_t hcube_plan_memsize(u32 dim);
+size_t hcube_work_memsize(u32 dim);
+/* The most transfers any policy can emit on a dim-cube. */
+u32 hcube_plan_max_transfers(u32 dim);
+
+/*
+ * Lay the arrays of @t / @p out in @mem (hcube_*_memsize(dim) bytes, aligned
+ * to 8). Returns HCUBE_OK or HCUBE_E_DIM.
+ */
+int hcube_topo_init(struct hcube_topo *t, u32 dim, void *mem);
+int hcube_plan_init(struct hcube_plan *p, u32 dim, void *mem);
+
+/*
+ * Find the maximum-size healthy subcubes, choose C_b and build the trees.
+ * @work: hcube_work_memsize(dim) bytes of scratch.
+ */
+int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work);
+
+/*
+ * Build the trees around a given healthy subcube (base, mask) instead of the
+ * chosen one: for tests and for comparing candidates. HCUBE_E_TOPO if the
+ * subcube is not healthy or base and mask overlap.
+ */
+int hcube_topo_build_cb(struct hcube_topo *t, u32 dim, const u8 *state,
+			u32 base, u32 mask, void *work);
+
+/*
+ * Compute the plan of @policy for @cube on topology @t (built from the same
+ * states; DEM does not use it and accepts NULL).
+ */
+int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
+		     const struct hcube_cube *cube, const struct hcube_topo *t,
+		     void *work);
+
+/* Paper Algorithm 4's test of one candidate subcube (true: accepted). */
+bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask);
+
+/* Fill @stats' before/after fields from loads over the healthy vertices. */
+void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
+		       const u32 *before, const u32 *after);
+
+const char *hcube_strerror(int err);
+const char *hcube_policy_name(u32 policy);
+/* Returns the policy for @name (NUL-terminated), or -1. */
+int hcube_policy_parse(const char *name);
+
+/*
+ * Write C_b as a pattern such as "X0X1" (highest dimension first) into @buf,
+ * which has room for dim + 1 bytes. Returns @buf.
+ */
+char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask);
+
+static inline u32 hcube_popcount(u32 x)
+{
+	u32 c = 0;
+
+	while (x) {
+		x &= x - 1;
+		c++;
+	}
+	return c;
+}
+
+/*
+ * CWA engine observation, for tests and tracing: called at each migration
+ * dimension of the balancing subcube, after the theta vectors are computed
+ * and before the tasks move. Values are per vertex of C_b, local index v
+ * (bits of v = free dimensions of C_b, lowest first); level j in [0, k].
+ */
+struct hcube_cwa;
+
+struct hcube_cwa_observer {
+	void (*fn)(struct hcube_cwa_observer *obs, const struct hcube_cwa *cwa,
+		   u32 local_dim);
+};
+
+enum hcube_cwa_val {
+	HCUBE_CWA_L,		/* l^j */
+	HCUBE_CWA_Q,		/* q^j */
+	HCUBE_CWA_DELTA,	/* delta^j */
+	HCUBE_CWA_THETA,	/* theta^j (0 outside the sending half) */
+	HCUBE_CWA_GAMMA,	/* gamma^j = delta^j - theta^j */
+};
+
+s32 hcube_cwa_value(const struct hcube_cwa *cwa, enum hcube_cwa_val what,
+		    u32 level, u32 local_vertex);
+u32 hcube_cwa_dim(const struct hcube_cwa *cwa);
+/* Global label of C_b's local vertex / local dimension. */
+u32 hcube_cwa_vertex(const struct hcube_cwa *cwa, u32 local_vertex);
+
+#endif /* HCUBE_CORE_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers for the host tests of the hcube core: memory for one cube size. */
+#ifndef HCUBE_CORE_UTIL_H
+#define HCUBE_CORE_UTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+#include "hcube_core.h"
+
+struct ctx {
+	u32 dim;
+	struct hcube_topo topo;
+	struct hcube_plan plan;
+	void *topo_mem, *plan_mem, *work;
+	u8 state[HCUBE_MAX_VERTICES];
+	u32 load[HCUBE_MAX_VERTICES];
+	struct hcube_cube cube;
+};
+
+static inline int ctx_init(struct ctx *c, u32 dim)
+{
+	memset(c, 0, sizeof(*c));
+	c->dim = dim;
+	c->topo_mem = malloc(hcube_topo_memsize(dim));
+	c->plan_mem = malloc(hcube_plan_memsize(dim));
+	c->work = malloc(hcube_work_memsize(dim));
+	if (!c->topo_mem || !c->plan_mem || !c->work)
+		return -1;
+	if (hcube_topo_init(&c->topo, dim, c->topo_mem) ||
+	    hcube_plan_init(&c->plan, dim, c->plan_mem))
+		return -1;
+	c->cube.dim = dim;
+	c->cube.state = c->state;
+	c->cube.load = c->load;
+	return 0;
+}
+
+static inline void ctx_free(struct ctx *c)
+{
+	free(c->topo_mem);
+	free(c->plan_mem);
+	free(c->work);
+}
+
+/* "0101" -> 5: a label written highest dimension first, as in the paper. */
+static inline u32 lbl(const char *bits)
+{
+	u32 v = 0;
+
+	while (*bits)
+		v = v * 2 + (u32)(*bits++ - '0');
+	return v;
+}
+
+static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
+{
+	int err = hcube_topo_build(&c->topo, c->dim, c->state, c->work);
+
+	if (err && pol != HCUBE_POL_DEM)
+		return err;
+	return hcube_plan_build(&c->plan, pol, &c->cube,
+				err ? NULL : &c->topo, c->work);
+}
+
+#endif
