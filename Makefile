@@ -20,7 +20,8 @@ CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
-	    tools/include/linux/types.h tools/include/linux/math64.h
+	    tools/include/linux/types.h tools/include/linux/math64.h \
+	    tools/include/linux/bits.h
 
 WARN := -Wall -Wextra -Werror
 UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
@@ -32,10 +33,12 @@ SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
 	       -I$(KSFT) -Iselftests/core
 
-SIM_SRC := tools/hcube-sim/hcube-sim.c
+COMMON_SRC := tools/common/json.c
+SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
+SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
 CORE_TESTS := paper_test props_test
 
-.PHONY: all deps tools check check-core fuzz bench-core clean
+.PHONY: all deps tools check check-core check-style fuzz bench-core demo clean
 
 all: tools
 
@@ -44,8 +47,8 @@ deps:
 
 tools: $(BUILD)/hcube-sim
 
-$(BUILD)/hcube-sim: $(SIM_SRC) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) -o $@ $(SIM_SRC) $(CORE_SRC)
+$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
+	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
 
 $(BUILD):
 	mkdir -p $@
@@ -105,8 +108,21 @@ $(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUI
 bench-core: $(BUILD)/bench_core
 	$<
 
+# checkpatch --strict over every file that is compiled into the kernel.
+KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h)
+
+check-style: $(LSRC)/.stamp
+	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"
+	@out=$$(perl $(CHECKPATCH) --strict --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok style"
+
 check: deps
+	$(MAKE) check-style
 	$(MAKE) check-core
+
+demo: deps tools
+	@scripts/demo-plan.sh $(BUILD)/hcube-sim
 
 clean:
 	rm -rf $(BUILD)

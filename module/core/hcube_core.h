@@ -17,11 +17,12 @@
  * In the kernel these are the kernel's own headers; userspace builds put
  * tools/include first on the include path, whose shims provide the same names.
  */
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/math64.h>
 
 #define HCUBE_MAX_DIM		10
-#define HCUBE_MAX_VERTICES	(1U << HCUBE_MAX_DIM)
+#define HCUBE_MAX_VERTICES	BIT(HCUBE_MAX_DIM)
 /* Sum of all loads must not exceed this (keeps signed 32-bit differences exact). */
 #define HCUBE_MAX_TOTAL_LOAD	0x7fffffffU
 /* dist[] value of a vertex that is not attached to the balancing subcube. */

@@ -69,7 +69,7 @@ for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	hcubevm.deadline=*) deadline=${arg#*=} ;;
 	hcubevm.rootcache=*) rootcache=${arg#*=} ;;
-	hcubevm.debug=1) set -x ;;
+	hcubevm.debug=1) PS4='+[$(cut -d" " -f1 /proc/uptime)] '; set -x ;;
 	esac
 done
 
@@ -143,7 +143,7 @@ fi
 
 hostname hcube-vm 2>/dev/null
 echo 1 >/proc/sys/kernel/sysrq 2>/dev/null
-echo "$now" >"$OUT/started"
+echo "$now $(cut -d" " -f1 /proc/uptime)" >"$OUT/started"
 
 # setsid: the command gets its own session, not PID 1's console.
 setsid chroot "$NEWROOT" /usr/bin/env -i \

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target over the planners' inputs: dimension, policy, vertex
+ * states (invalid ones included), loads (huge ones included) and a forced
+ * balancing subcube. Whatever the input, the core must return an error or a
+ * plan that keeps every rule; a broken rule aborts.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "hcube_core.h"
+
+static u64 topo_mem[(2 * HCUBE_MAX_VERTICES * 4 + HCUBE_MAX_VERTICES) / 8 + 64];
+static u64 plan_mem[(HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 + HCUBE_MAX_VERTICES) * 2 +
+		    HCUBE_MAX_VERTICES];
+static u64 work_mem[HCUBE_MAX_VERTICES * 6];
+static u8 state[HCUBE_MAX_VERTICES];
+static u32 load[HCUBE_MAX_VERTICES];
+static s64 cur[HCUBE_MAX_VERTICES];
+
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
+		       const struct hcube_topo *t, int policy)
+{
+	u32 n = 1U << c->dim, i, v;
+	s64 before = 0, after = 0, max = -1, min = -1;
+
+	for (v = 0; v < n; v++) {
+		cur[v] = c->load[v];
+		before += c->load[v];
+	}
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct hcube_transfer *x = &p->transfers[i];
+
+		CHECK(x->from < n && x->to < n);
+		CHECK(__builtin_popcount(x->from ^ x->to) == 1);
+		CHECK(hcube_usable(c->state[x->from]) && hcube_usable(c->state[x->to]));
+		CHECK(x->count > 0);
+		cur[x->from] -= x->count;
+		cur[x->to] += x->count;
+		CHECK(cur[x->from] >= 0);
+	}
+	for (v = 0; v < n; v++) {
+		CHECK(cur[v] == p->after[v]);
+		after += cur[v];
+		if (policy == HCUBE_POL_DEM || !hcube_usable(c->state[v]))
+			continue;
+		if (t->dist[v] == HCUBE_DIST_NONE) {
+			CHECK(cur[v] == c->load[v]);
+			continue;
+		}
+		if (max < 0 || cur[v] > max)
+			max = cur[v];
+		if (min < 0 || cur[v] < min)
+			min = cur[v];
+	}
+	CHECK(before == after);
+	if (policy != HCUBE_POL_DEM)
+		CHECK(max - min <= 1);
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct hcube_topo topo;
+	struct hcube_plan plan;
+	struct hcube_cube cube;
+	u32 dim, n, v, base, mask;
+	int policy, terr, err;
+	size_t pos = 6;
+
+	if (size < 6)
+		return 0;
+	dim = data[0] % (HCUBE_MAX_DIM + 1);
+	policy = data[1] % (HCUBE_POL_NPOLICIES + 1);
+	base = data[2] | (u32)data[3] << 8;
+	mask = data[4] | (u32)data[5] << 8;
+	n = 1U << dim;
+	CHECK(hcube_topo_memsize(dim) <= sizeof(topo_mem));
+	CHECK(hcube_plan_memsize(dim) <= sizeof(plan_mem));
+	CHECK(hcube_work_memsize(dim) <= sizeof(work_mem));
+	CHECK(hcube_topo_init(&topo, dim, topo_mem) == HCUBE_OK);
+	CHECK(hcube_plan_init(&plan, dim, plan_mem) == HCUBE_OK);
+
+	/* One byte per vertex: state in the low bits, load class in the high. */
+	for (v = 0; v < n; v++) {
+		u8 b = pos < size ? data[pos++] : 0;
+
+		state[v] = (b & 7) < 5 ? ((b & 7) < 3 ? HCUBE_V_HEALTHY : (b & 7) - 2) :
+			   (b & 7);
+		switch (b >> 6) {
+		case 0:
+			load[v] = 0;
+			break;
+		case 1:
+			load[v] = (b >> 3) & 7;
+			break;
+		case 2:
+			load[v] = pos < size ? data[pos++] * 4 : 1000;
+			break;
+		default:
+			load[v] = 0x10000000U >> ((b >> 3) & 7);
+			break;
+		}
+		/* Mostly keep the precondition, sometimes break it. */
+		if (!hcube_usable(state[v]) && (b & 0x38) != 0x38)
+			load[v] = 0;
+	}
+	cube.dim = dim;
+	cube.state = state;
+	cube.load = load;
+
+	terr = hcube_topo_build(&topo, dim, state, work_mem);
+	err = hcube_plan_build(&plan, policy, &cube, terr ? NULL : &topo, work_mem);
+	CHECK(err != HCUBE_E_INTERNAL);
+	if (err == HCUBE_OK)
+		check_plan(&plan, &cube, &topo, policy);
+
+	/* A forced C_b: either refused or a consistent topology. */
+	if (hcube_topo_build_cb(&topo, dim, state, base & (n - 1), mask & (n - 1),
+				work_mem) == HCUBE_OK) {
+		for (v = 0; v < n; v++)
+			if (topo.parent[v] >= 0)
+				CHECK(topo.dist[topo.parent[v]] + 1 == topo.dist[v]);
+		err = hcube_plan_build(&plan, HCUBE_POL_MCWA, &cube, &topo, work_mem);
+		CHECK(err != HCUBE_E_INTERNAL);
+		if (err == HCUBE_OK)
+			check_plan(&plan, &cube, &topo, HCUBE_POL_MCWA);
+	}
+	return 0;
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Properties of the hcube core over random instances: n = 1..8 (and a few
+ * at 9..10), random faulty/offline/absent sets leaving at least one healthy
+ * vertex, loads 0..1000, fixed seeds. Every plan is replayed here, apart
+ * from the core's own replay, and a failure prints the instance.
+ */
+#include <stdio.h>
+#include "kselftest_harness.h"
+#include "core_util.h"
+
+static u64 rng_state;
+
+static u32 rnd(void)
+{
+	/* xorshift64* */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static u32 rnd_below(u32 n)
+{
+	return (u32)(((u64)rnd() * n) >> 32);
+}
+
+/* A random instance; about a quarter of them fault-free. */
+static void make_instance(struct ctx *c, u32 max_load)
+{
+	u32 n = 1U << c->dim, v, nh = 0;
+	u32 pct = rnd_below(4) ? rnd_below(60) : 0;
+
+	for (v = 0; v < n; v++) {
+		c->state[v] = HCUBE_V_HEALTHY;
+		if (rnd_below(100) < pct)
+			c->state[v] = 1 + rnd_below(HCUBE_V_NSTATES - 1);
+		nh += c->state[v] == HCUBE_V_HEALTHY;
+	}
+	if (!nh)
+		c->state[rnd_below(n)] = HCUBE_V_HEALTHY;
+	for (v = 0; v < n; v++)
+		c->load[v] = c->state[v] == HCUBE_V_HEALTHY ?
+			     rnd_below(max_load + 1) : 0;
+}
+
+static void dump(struct __test_metadata *_metadata, const struct ctx *c,
+		 const char *policy, u64 seed, u32 iter)
+{
+	char buf[8192];
+	int len = 0;
+	u32 v;
+
+	for (v = 0; v < (1U << c->dim) && len < 8000; v++)
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%u%s",
+				v ? "," : "", c->load[v],
+				c->state[v] ? "F" : "");
+	TH_LOG("policy %s seed %llu instance %u dim %u loads (F = unusable) %s",
+	       policy, (unsigned long long)seed, iter, c->dim, buf);
+}
+
+/* Replay independently; returns a description of the first broken rule. */
+static const char *replay(const struct ctx *c, s64 *cur)
+{
+	const struct hcube_plan *p = &c->plan;
+	u32 n = 1U << c->dim, i, v;
+	u64 before = 0, after = 0, hops = 0, moved = 0;
+
+	for (v = 0; v < n; v++) {
+		cur[v] = c->load[v];
+		before += c->load[v];
+	}
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct hcube_transfer *x = &p->transfers[i];
+
+		if (x->from >= n || x->to >= n)
+			return "vertex out of range";
+		if (__builtin_popcount(x->from ^ x->to) != 1)
+			return "transfer not along one edge";
+		if (c->state[x->from] != HCUBE_V_HEALTHY ||
+		    c->state[x->to] != HCUBE_V_HEALTHY)
+			return "transfer touches an unusable vertex";
+		if (i && x->step < p->transfers[i - 1].step)
+			return "steps out of order";
+		cur[x->from] -= x->count;
+		cur[x->to] += x->count;
+		if (cur[x->from] < 0)
+			return "negative load on replay";
+		hops += x->count;
+	}
+	for (v = 0; v < n; v++) {
+		if (cur[v] != p->after[v])
+			return "after[] differs from the replay";
+		after += cur[v];
+		if (c->load[v] > cur[v])
+			moved += c->load[v] - cur[v];
+	}
+	if (before != after)
+		return "tasks not conserved";
+	if (hops != p->stats.migrations)
+		return "migrations statistic wrong";
+	if (moved != p->stats.moved_tasks)
+		return "moved_tasks statistic wrong";
+	if (p->ntransfers != p->stats.transfers)
+		return "transfers statistic wrong";
+	return NULL;
+}
+
+/* Spread (max - min) of the final loads over the vertices selected. */
+static u32 spread(const struct ctx *c, const s64 *cur, bool attached_only)
+{
+	u32 n = 1U << c->dim, v;
+	s64 max = -1, min = -1;
+
+	for (v = 0; v < n; v++) {
+		if (c->state[v] != HCUBE_V_HEALTHY)
+			continue;
+		if (attached_only && c->topo.dist[v] == HCUBE_DIST_NONE)
+			continue;
+		if (max < 0 || cur[v] > max)
+			max = cur[v];
+		if (min < 0 || cur[v] < min)
+			min = cur[v];
+	}
+	return (u32)(max - min);
+}
+
+static bool fault_free(const struct ctx *c)
+{
+	u32 v;
+
+	for (v = 0; v < (1U << c->dim); v++)
+		if (c->state[v] != HCUBE_V_HEALTHY)
+			return false;
+	return true;
+}
+
+static s64 cur[HCUBE_MAX_VERTICES];
+
+static void run_instances(struct __test_metadata *_metadata, u64 seed,
+			  u32 count, u32 dmin, u32 dmax)
+{
+	static const enum hcube_policy pols[] = {
+		HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA
+	};
+	static struct ctx ctxs[HCUBE_MAX_DIM + 1];
+	u32 iter, d, i;
+
+	for (d = dmin; d <= dmax; d++)
+		ASSERT_EQ(0, ctx_init(&ctxs[d], d));
+	rng_state = seed;
+	for (iter = 0; iter < count; iter++) {
+		struct ctx *c = &ctxs[dmin + rnd_below(dmax - dmin + 1)];
+
+		make_instance(c, 1000);
+		for (i = 0; i < ARRAY_SIZE(pols); i++) {
+			const char *name = hcube_policy_name(pols[i]);
+			const char *bad;
+			int err;
+
+			err = ctx_plan(c, pols[i]);
+			if (pols[i] == HCUBE_POL_CWA && !fault_free(c)) {
+				EXPECT_EQ(HCUBE_E_NEED_MCWA, err)
+					dump(_metadata, c, name, seed, iter);
+				continue;
+			}
+			if (err != HCUBE_OK) {
+				EXPECT_EQ(HCUBE_OK, err)
+					dump(_metadata, c, name, seed, iter);
+				continue;
+			}
+			bad = replay(c, cur);
+			if (bad) {
+				EXPECT_EQ(NULL, bad)
+					dump(_metadata, c, name, seed, iter);
+				TH_LOG("%s", bad);
+				continue;
+			}
+			if (pols[i] == HCUBE_POL_DEM) {
+				if (fault_free(c))
+					EXPECT_LE(spread(c, cur, false), c->dim)
+						dump(_metadata, c, name, seed, iter);
+				continue;
+			}
+			/* MCWA and CWA: exact balance over the attached vertices. */
+			EXPECT_LE(spread(c, cur, true), 1)
+				dump(_metadata, c, name, seed, iter);
+			for (d = 0; d < (1U << c->dim); d++) {
+				if (c->state[d] == HCUBE_V_HEALTHY &&
+				    c->topo.dist[d] == HCUBE_DIST_NONE)
+					EXPECT_EQ(c->load[d], cur[d])
+						dump(_metadata, c, name, seed, iter);
+			}
+			EXPECT_EQ(4 * c->topo.depth + 3 * c->topo.cb_dim,
+				  c->plan.stats.comm_steps);
+		}
+		if (_metadata->passed == 0)
+			break;
+	}
+	for (d = dmin; d <= dmax; d++)
+		ctx_free(&ctxs[d]);
+}
+
+TEST(plans_small_cubes)
+{
+	run_instances(_metadata, 0x1234567ULL, 12000, 1, 8);
+}
+
+TEST(plans_large_cubes)
+{
+	run_instances(_metadata, 0xfeedbeefULL, 300, 9, 10);
+}
+
+/*
+ * The chosen C_b: a maximum-size healthy subcube, no candidate of the same
+ * component with a smaller (depth, total distance), and every healthy vertex
+ * of its component attached with a parent one step closer. Theorem 1: a
+ * candidate that Algorithm 4 accepts has tree depth at most n - k and
+ * attaches every healthy vertex.
+ */
+TEST(topology_choice_and_theorem1)
+{
+	static struct ctx ctxs[9], probe[9];
+	u32 iter, accepted = 0, checked = 0;
+
+	for (iter = 1; iter <= 8; iter++) {
+		ASSERT_EQ(0, ctx_init(&ctxs[iter], iter));
+		ASSERT_EQ(0, ctx_init(&probe[iter], iter));
+	}
+	rng_state = 0xabcdef01ULL;
+	for (iter = 0; iter < 10000; iter++) {
+		u32 dim = 1 + rnd_below(8), n = 1U << dim, all = n - 1;
+		struct ctx *c = &ctxs[dim], *p = &probe[dim];
+		struct hcube_topo *t = &c->topo;
+		u32 k, mask, v;
+
+		make_instance(c, 0);
+		ASSERT_EQ(HCUBE_OK, hcube_topo_build(t, dim, c->state, c->work));
+		k = t->cb_dim;
+		for (v = 0; v < n; v++) {
+			bool cb = (v & ~t->cb_mask) == t->cb_base;
+
+			if (cb) {
+				EXPECT_EQ(HCUBE_V_HEALTHY, c->state[v]);
+				EXPECT_EQ(0, t->dist[v]);
+				EXPECT_EQ(-1, t->parent[v]);
+				continue;
+			}
+			if (t->dist[v] == HCUBE_DIST_NONE) {
+				EXPECT_EQ(-1, t->parent[v]);
+				continue;
+			}
+			ASSERT_GE(t->parent[v], 0);
+			EXPECT_EQ(1, __builtin_popcount(v ^ (u32)t->parent[v]));
+			EXPECT_EQ(t->dist[v], t->dist[t->parent[v]] + 1);
+			EXPECT_LE(t->dist[v], t->depth);
+		}
+		for (mask = 0; mask <= all; mask++) {
+			u32 base = 0;
+
+			if ((u32)__builtin_popcount(mask) < k + 1)
+				continue;
+			/* no healthy subcube larger than C_b */
+			do {
+				u32 s = 0;
+				bool ok = true;
+
+				do {
+					ok &= c->state[base | s] == HCUBE_V_HEALTHY;
+					s = (s - mask) & mask;
+				} while (s);
+				EXPECT_FALSE(ok) TH_LOG("iter %u larger healthy subcube", iter);
+				base = ((base | mask) + 1) & ~mask & all;
+			} while (base);
+		}
+		for (mask = 0; mask <= all; mask++) {
+			u32 base = 0;
+
+			if ((u32)__builtin_popcount(mask) != k)
+				continue;
+			do {
+				if (hcube_topo_build_cb(&p->topo, dim, c->state, base,
+							mask, p->work) == HCUBE_OK) {
+					checked++;
+					if (p->topo.nattached == t->nattached &&
+					    p->topo.depth == t->depth)
+						EXPECT_GE(p->topo.total_dist, t->total_dist)
+							TH_LOG("iter %u", iter);
+					if (p->topo.nattached == t->nattached)
+						EXPECT_GE(p->topo.depth, t->depth)
+							TH_LOG("iter %u", iter);
+					EXPECT_LE(p->topo.nattached, t->nattached);
+					if (hcube_alg4_accepts(dim, c->state, base, mask)) {
+						accepted++;
+						EXPECT_LE(p->topo.depth, dim - k)
+							TH_LOG("iter %u base %u mask %u",
+							       iter, base, mask);
+						/* "all nodes are connected to Q_k" */
+						EXPECT_EQ(p->topo.nhealthy,
+							  p->topo.nattached)
+							TH_LOG("iter %u base %u mask %u",
+							       iter, base, mask);
+					}
+				}
+				base = ((base | mask) + 1) & ~mask & all;
+			} while (base);
+		}
+		if (_metadata->passed == 0)
+			break;
+	}
+	TH_LOG("candidates checked %u, accepted by Algorithm 4 %u", checked, accepted);
+	EXPECT_GT(accepted, 1000);
+	for (iter = 1; iter <= 8; iter++) {
+		ctx_free(&ctxs[iter]);
+		ctx_free(&probe[iter]);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# hcube-sim plan from the command line: paper 000's examples through the
+# JSON output (parsed back), and every kind of bad input: exit status 2
+# with exactly one line on stderr.
+set -u
+SIM=${1:-build/hcube-sim}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n $1"
+}
+
+# expect_error NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN
+expect_error() {
+	local name=$1 pat=$2 rc lines
+	shift 2
+	"$SIM" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qE -- "$pat" "$tmp/err" &&
+	   [ ! -s "$tmp/out" ]; then
+		ok "error: $name"
+	else
+		not_ok "error: $name (rc $rc, $lines stderr lines: $(head -c 200 "$tmp/err"))"
+	fi
+}
+
+echo "TAP version 13"
+
+# Example 2 of the paper (loads consistent with its subtree loads).
+EX2="--dim 4 --loads 6,2,4,20,4,0,0,10,0,10,0,5,15,12,14,18 --faulty 5,6,8,10"
+# shellcheck disable=SC2086
+if "$SIM" plan $EX2 --json >"$tmp/ex2.json" && python3 - "$tmp/ex2.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for key in ("policy", "dim", "faulty", "balancing_subcube", "tree_depth", "parent",
+            "loads_before", "loads_after", "transfers", "migrations",
+            "moved_tasks", "comm_steps"):
+    assert key in p, key
+assert p["policy"] == "mcwa" and p["dim"] == 4
+assert sorted(p["faulty"]) == [0b0101, 0b0110, 0b1000, 0b1010]
+assert p["balancing_subcube"] == "X0X1", p["balancing_subcube"]
+assert p["tree_depth"] == 2
+par = p["parent"]
+for child, parent in (("1111", "1011"), ("1110", "1111"), ("1101", "1001"),
+                      ("1100", "1101"), ("0000", "0001"), ("0100", "0000"),
+                      ("0010", "0011"), ("0111", "0011")):
+    assert par[int(child, 2)] == int(parent, 2), child
+assert par[0b0001] == -1 and par[0b0101] == -1
+healthy = [v for v in range(16) if v not in p["faulty"]]
+assert all(p["loads_after"][v] == 10 for v in healthy)
+x = [(t["step"], t["from"], t["to"], t["count"]) for t in p["transfers"]]
+# Table 5 (dimension 3) and Table 6 (dimension 1)
+assert (3, 0b1001, 0b0001, 7) in x and (3, 0b1011, 0b0011, 7) in x, x
+assert (4, 0b0011, 0b0001, 11) in x, x
+assert p["comm_steps"] == 3 * 4 + 2
+assert p["migrations"] == sum(t[3] for t in x)
+PY
+then ok "plan: Example 2 JSON"; else not_ok "plan: Example 2 JSON"; fi
+
+# Example 1 with CWA, text report.
+if "$SIM" plan --dim 3 --loads 19,11,2,9,0,9,10,4 --policy cwa >"$tmp/ex1.txt" &&
+   grep -q "balancing subcube XXX" "$tmp/ex1.txt" &&
+   grep -q "step 1: 000->100 6 001->101 3" "$tmp/ex1.txt" &&
+   grep -q "step 3: 011->010 1 101->100 2 110->111 2" "$tmp/ex1.txt" &&
+   [ "$(grep -cE -- "^  [01]{3}: [0-9]+ -> 8$" "$tmp/ex1.txt")" -eq 8 ]; then
+	ok "plan: Example 1 text report"
+else
+	not_ok "plan: Example 1 text report"
+fi
+
+# DEM: 14 tasks move in dimension 0 (Section 3.2).
+if "$SIM" plan --dim 3 --loads 19,11,2,9,0,9,10,4 --policy dem --json >"$tmp/dem.json" &&
+   python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["balancing_subcube"] is None
+assert sum(t["count"] for t in p["transfers"] if t["step"] == 1) == 14
+assert sum(p["loads_after"]) == 64' "$tmp/dem.json"; then
+	ok "plan: DEM dimension-0 count"
+else
+	not_ok "plan: DEM dimension-0 count"
+fi
+
+expect_error "faulty vertex with load" "vertex 5 has load 3" \
+	plan --dim 3 --loads 1,1,1,1,1,3,1,1 --faulty 5
+expect_error "too few loads" "7 values given, a 3-cube needs 8" \
+	plan --dim 3 --loads 1,1,1,1,1,1,1
+expect_error "too many loads" "9 values given" \
+	plan --dim 3 --loads 1,1,1,1,1,1,1,1,1
+expect_error "faulty id out of range" "--faulty: 8 is out of range \(0..7\)" \
+	plan --dim 3 --loads 0,0,0,0,0,0,0,0 --faulty 8
+expect_error "unknown policy" "unknown policy 'rid'" \
+	plan --dim 1 --loads 1,2 --policy rid
+expect_error "dimension out of range" "--dim: 11 is out of range \(0..10\)" \
+	plan --dim 11 --loads 1
+expect_error "negative load" "not a non-negative integer" \
+	plan --dim 1 --loads 1,-2
+expect_error "load above u32" "out of range" \
+	plan --dim 1 --loads 1,4294967296
+expect_error "empty item" "empty item" \
+	plan --dim 1 --loads 1,,2
+expect_error "missing --loads" "--loads is required" \
+	plan --dim 1
+expect_error "missing --dim" "--dim is required" \
+	plan --loads 1,2
+expect_error "unknown option" "unknown or incomplete option" \
+	plan --dim 1 --loads 1,2 --bogus
+expect_error "cwa on a faulty cube" "cwa needs a fault-free cube: use mcwa" \
+	plan --dim 2 --loads 1,0,3,4 --faulty 1 --policy cwa
+expect_error "no healthy vertex" "no healthy vertex" \
+	plan --dim 1 --loads 0,0 --faulty 0,1
+expect_error "total load overflow" "total load above" \
+	plan --dim 1 --loads 4294967295,1
+expect_error "unknown command" "unknown command" \
+	frobnicate
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
