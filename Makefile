@@ -18,7 +18,8 @@ LSRC := $(BUILD)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
-CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c
+CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
+	    module/core/hcube_route.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h

@@ -171,6 +171,41 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work);
 
+/*
+ * Pairs of (source, destination) that realise a plan when each task moves
+ * once, straight to its final vertex: a decomposition of the plan's flow
+ * into paths along its own transfers (cycles cancelled). The counts sum to
+ * stats.moved_tasks; hops is the length of the path in the plan.
+ */
+struct hcube_route {
+	u16 from;
+	u16 to;
+	u16 hops;
+	u16 reserved;
+	u32 count;
+};
+
+/* Room hcube_plan_routes() may need. */
+u32 hcube_routes_max(u32 dim);
+
+/*
+ * Decompose plan @p (built from loads @before) into at most @cap routes.
+ * @work: hcube_work_memsize(p->dim) bytes (its previous content is not used).
+ */
+int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
+		      struct hcube_route *routes, u32 cap, u32 *nroutes,
+		      void *work);
+
+/*
+ * Evacuation targets: spread @count tasks of vertex @from over the healthy
+ * vertices nearest to it (smallest Hamming distance), filling the least
+ * loaded first so that their loads end as level as possible; ties go to the
+ * lower label. Adds each target's share to @out[] (1 << dim entries).
+ * Returns HCUBE_E_NO_HEALTHY when no other vertex is healthy.
+ */
+int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
+		   u32 count, u32 *out);
+
 /* Paper Algorithm 4's test of one candidate subcube (true: accepted). */
 bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask);
 

@@ -24,5 +24,6 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 }
 
 size_t hcube_topo_work_memsize(u32 dim);
+size_t hcube_route_work_memsize(u32 dim);
 
 #endif

@@ -42,13 +42,16 @@ static size_t plan_work_memsize(u32 dim)
 
 size_t hcube_work_memsize(u32 dim)
 {
-	size_t a, b;
+	size_t a, b, c;
 
 	if (dim > HCUBE_MAX_DIM)
 		return 0;
 	a = plan_work_memsize(dim);
 	b = hcube_topo_work_memsize(dim);
-	return a > b ? a : b;
+	c = hcube_route_work_memsize(dim);
+	if (b > a)
+		a = b;
+	return c > a ? c : a;
 }
 
 u32 hcube_plan_max_transfers(u32 dim)

@@ -16,6 +16,9 @@ static u64 work_mem[HCUBE_MAX_VERTICES * 6];
 static u8 state[HCUBE_MAX_VERTICES];
 static u32 load[HCUBE_MAX_VERTICES];
 static s64 cur[HCUBE_MAX_VERTICES];
+static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 +
+				 3 * HCUBE_MAX_VERTICES];
+static u32 out[HCUBE_MAX_VERTICES];
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
@@ -57,6 +60,21 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 	CHECK(before == after);
 	if (policy != HCUBE_POL_DEM)
 		CHECK(max - min <= 1);
+
+	/* The routes realise the plan, each task moving once. */
+	{
+		u32 nr;
+		u64 sum = 0;
+
+		CHECK(hcube_routes_max(c->dim) <= sizeof(routes) / sizeof(routes[0]));
+		CHECK(hcube_plan_routes(p, c->load, routes, hcube_routes_max(c->dim),
+					&nr, work_mem) == HCUBE_OK);
+		for (i = 0; i < nr; i++) {
+			CHECK(routes[i].count && routes[i].from != routes[i].to);
+			sum += routes[i].count;
+		}
+		CHECK(sum == p->stats.moved_tasks);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
@@ -116,6 +134,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	CHECK(err != HCUBE_E_INTERNAL);
 	if (err == HCUBE_OK)
 		check_plan(&plan, &cube, &topo, policy);
+
+	/* Evacuating a vertex: every task lands on a healthy vertex. */
+	if (n > 1) {
+		u32 from = base & (n - 1), count = mask & 0xfff, got = 0;
+
+		for (v = 0; v < n; v++)
+			out[v] = 0;
+		if (hcube_evacuate(dim, state, load, from, count, out) == HCUBE_OK) {
+			for (v = 0; v < n; v++) {
+				CHECK(!out[v] || (v != from && hcube_usable(state[v])));
+				got += out[v];
+			}
+			CHECK(got == count);
+		}
+	}
 
 	/* A forced C_b: either refused or a consistent topology. */
 	if (hcube_topo_build_cb(&topo, dim, state, base & (n - 1), mask & (n - 1),

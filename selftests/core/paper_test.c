@@ -406,6 +406,63 @@ TEST(detached_vertex)
 	ctx_free(&c);
 }
 
+/*
+ * Example 1's CWA plan moves 18 tasks net (21 task-hops): 101 receives 3
+ * from 001 and passes 2 on, so it is a transit vertex, not a source.
+ */
+TEST(routes_example1)
+{
+	struct hcube_route r[64];
+	u32 nr, i, moved = 0, from_101 = 0;
+	struct ctx c;
+
+	ASSERT_EQ(0, ctx_init(&c, 3));
+	memcpy(c.load, ex1_load, sizeof(ex1_load));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_CWA));
+	ASSERT_GE(ARRAY_SIZE(r), hcube_routes_max(3));
+	ASSERT_EQ(HCUBE_OK, hcube_plan_routes(&c.plan, c.load, r, ARRAY_SIZE(r),
+					      &nr, c.work));
+	for (i = 0; i < nr; i++) {
+		moved += r[i].count;
+		if (r[i].from == lbl("101"))
+			from_101 += r[i].count;
+		EXPECT_NE(r[i].to, lbl("000"));
+		EXPECT_NE(r[i].to, lbl("001"));
+	}
+	EXPECT_EQ(11 + 3 + 1 + 1 + 2, moved);
+	EXPECT_EQ(1, from_101);	/* 9 -> 8: one of its own */
+	ctx_free(&c);
+}
+
+TEST(evacuate_nearest_level)
+{
+	u32 out[8] = { 0 };
+	struct ctx c;
+
+	/* 000 faulty; its neighbours 001, 010, 100 hold 5, 1, 3. */
+	ASSERT_EQ(0, ctx_init(&c, 3));
+	c.state[0] = HCUBE_V_FAULTY;
+	c.load[1] = 5;
+	c.load[2] = 1;
+	c.load[4] = 3;
+	c.load[7] = 0;	/* empty but three hops away */
+	ASSERT_EQ(HCUBE_OK, hcube_evacuate(3, c.state, c.load, 0, 7, out));
+	/* Level 5 needs 4 + 2 = 6; the seventh goes to the lowest label. */
+	EXPECT_EQ(1, out[1]);
+	EXPECT_EQ(4, out[2]);
+	EXPECT_EQ(2, out[4]);
+	EXPECT_EQ(0, out[7]);
+	c.state[1] = c.state[2] = c.state[4] = HCUBE_V_OFFLINE;
+	memset(out, 0, sizeof(out));
+	ASSERT_EQ(HCUBE_OK, hcube_evacuate(3, c.state, c.load, 0, 2, out));
+	EXPECT_EQ(1, out[3]);	/* distance 2: 011, 101, 110 at load 0 */
+	EXPECT_EQ(1, out[5]);
+	EXPECT_EQ(0, out[6]);
+	c.state[3] = c.state[5] = c.state[6] = c.state[7] = HCUBE_V_ABSENT;
+	EXPECT_EQ(HCUBE_E_NO_HEALTHY, hcube_evacuate(3, c.state, c.load, 0, 2, out));
+	ctx_free(&c);
+}
+
 TEST(zero_cube)
 {
 	char pat[2];

@@ -136,6 +136,52 @@ static bool fault_free(const struct ctx *c)
 }
 
 static s64 cur[HCUBE_MAX_VERTICES];
+static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 +
+				 3 * HCUBE_MAX_VERTICES];
+
+/* The plan's routes: every task moves once, as many as the net count. */
+static const char *check_routes(struct ctx *c)
+{
+	static s64 out[HCUBE_MAX_VERTICES], in[HCUBE_MAX_VERTICES];
+	u32 n = 1U << c->dim, nr, i, v;
+	u64 sum = 0, hops = 0;
+
+	if (hcube_routes_max(c->dim) > ARRAY_SIZE(routes))
+		return "routes_max larger than expected";
+	if (hcube_plan_routes(&c->plan, c->load, routes, hcube_routes_max(c->dim),
+			      &nr, c->work))
+		return "hcube_plan_routes failed";
+	for (v = 0; v < n; v++)
+		out[v] = in[v] = 0;
+	for (i = 0; i < nr; i++) {
+		const struct hcube_route *r = &routes[i];
+
+		if (r->from >= n || r->to >= n || r->from == r->to || !r->count)
+			return "bad route";
+		if (c->state[r->from] != HCUBE_V_HEALTHY ||
+		    c->state[r->to] != HCUBE_V_HEALTHY)
+			return "route touches an unusable vertex";
+		if (r->hops < __builtin_popcount(r->from ^ r->to))
+			return "route shorter than the Hamming distance";
+		out[r->from] += r->count;
+		in[r->to] += r->count;
+		sum += r->count;
+		hops += (u64)r->count * r->hops;
+	}
+	for (v = 0; v < n; v++) {
+		s64 net = (s64)c->load[v] - (s64)c->plan.after[v];
+
+		if (out[v] && in[v])
+			return "a vertex both sends and receives";
+		if (out[v] - in[v] != net)
+			return "routes do not realise the final loads";
+	}
+	if (sum != c->plan.stats.moved_tasks)
+		return "routes do not sum to moved_tasks";
+	if (hops > c->plan.stats.migrations)
+		return "routes take more hops than the plan";
+	return NULL;
+}
 
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
@@ -170,6 +216,8 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				continue;
 			}
 			bad = replay(c, cur);
+			if (!bad)
+				bad = check_routes(c);
 			if (bad) {
 				EXPECT_EQ(NULL, bad)
 					dump(_metadata, c, name, seed, iter);
@@ -204,6 +252,67 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 TEST(plans_small_cubes)
 {
 	run_instances(_metadata, 0x1234567ULL, 12000, 1, 8);
+}
+
+/*
+ * Evacuation: every task goes to a healthy vertex at the smallest Hamming
+ * distance, and the targets end level (within one of each other, except
+ * those already above the level).
+ */
+TEST(evacuation)
+{
+	static struct ctx ctxs[9];
+	static u32 out[HCUBE_MAX_VERTICES];
+	u32 iter, d;
+
+	for (d = 1; d <= 8; d++)
+		ASSERT_EQ(0, ctx_init(&ctxs[d], d));
+	rng_state = 0x5eed5eedULL;
+	for (iter = 0; iter < 10000; iter++) {
+		u32 dim = 1 + rnd_below(8), n = 1U << dim, v, from, best = 99;
+		struct ctx *c = &ctxs[dim];
+		u32 count = rnd_below(4) ? rnd_below(3000) : 0;
+		u64 total = 0, lo_final = ~0ULL, hi_got = 0;
+		int err;
+
+		make_instance(c, 100);
+		from = rnd_below(n);
+		c->load[from] = 0;
+		for (v = 0; v < n; v++) {
+			out[v] = 0;
+			if (v != from && c->state[v] == HCUBE_V_HEALTHY &&
+			    (u32)__builtin_popcount(v ^ from) < best)
+				best = __builtin_popcount(v ^ from);
+		}
+		err = hcube_evacuate(dim, c->state, c->load, from, count, out);
+		if (best == 99) {
+			EXPECT_EQ(HCUBE_E_NO_HEALTHY, err);
+			continue;
+		}
+		ASSERT_EQ(HCUBE_OK, err);
+		for (v = 0; v < n; v++) {
+			u64 fin = (u64)c->load[v] + out[v];
+
+			total += out[v];
+			if (out[v]) {
+				EXPECT_EQ(HCUBE_V_HEALTHY, c->state[v]);
+				EXPECT_EQ(best, (u32)__builtin_popcount(v ^ from))
+					TH_LOG("iter %u", iter);
+				if (fin > hi_got)
+					hi_got = fin;
+			}
+			if (v != from && c->state[v] == HCUBE_V_HEALTHY &&
+			    (u32)__builtin_popcount(v ^ from) == best && fin < lo_final)
+				lo_final = fin;
+		}
+		EXPECT_EQ(count, total) TH_LOG("iter %u", iter);
+		if (count)
+			EXPECT_LE(hi_got, lo_final + 1) TH_LOG("iter %u", iter);
+		if (_metadata->passed == 0)
+			break;
+	}
+	for (d = 1; d <= 8; d++)
+		ctx_free(&ctxs[d]);
 }
 
 TEST(plans_large_cubes)

@@ -29,6 +29,10 @@
 #                     extended regex RE (see check-dmesg.sh); repeatable
 #   --no-dmesg-check  do not fail on kernel warnings/oopses in dmesg
 #   --console         also copy the kernel console to stderr, live
+#   --tcg-thread T    "multi" (default: one host thread per vCPU, real
+#                     parallelism) or "single" (all vCPUs round-robin on one
+#                     host thread; boots faster on a 2-core host)
+#                     ($HCUBE_VM_TCG_THREAD)
 #   -h, --help        this help
 #
 # The command runs as root under bash inside "chroot" of the host's root, with
@@ -61,6 +65,7 @@ kver=${KVER:-}
 kernel=${HCUBE_VM_KERNEL:-}
 append=${HCUBE_VM_APPEND:-}
 qemu=${HCUBE_VM_QEMU:-qemu-system-x86_64}
+tcg_thread=${HCUBE_VM_TCG_THREAD:-multi}
 outdir=
 keep=0
 cwd=$REPO
@@ -106,6 +111,7 @@ while [ $# -gt 0 ]; do
 	--dmesg-ignore) need_arg "$@"; ignores+=("$2"); shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
 	--console) console=1; shift ;;
+	--tcg-thread) need_arg "$@"; tcg_thread=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
 	--) shift; break ;;
 	*) die "unknown option '$1' (the command goes after --)" ;;
@@ -121,6 +127,7 @@ is_uint "$mem" || die "--mem must be a number of MiB"
 [ $((mem % nodes)) -eq 0 ] || die "--mem ($mem) must be a multiple of --nodes ($nodes)"
 [ $((mem / nodes)) -ge 64 ] || die "--mem: at least 64 MiB per node"
 is_uint "$timeout" && [ "$timeout" -ge 10 ] || die "--timeout must be >= 10 seconds"
+case "$tcg_thread" in multi | single) ;; *) die "--tcg-thread must be multi or single" ;; esac
 [ -d "$cwd" ] || die "--cwd $cwd: no such directory"
 cwd=$(cd "$cwd" && pwd -P)
 for e in "${envs[@]}"; do
@@ -210,7 +217,7 @@ start=$(date +%s.%N)
 deadline=$(( ${start%.*} + timeout ))
 cores=$((cpus / nodes))
 declare -a qargs=(
-	-accel "tcg,thread=${HCUBE_VM_TCG_THREAD:-multi}"
+	-accel "tcg,thread=$tcg_thread"
 	-machine q35
 	-cpu max
 	-m "$mem"
@@ -224,8 +231,10 @@ if [ "$nodes" -gt 1 ]; then
 fi
 # Console output is only a log: keep it complete (debug level) unless told
 # otherwise with --append loglevel=N.  Stall detectors get some slack because
-# TCG vCPUs can be starved for seconds on a busy host.
-cmdline="console=ttyS0,115200 loglevel=7 log_buf_len=4M panic=-1"
+# TCG vCPUs can be starved for seconds on a busy host.  lpj= skips the
+# per-CPU delay-loop calibration, which is slow and noisy under TCG (x86
+# delays use the TSC anyway).  Later --append arguments override these.
+cmdline="console=ttyS0,115200 loglevel=7 log_buf_len=4M panic=-1 lpj=10000000"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
 cmdline+=" hcubevm.deadline=$deadline${append:+ $append}"
 qargs+=(
@@ -318,7 +327,7 @@ if [ "$dmesg_check" = 1 ]; then
 	[ -s "$log" ] || log=$outdir/console.log
 	declare -a cargs=()
 	for re in "${ignores[@]}"; do cargs+=(--ignore "$re"); done
-	if ! "$HERE/check-dmesg.sh" "${cargs[@]}" "$log" >&2; then
+	if ! (cd "$outdir" && "$HERE/check-dmesg.sh" "${cargs[@]}" "$(basename "$log")") >&2; then
 		say "FAIL: kernel splat in $(basename "$log") (see above)"
 		[ "$rc" -ne 0 ] || rc=1
 	fi
