@@ -39,9 +39,28 @@ SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
 CORE_TESTS := paper_test props_test
 
-.PHONY: all deps tools check check-core check-style fuzz bench-core demo clean
+KVER ?= $(shell scripts/kver.sh 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-all: tools
+.PHONY: all deps tools module module-check check check-core check-style fuzz bench-core demo clean
+
+all: tools module
+
+# The kernel module, against Debian's headers (KVER/KDIR), never `uname -r`.
+module: hcube.ko
+
+hcube.ko: $(MODULE_SRC)
+	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# The module built with sparse (C=2: every file) and W=1: no warning allowed.
+module-check:
+	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
+	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) clean
+	@out=$$($(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
+		grep -v "Skipping BTF generation" ); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
 
 deps:
 	@scripts/deps.sh
@@ -127,3 +146,4 @@ demo: deps tools
 
 clean:
 	rm -rf $(BUILD)
+	@if [ -n "$(KVER)" ]; then $(MAKE) -s -C $(KDIR) M=$(CURDIR) clean; fi

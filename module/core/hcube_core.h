@@ -36,7 +36,7 @@ enum hcube_vstate {
 	HCUBE_V_NSTATES,
 };
 
-enum hcube_policy {
+enum hcube_pol {
 	HCUBE_POL_MCWA = 0,
 	HCUBE_POL_DEM,
 	HCUBE_POL_CWA,
@@ -167,7 +167,7 @@ int hcube_topo_build_cb(struct hcube_topo *t, u32 dim, const u8 *state,
  * Compute the plan of @policy for @cube on topology @t (built from the same
  * states; DEM does not use it and accepts NULL).
  */
-int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
+int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work);
 

@@ -462,7 +462,7 @@ static int plan_replay(struct hcube_plan *p, const struct hcube_cube *cube)
 	return HCUBE_OK;
 }
 
-int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
+int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work)
 {

@@ -52,7 +52,7 @@ static inline u32 lbl(const char *bits)
 	return v;
 }
 
-static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
+static inline int ctx_plan(struct ctx *c, enum hcube_pol pol)
 {
 	int err = hcube_topo_build(&c->topo, c->dim, c->state, c->work);
 

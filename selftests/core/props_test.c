@@ -186,7 +186,7 @@ static const char *check_routes(struct ctx *c)
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
 {
-	static const enum hcube_policy pols[] = {
+	static const enum hcube_pol pols[] = {
 		HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA
 	};
 	static struct ctx ctxs[HCUBE_MAX_DIM + 1];

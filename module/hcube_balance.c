@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: rebalancing and evacuation.
+ *
+ * A rebalance is synchronous, under hcube.lock: reap, snapshot the loads,
+ * let the core plan, decompose the plan into routes (each task moves once,
+ * straight to its final vertex, sources paired with destinations along the
+ * plan's edges), move the tasks with set_cpus_allowed_ptr() and read each
+ * mask back. A dry run stops after the plan.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include "hcube.h"
+#include "hcube_trace.h"
+
+void hcube_report_release(struct hcube_report *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nfailures; i++)
+		put_pid(r->failures[i].spid);
+	for (i = 0; i < r->nchanged; i++)
+		put_pid(r->changed[i].spid);
+	r->nfailures = 0;
+	r->nchanged = 0;
+}
+
+void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
+{
+	hcube_report_release(r);
+	r->policy = hc->cfg.policy;
+	r->trigger = HCUBE_REASON_ADMIN;
+	r->dry_run = false;
+	r->before = hc->m.before;
+	r->planned = hc->m.planned;
+	r->after = hc->m.after;
+	r->plan = NULL;
+	r->moved = 0;
+	r->failed = 0;
+	r->exited = 0;
+	r->evacuated = 0;
+	r->changed_count = 0;
+	r->duration_ns = 0;
+}
+
+static void hcube_report_failure(struct hcube *hc, struct hcube_report *r,
+				 struct hcube_task *t, int err)
+{
+	hc->cnt.failures++;
+	r->failed++;
+	if (r->nfailures < HCUBE_REPORT_TASKS)
+		hcube_report_task(&r->failures[r->nfailures++], t, err);
+}
+
+/*
+ * Move every task off vertices that cannot run it, nearest healthy
+ * vertices first (hcube_evacuate()). Returns the number moved.
+ */
+u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
+{
+	u32 *load = hc->m.load, *out = hc->m.scratch;
+	u32 i, w, moved = 0;
+
+	for (i = 0; i < hc->nv; i++)
+		load[i] = hc->v[i].state == HCUBE_VERTEX_HEALTHY ? hc->v[i].load : 0;
+	for (i = 0; i < hc->nv; i++) {
+		struct hcube_vertex *v = &hc->v[i];
+		struct hcube_task *t, *tmp;
+
+		if (v->state == HCUBE_VERTEX_HEALTHY || !v->load)
+			continue;
+		memset(out, 0, hc->nv * sizeof(*out));
+		if (hcube_evacuate(hc->dim, hc->m.state, load, i, v->load, out)) {
+			pr_warn_ratelimited("vertex %u: %u tasks and no healthy vertex to take them\n",
+					    i, v->load);
+			continue;
+		}
+		w = 0;
+		list_for_each_entry_safe(t, tmp, &v->tasks, vnode) {
+			int err;
+
+			while (w < hc->nv && !out[w])
+				w++;
+			if (w == hc->nv)
+				break;
+			err = hcube_task_move(hc, t, w);
+			if (err) {
+				hcube_report_failure(hc, r, t, err);
+				continue;
+			}
+			out[w]--;
+			load[w]++;
+			moved++;
+		}
+	}
+	hc->cnt.evacuations += moved;
+	r->evacuated += moved;
+	return moved;
+}
+
+/* Move @count tasks from vertex @from to vertex @to; failures stay. */
+static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
+			     const struct hcube_route *rt)
+{
+	struct hcube_task *t, *tmp;
+	u32 done = 0;
+
+	list_for_each_entry_safe(t, tmp, &hc->v[rt->from].tasks, vnode) {
+		int err;
+
+		if (done == rt->count)
+			break;
+		err = hcube_task_move(hc, t, rt->to);
+		if (err)
+			hcube_report_failure(hc, r, t, err);
+		else
+			done++;
+	}
+	return done;
+}
+
+static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
+{
+	u32 i;
+
+	for (i = 0; i < hc->nv; i++)
+		dst[i] = hc->v[i].state == HCUBE_VERTEX_HEALTHY ? hc->v[i].load : 0;
+}
+
+/*
+ * Rebalance with @policy; the caller has reset hc->report (an evacuation
+ * may already be recorded in it). @extack may be NULL.
+ */
+int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
+		    struct netlink_ext_ack *extack)
+{
+	struct hcube_report *r = &hc->report;
+	u64 t0 = ktime_get_ns();
+	struct hcube_cube cube;
+	u32 i, nroutes;
+	int err;
+
+	r->policy = policy;
+	r->trigger = trigger;
+	r->dry_run = dry_run;
+	hcube_reap(hc, r);
+	if (!dry_run)
+		hcube_evacuate_all(hc, r);
+
+	hcube_load_snapshot(hc, hc->m.load);
+	memcpy(r->before, hc->m.load, hc->nv * sizeof(u32));
+	cube.dim = hc->dim;
+	cube.state = hc->m.state;
+	cube.load = hc->m.load;
+	err = hcube_plan_build(&hc->plan, policy, &cube,
+			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
+	if (err == HCUBE_E_NEED_MCWA) {
+		NL_SET_ERR_MSG(extack,
+			       "HCUBE_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+		return -EINVAL;
+	}
+	if (err == HCUBE_E_NO_HEALTHY) {
+		NL_SET_ERR_MSG(extack, "no healthy vertex to balance on");
+		return -ENODEV;
+	}
+	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
+		return -EIO;
+	r->plan = &hc->plan;
+	memcpy(r->planned, hc->plan.after, hc->nv * sizeof(u32));
+
+	if (dry_run) {
+		memcpy(r->after, r->before, hc->nv * sizeof(u32));
+		hc->cnt.dry_runs++;
+		goto done;
+	}
+
+	err = hcube_plan_routes(&hc->plan, r->before, hc->m.routes,
+				hcube_routes_max(hc->dim), &nroutes, hc->m.work);
+	if (WARN_ONCE(err, "hcube: routes failed: %s\n", hcube_strerror(err)))
+		return -EIO;
+	for (i = 0; i < nroutes; i++)
+		r->moved += hcube_apply_route(hc, r, &hc->m.routes[i]);
+	hcube_load_snapshot(hc, r->after);
+	hc->cnt.rebalances++;
+	if (trigger == HCUBE_REASON_AUTO)
+		hc->cnt.auto_rebalances++;
+	hc->cnt.migrations += hc->plan.stats.migrations;
+	hc->cnt.moved += r->moved;
+done:
+	r->duration_ns = ktime_get_ns() - t0;
+	trace_hcube_rebalance(policy, trigger, dry_run, hc->plan.ntransfers,
+			      hc->plan.stats.migrations, r->moved, r->failed,
+			      r->duration_ns);
+	hcube_ntf_rebalance(hc, r);
+	return 0;
+}
+
+/*
+ * The automatic trigger: a healthy vertex joined to C_b has fewer tasks
+ * than the threshold while some other has at least two more (so a plan can
+ * change something), and the cooldown since the last automatic rebalance
+ * has passed.
+ */
+void hcube_auto_check(struct hcube *hc)
+{
+	u32 i, min = U32_MAX, max = 0, policy = hc->cfg.policy;
+
+	if (!hc->cfg.autob || !hc->ntasks || !hc->topo_valid)
+		return;
+	if (hc->last_auto &&
+	    time_before(jiffies, hc->last_auto + msecs_to_jiffies(hc->cfg.cooldown_ms)))
+		return;
+	for (i = 0; i < hc->nv; i++) {
+		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY ||
+		    hc->topo.dist[i] == HCUBE_DIST_NONE)
+			continue;
+		min = min(min, hc->v[i].load);
+		max = max(max, hc->v[i].load);
+	}
+	if (min >= hc->cfg.threshold || max < min + 2)
+		return;
+	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
+		policy = HCUBE_POLICY_MCWA;
+	hc->last_auto = jiffies ? jiffies : 1;
+	hcube_report_reset(&hc->report, hc);
+	hcube_rebalance(hc, policy, false, HCUBE_REASON_AUTO, NULL);
+}

@@ -1,0 +1,683 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: a machine's CPU groups as the vertices of a hypercube, faults,
+ * CPU hotplug and the balancing of registered tasks between the groups.
+ *
+ * Labels. The groups are sorted by (NUMA node, last-level cache, package,
+ * core, CPU) and a group's label is its rank; the NUMA nodes are ranked by
+ * their distance from the first node (then by id). SMT and LLC siblings so
+ * get adjacent labels, which differ in the low bits, and each node holds a
+ * contiguous range of labels, told apart by the high bits. With n =
+ * ceil(log2(groups)), the labels from the number of groups to 2^n - 1 are
+ * absent vertices.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/topology.h>
+#include "hcube.h"
+
+#define CREATE_TRACE_POINTS
+#include "hcube_trace.h"
+
+struct hcube hcube;
+
+static char *mode = "auto";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "initial grouping: cpu, node, llc or auto (node with 2+ NUMA nodes, else cpu)");
+
+unsigned int hcube_max_tasks = 65536;
+module_param_named(max_tasks, hcube_max_tasks, uint, 0444);
+MODULE_PARM_DESC(max_tasks, "most tasks that can be registered (1..4194304, default 65536)");
+
+static unsigned int reap_ms = 1000;
+module_param(reap_ms, uint, 0444);
+MODULE_PARM_DESC(reap_ms, "period of the exited-task reaper and automatic trigger, ms (10..60000, default 1000)");
+
+static enum cpuhp_state hcube_hp_state;
+
+static const char *const hcube_modes[] = {
+	[HCUBE_MODE_CPU] = "cpu",
+	[HCUBE_MODE_NODE] = "node",
+	[HCUBE_MODE_LLC] = "llc",
+	[HCUBE_MODE_CUSTOM] = "custom",
+};
+
+const char *hcube_mode_name(u32 m)
+{
+	return m <= HCUBE_MODE_MAX ? hcube_modes[m] : "?";
+}
+
+void hcube_lock(struct hcube *hc)
+{
+	cpus_read_lock();
+	mutex_lock(&hc->lock);
+}
+
+void hcube_unlock(struct hcube *hc)
+{
+	mutex_unlock(&hc->lock);
+	cpus_read_unlock();
+}
+
+/* Sort keys of one CPU; see the labelling rule at the top. */
+struct hcube_cpu_key {
+	u32 node_rank, llc, pkg, core, cpu;
+};
+
+static int hcube_key_cmp(const void *a, const void *b)
+{
+	const struct hcube_cpu_key *x = a, *y = b;
+
+	if (x->node_rank != y->node_rank)
+		return x->node_rank < y->node_rank ? -1 : 1;
+	if (x->llc != y->llc)
+		return x->llc < y->llc ? -1 : 1;
+	if (x->pkg != y->pkg)
+		return x->pkg < y->pkg ? -1 : 1;
+	if (x->core != y->core)
+		return x->core < y->core ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : (x->cpu > y->cpu);
+}
+
+/* Rank of each node with present CPUs, by distance from the first one. */
+static void hcube_node_ranks(int *rank)
+{
+	int first = cpu_to_node(cpumask_first(cpu_present_mask));
+	int node, other, cpu;
+	nodemask_t nodes = NODE_MASK_NONE;
+
+	for_each_present_cpu(cpu)
+		node_set(cpu_to_node(cpu), nodes);
+	for_each_node_mask(node, nodes) {
+		int r = 0;
+
+		for_each_node_mask(other, nodes) {
+			int dn = node_distance(first, node);
+			int dx = node_distance(first, other);
+
+			if (dx < dn || (dx == dn && other < node))
+				r++;
+		}
+		rank[node] = r;
+	}
+}
+
+static u32 hcube_llc_of(int cpu)
+{
+	u16 llc = get_llc_id(cpu);
+
+	/* No LLC reported (BAD_APICID): the package stands in for it. */
+	return llc == 0xffff ? 0x10000 + topology_physical_package_id(cpu) : llc;
+}
+
+/*
+ * The groups of a mode, in label order, into @groups (room for
+ * HCUBE_MAX_VERTICES). Returns the number of groups, or -errno.
+ */
+static int hcube_discover(u32 m, cpumask_var_t *groups)
+{
+	struct hcube_cpu_key *keys;
+	int *rank, cpu, n = 0, i, ng = 0;
+
+	keys = kcalloc(nr_cpu_ids, sizeof(*keys), GFP_KERNEL);
+	rank = kcalloc(nr_node_ids, sizeof(*rank), GFP_KERNEL);
+	if (!keys || !rank) {
+		ng = -ENOMEM;
+		goto out;
+	}
+	hcube_node_ranks(rank);
+	for_each_present_cpu(cpu) {
+		keys[n].node_rank = rank[cpu_to_node(cpu)];
+		keys[n].llc = m == HCUBE_MODE_NODE ? 0 : hcube_llc_of(cpu);
+		keys[n].pkg = m == HCUBE_MODE_CPU ? topology_physical_package_id(cpu) : 0;
+		keys[n].core = m == HCUBE_MODE_CPU ? topology_core_id(cpu) : 0;
+		keys[n].cpu = cpu;
+		n++;
+	}
+	sort(keys, n, sizeof(*keys), hcube_key_cmp, NULL);
+
+	for (i = 0; i < n; i++) {
+		bool same = i > 0 && m != HCUBE_MODE_CPU &&
+			    keys[i].node_rank == keys[i - 1].node_rank &&
+			    keys[i].llc == keys[i - 1].llc;
+
+		if (!same) {
+			if (ng == HCUBE_MAX_VERTICES) {
+				ng = -E2BIG;
+				goto out;
+			}
+			cpumask_clear(groups[ng++]);
+		}
+		cpumask_set_cpu(keys[i].cpu, groups[ng - 1]);
+	}
+out:
+	kfree(keys);
+	kfree(rank);
+	return ng;
+}
+
+static void hcube_mem_free(struct hcube_mem *m)
+{
+	kvfree(m->state);
+	kvfree(m->load);
+	kvfree(m->before);
+	kvfree(m->planned);
+	kvfree(m->after);
+	kvfree(m->scratch);
+	kvfree(m->topo_mem);
+	kvfree(m->plan_mem);
+	kvfree(m->work);
+	kvfree(m->routes);
+}
+
+static int hcube_mem_alloc(struct hcube_mem *m, u32 dim)
+{
+	u32 nv = 1U << dim;
+
+	m->state = kvzalloc(nv, GFP_KERNEL);
+	m->load = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
+	m->before = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
+	m->planned = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
+	m->after = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
+	m->scratch = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
+	m->topo_mem = kvzalloc(hcube_topo_memsize(dim), GFP_KERNEL);
+	m->plan_mem = kvzalloc(hcube_plan_memsize(dim), GFP_KERNEL);
+	m->work = kvzalloc(hcube_work_memsize(dim), GFP_KERNEL);
+	m->routes = kvcalloc(hcube_routes_max(dim), sizeof(*m->routes),
+			     GFP_KERNEL);
+	if (m->state && m->load && m->before && m->planned && m->after &&
+	    m->scratch && m->topo_mem && m->plan_mem && m->work && m->routes)
+		return 0;
+	hcube_mem_free(m);
+	return -ENOMEM;
+}
+
+static void hcube_vertices_free(struct hcube_vertex *v, u32 nv)
+{
+	u32 i;
+
+	for (i = 0; v && i < nv; i++) {
+		free_cpumask_var(v[i].cpus);
+		free_cpumask_var(v[i].usable);
+	}
+	kfree(v);
+}
+
+/*
+ * Replace the vertices. @groups: @ngroups disjoint, non-empty masks of
+ * present CPUs, in label order; validated by the caller. Only with no task.
+ */
+int hcube_topology_set(struct hcube *hc, u32 m, cpumask_var_t *groups,
+		       u32 ngroups, struct netlink_ext_ack *extack)
+{
+	u32 dim = order_base_2(ngroups), nv = 1U << dim, i;
+	struct hcube_mem mem = {};
+	struct hcube_vertex *v;
+	int cpu;
+
+	if (hc->ntasks)
+		return -EBUSY;
+	v = kcalloc(nv, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < nv; i++) {
+		if (!zalloc_cpumask_var(&v[i].cpus, GFP_KERNEL) ||
+		    !zalloc_cpumask_var(&v[i].usable, GFP_KERNEL))
+			goto nomem;
+		INIT_LIST_HEAD(&v[i].tasks);
+		if (i < ngroups)
+			cpumask_copy(v[i].cpus, groups[i]);
+	}
+	if (hcube_mem_alloc(&mem, dim))
+		goto nomem;
+
+	hcube_mem_free(&hc->m);
+	hcube_vertices_free(hc->v, hc->nv);
+	hc->m = mem;
+	hcube_topo_init(&hc->topo, dim, hc->m.topo_mem);
+	hcube_plan_init(&hc->plan, dim, hc->m.plan_mem);
+	hc->v = v;
+	hc->mode = m;
+	hc->dim = dim;
+	hc->nv = nv;
+	hc->ngroups = ngroups;
+	cpumask_clear(hc->cube_cpus);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		hc->cpu_vertex[cpu] = HCUBE_NO_VERTEX;
+	for (i = 0; i < ngroups; i++) {
+		cpumask_or(hc->cube_cpus, hc->cube_cpus, v[i].cpus);
+		for_each_cpu(cpu, v[i].cpus)
+			hc->cpu_vertex[cpu] = i;
+	}
+	hcube_refresh(hc);
+	return 0;
+
+nomem:
+	hcube_vertices_free(v, nv);
+	return -ENOMEM;
+}
+
+/* The state a vertex has for given marks; sets @usable. */
+static u8 hcube_vertex_state(struct hcube *hc, struct hcube_vertex *v,
+			     const struct cpumask *faulty, bool marked,
+			     struct cpumask *usable)
+{
+	cpumask_andnot(usable, v->cpus, faulty);
+	if (cpumask_empty(v->cpus))
+		return HCUBE_VERTEX_ABSENT;
+	if (marked || cpumask_empty(usable))
+		return HCUBE_VERTEX_FAULTY;
+	cpumask_and(usable, usable, hc->online);
+	return cpumask_empty(usable) ? HCUBE_VERTEX_OFFLINE : HCUBE_VERTEX_HEALTHY;
+}
+
+/* Recompute masks, states and the logical topology. */
+void hcube_refresh(struct hcube *hc)
+{
+	cpumask_var_t usable;
+	u32 i;
+	int err;
+
+	if (!alloc_cpumask_var(&usable, GFP_KERNEL)) {
+		/* keep the old masks; states stay conservative */
+		pr_err("out of memory refreshing vertex masks\n");
+		return;
+	}
+	for (i = 0; i < hc->nv; i++) {
+		struct hcube_vertex *v = &hc->v[i];
+
+		v->state = hcube_vertex_state(hc, v, hc->faulty, v->marked, usable);
+		if (v->state != HCUBE_VERTEX_HEALTHY)
+			cpumask_clear(usable);
+		cpumask_copy(v->usable, usable);
+		hc->m.state[i] = v->state;
+	}
+	free_cpumask_var(usable);
+	err = hcube_topo_build(&hc->topo, hc->dim, hc->m.state, hc->m.work);
+	hc->topo_valid = !err;
+	hc->generation++;
+}
+
+/* Give the tasks of healthy vertices their vertex's current mask. */
+static u32 hcube_remask_all(struct hcube *hc)
+{
+	struct hcube_task *t;
+	u32 i, failed = 0;
+
+	for (i = 0; i < hc->nv; i++) {
+		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
+			continue;
+		list_for_each_entry(t, &hc->v[i].tasks, vnode)
+			if (hcube_task_remask(hc, t))
+				failed++;
+	}
+	return failed;
+}
+
+/* Would any vertex stay healthy with these marks? */
+static bool hcube_any_healthy(struct hcube *hc, const struct cpumask *faulty,
+			      int marked_vertex)
+{
+	cpumask_var_t usable;
+	bool any = false;
+	u32 i;
+
+	if (!alloc_cpumask_var(&usable, GFP_KERNEL))
+		return false;
+	for (i = 0; i < hc->nv && !any; i++) {
+		bool marked = hc->v[i].marked || (int)i == marked_vertex;
+
+		any = hcube_vertex_state(hc, &hc->v[i], faulty, marked, usable) ==
+		      HCUBE_VERTEX_HEALTHY;
+	}
+	free_cpumask_var(usable);
+	return any;
+}
+
+/*
+ * After the vertex states changed: new masks for tasks on healthy vertices,
+ * tasks off vertices that can no longer run them, then a rebalance.
+ */
+static void hcube_after_change(struct hcube *hc, u32 trigger, bool rebalance)
+{
+	u32 policy = hc->cfg.policy, evacuated;
+
+	hcube_remask_all(hc);
+	hcube_report_reset(&hc->report, hc);
+	evacuated = hcube_evacuate_all(hc, &hc->report);
+	if (!rebalance && !evacuated)
+		return;
+	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
+		policy = HCUBE_POLICY_MCWA;
+	hcube_rebalance(hc, policy, false, trigger, NULL);
+}
+
+int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
+		       struct netlink_ext_ack *extack, const struct nlattr *attr)
+{
+	cpumask_var_t faulty;
+	bool was;
+	u8 old_state;
+
+	if (cpu >= 0) {
+		if (hc->cpu_vertex[cpu] == HCUBE_NO_VERTEX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_CPU: the CPU is in no vertex of the cube");
+			return -EINVAL;
+		}
+		was = cpumask_test_cpu(cpu, hc->faulty);
+		old_state = hc->v[hc->cpu_vertex[cpu]].state;
+	} else {
+		if (hc->v[vertex].state == HCUBE_VERTEX_ABSENT) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_VERTEX_ID: the vertex is absent (no CPU group)");
+			return -EINVAL;
+		}
+		was = hc->v[vertex].marked;
+		old_state = hc->v[vertex].state;
+	}
+	if (add && was) {
+		if (cpu >= 0)
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_CPU: the CPU is already marked faulty");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_VERTEX_ID: the vertex is already marked faulty");
+		return -EEXIST;
+	}
+	if (!add && !was) {
+		if (cpu >= 0)
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_CPU: the CPU is not marked faulty");
+		else
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "HCUBE_A_VERTEX_ID: the vertex is not marked faulty");
+		return -ENOENT;
+	}
+
+	if (add) {
+		if (!zalloc_cpumask_var(&faulty, GFP_KERNEL))
+			return -ENOMEM;
+		cpumask_copy(faulty, hc->faulty);
+		if (cpu >= 0)
+			cpumask_set_cpu(cpu, faulty);
+		if (!hcube_any_healthy(hc, faulty, cpu >= 0 ? -1 : vertex)) {
+			free_cpumask_var(faulty);
+			if (cpu >= 0)
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "HCUBE_A_CPU: marking the CPU faulty would leave no healthy vertex");
+			else
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "HCUBE_A_VERTEX_ID: marking the vertex faulty would leave no healthy vertex");
+			return -EBUSY;
+		}
+		free_cpumask_var(faulty);
+	}
+
+	if (cpu >= 0) {
+		if (add)
+			cpumask_set_cpu(cpu, hc->faulty);
+		else
+			cpumask_clear_cpu(cpu, hc->faulty);
+		vertex = hc->cpu_vertex[cpu];
+	} else {
+		hc->v[vertex].marked = add;
+	}
+	hcube_refresh(hc);
+	hcube_ntf_fault(hc, cpu, vertex, HCUBE_REASON_ADMIN);
+	hcube_after_change(hc, HCUBE_REASON_FAULT,
+			   old_state == HCUBE_VERTEX_HEALTHY &&
+			   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);
+	return 0;
+}
+
+/*
+ * CPU hotplug. These run with the hotplug lock held for write, in the
+ * AP_ONLINE_DYN section: when going down the CPU is no longer active but
+ * still online, when coming up it is online but not yet active; hc->online
+ * follows the event rather than cpu_online_mask.
+ */
+static int hcube_cpu_up(unsigned int cpu)
+{
+	struct hcube *hc = &hcube;
+
+	mutex_lock(&hc->lock);
+	cpumask_set_cpu(cpu, hc->online);
+	if (hc->cpu_vertex[cpu] != HCUBE_NO_VERTEX) {
+		hcube_refresh(hc);
+		hcube_remask_all(hc);
+		hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu], HCUBE_REASON_HOTPLUG);
+	}
+	mutex_unlock(&hc->lock);
+	return 0;
+}
+
+static int hcube_cpu_down(unsigned int cpu)
+{
+	struct hcube *hc = &hcube;
+	u16 vertex;
+	u8 old_state;
+
+	mutex_lock(&hc->lock);
+	cpumask_clear_cpu(cpu, hc->online);
+	vertex = hc->cpu_vertex[cpu];
+	if (vertex != HCUBE_NO_VERTEX) {
+		old_state = hc->v[vertex].state;
+		hcube_refresh(hc);
+		hcube_ntf_fault(hc, cpu, vertex, HCUBE_REASON_HOTPLUG);
+		hcube_after_change(hc, HCUBE_REASON_HOTPLUG,
+				   old_state == HCUBE_VERTEX_HEALTHY &&
+				   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);
+	}
+	mutex_unlock(&hc->lock);
+	return 0;
+}
+
+static void hcube_reap_workfn(struct work_struct *work)
+{
+	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
+					reap_work);
+
+	hcube_lock(hc);
+	if (!hc->stopping) {
+		hcube_reap(hc, NULL);
+		hcube_auto_check(hc);
+	}
+	hcube_unlock(hc);
+	if (!READ_ONCE(hc->stopping))
+		schedule_delayed_work(&hc->reap_work, msecs_to_jiffies(reap_ms));
+}
+
+static int hcube_initial_mode(void)
+{
+	int cpu, node = -1;
+
+	if (!strcmp(mode, "cpu"))
+		return HCUBE_MODE_CPU;
+	if (!strcmp(mode, "node"))
+		return HCUBE_MODE_NODE;
+	if (!strcmp(mode, "llc"))
+		return HCUBE_MODE_LLC;
+	if (strcmp(mode, "auto"))
+		return -EINVAL;
+	for_each_present_cpu(cpu) {
+		if (node >= 0 && cpu_to_node(cpu) != node)
+			return HCUBE_MODE_NODE;
+		node = cpu_to_node(cpu);
+	}
+	return HCUBE_MODE_CPU;
+}
+
+void hcube_free_groups(cpumask_var_t *groups)
+{
+	u32 i;
+
+	for (i = 0; groups && i < HCUBE_MAX_VERTICES; i++)
+		free_cpumask_var(groups[i]);
+	kfree(groups);
+}
+
+cpumask_var_t *hcube_alloc_groups(void)
+{
+	cpumask_var_t *groups;
+	u32 i;
+
+	groups = kcalloc(HCUBE_MAX_VERTICES, sizeof(*groups), GFP_KERNEL);
+	if (!groups)
+		return NULL;
+	for (i = 0; i < HCUBE_MAX_VERTICES; i++) {
+		if (!zalloc_cpumask_var(&groups[i], GFP_KERNEL)) {
+			hcube_free_groups(groups);
+			return NULL;
+		}
+	}
+	return groups;
+}
+
+/* Build the groups of a discovered mode and install them. */
+int hcube_topology_mode(struct hcube *hc, u32 m, struct netlink_ext_ack *extack)
+{
+	cpumask_var_t *groups = hcube_alloc_groups();
+	int ng, err;
+
+	if (!groups)
+		return -ENOMEM;
+	ng = hcube_discover(m, groups);
+	if (ng == -E2BIG)
+		NL_SET_ERR_MSG(extack,
+			       "HCUBE_A_MODE: more than 1024 groups; use node or llc mode");
+	err = ng < 0 ? ng : hcube_topology_set(hc, m, groups, ng, extack);
+	hcube_free_groups(groups);
+	return err;
+}
+
+static int __init hcube_init(void)
+{
+	struct hcube *hc = &hcube;
+	int m, err;
+
+	/* The core's and the uAPI's numbers are the same. */
+	BUILD_BUG_ON((int)HCUBE_V_HEALTHY != (int)HCUBE_VERTEX_HEALTHY ||
+		     (int)HCUBE_V_FAULTY != (int)HCUBE_VERTEX_FAULTY ||
+		     (int)HCUBE_V_OFFLINE != (int)HCUBE_VERTEX_OFFLINE ||
+		     (int)HCUBE_V_ABSENT != (int)HCUBE_VERTEX_ABSENT);
+	BUILD_BUG_ON((int)HCUBE_POL_MCWA != (int)HCUBE_POLICY_MCWA ||
+		     (int)HCUBE_POL_DEM != (int)HCUBE_POLICY_DEM ||
+		     (int)HCUBE_POL_CWA != (int)HCUBE_POLICY_CWA ||
+		     (int)HCUBE_POL_NPOLICIES != (int)__HCUBE_POLICY_MAX);
+	BUILD_BUG_ON(HCUBE_MAX_DIM != HCUBE_MAX_DIM_UAPI);
+	BUILD_BUG_ON(sizeof(struct hcube_transfer) != sizeof(struct hcube_transfer_info));
+
+	m = hcube_initial_mode();
+	if (m < 0) {
+		pr_err("mode=%s: must be cpu, node, llc or auto\n", mode);
+		return -EINVAL;
+	}
+	if (hcube_max_tasks < 1 || hcube_max_tasks > PID_MAX_LIMIT) {
+		pr_err("max_tasks=%u: must be 1..%lu\n", hcube_max_tasks,
+		       (unsigned long)PID_MAX_LIMIT);
+		return -EINVAL;
+	}
+	if (reap_ms < 10 || reap_ms > 60000) {
+		pr_err("reap_ms=%u: must be 10..60000\n", reap_ms);
+		return -EINVAL;
+	}
+
+	err = hcube_tasks_init();
+	if (err)
+		return err;
+	mutex_init(&hc->lock);
+	hash_init(hc->by_pid);
+	xa_init_flags(&hc->tasks, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&hc->changed);
+	INIT_DELAYED_WORK(&hc->reap_work, hcube_reap_workfn);
+	hc->cfg.policy = HCUBE_POLICY_MCWA;
+	hc->cfg.threshold = 1;
+	hc->cfg.cooldown_ms = 1000;
+	hc->cpu_vertex = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_vertex), GFP_KERNEL);
+	if (!hc->cpu_vertex ||
+	    !zalloc_cpumask_var(&hc->faulty, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->online, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->cube_cpus, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto free;
+	}
+
+	cpus_read_lock();
+	mutex_lock(&hc->lock);
+	cpumask_copy(hc->online, cpu_online_mask);
+	err = hcube_topology_mode(hc, m, NULL);
+	mutex_unlock(&hc->lock);
+	if (!err) {
+		err = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+							   "hcube:online",
+							   hcube_cpu_up,
+							   hcube_cpu_down);
+		if (err >= 0) {
+			hcube_hp_state = err;
+			err = 0;
+		}
+	}
+	cpus_read_unlock();
+	if (err)
+		goto free_topo;
+
+	err = hcube_nl_init();
+	if (err)
+		goto remove_hp;
+	schedule_delayed_work(&hc->reap_work, msecs_to_jiffies(reap_ms));
+	pr_info("%s mode, %u groups on a %u-cube\n", hcube_mode_name(hc->mode),
+		hc->ngroups, hc->dim);
+	return 0;
+
+remove_hp:
+	cpuhp_remove_state_nocalls(hcube_hp_state);
+free_topo:
+	hcube_mem_free(&hc->m);
+	hcube_vertices_free(hc->v, hc->nv);
+free:
+	free_cpumask_var(hc->cube_cpus);
+	free_cpumask_var(hc->online);
+	free_cpumask_var(hc->faulty);
+	kfree(hc->cpu_vertex);
+	hcube_tasks_exit();
+	return err;
+}
+
+static void __exit hcube_exit(void)
+{
+	struct hcube *hc = &hcube;
+
+	/* No more notifications, then no more requests. */
+	WRITE_ONCE(hc->stopping, true);
+	hcube_nl_exit();
+	cancel_delayed_work_sync(&hc->reap_work);
+	cpuhp_remove_state_nocalls(hcube_hp_state);
+
+	hcube_lock(hc);
+	hcube_tasks_release_all(hc);
+	hcube_report_release(&hc->report);
+	hcube_unlock(hc);
+
+	xa_destroy(&hc->tasks);
+	hcube_mem_free(&hc->m);
+	hcube_vertices_free(hc->v, hc->nv);
+	free_cpumask_var(hc->cube_cpus);
+	free_cpumask_var(hc->online);
+	free_cpumask_var(hc->faulty);
+	kfree(hc->cpu_vertex);
+	hcube_tasks_exit();
+}
+
+module_init(hcube_init);
+module_exit(hcube_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("Fault-tolerant hypercube load balancing of registered tasks");
+MODULE_ALIAS_GENL_FAMILY(HCUBE_FAMILY_NAME);

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM hcube
+
+#if !defined(_HCUBE_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _HCUBE_TRACE_H
+
+#include <linux/tracepoint.h>
+
+/* One rebalance: what was planned and what moved. */
+TRACE_EVENT(hcube_rebalance,
+	    TP_PROTO(u32 policy, u32 trigger, bool dry_run, u32 transfers,
+		     u64 migrations, u32 moved, u32 failed, u64 duration_ns),
+	    TP_ARGS(policy, trigger, dry_run, transfers, migrations, moved,
+		    failed, duration_ns),
+	    TP_STRUCT__entry(__field(u32, policy)
+			     __field(u32, trigger)
+			     __field(bool, dry_run)
+			     __field(u32, transfers)
+			     __field(u64, migrations)
+			     __field(u32, moved)
+			     __field(u32, failed)
+			     __field(u64, duration_ns)),
+	    TP_fast_assign(__entry->policy = policy;
+			   __entry->trigger = trigger;
+			   __entry->dry_run = dry_run;
+			   __entry->transfers = transfers;
+			   __entry->migrations = migrations;
+			   __entry->moved = moved;
+			   __entry->failed = failed;
+			   __entry->duration_ns = duration_ns;),
+	    TP_printk("policy=%s trigger=%u dry_run=%d transfers=%u migrations=%llu moved=%u failed=%u duration_ns=%llu",
+		      __print_symbolic(__entry->policy, { 0, "mcwa" },
+				       { 1, "dem" }, { 2, "cwa" }),
+		      __entry->trigger, __entry->dry_run, __entry->transfers,
+		      __entry->migrations, __entry->moved, __entry->failed,
+		      __entry->duration_ns)
+);
+
+/* One task moved (or not, when err is set) between vertices. */
+TRACE_EVENT(hcube_migrate,
+	    TP_PROTO(pid_t pid, u32 from, u32 to, int err),
+	    TP_ARGS(pid, from, to, err),
+	    TP_STRUCT__entry(__field(pid_t, pid)
+			     __field(u32, from)
+			     __field(u32, to)
+			     __field(int, err)),
+	    TP_fast_assign(__entry->pid = pid;
+			   __entry->from = from;
+			   __entry->to = to;
+			   __entry->err = err;),
+	    TP_printk("pid=%d from=%u to=%u err=%d", __entry->pid,
+		      __entry->from, __entry->to, __entry->err)
+);
+
+#endif /* _HCUBE_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE hcube_trace
+#include <trace/define_trace.h>

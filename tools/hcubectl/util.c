@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hcubectl: errors, argument parsers, enum names, labels, tables. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "hcubectl.h"
+
+void hc_fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hcubectl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(HC_EXIT_ERROR);
+}
+
+void hc_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hcubectl: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try 'hcubectl %s%s--help')\n", cmd ? cmd : "",
+		cmd ? " " : "");
+	exit(HC_EXIT_USAGE);
+}
+
+void *hc_malloc(size_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+
+	if (!p)
+		hc_fatal("out of memory");
+	return p;
+}
+
+void *hc_realloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		hc_fatal("out of memory");
+	return p;
+}
+
+int hc_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
+	      const struct option *longopts, void (*usage)(FILE *f), bool *first)
+{
+	char so[64];
+	int c;
+
+	if (*first) {
+		optind = 0;	/* glibc: start over, argv[0] is the command */
+		*first = false;
+	}
+	opterr = 0;
+	snprintf(so, sizeof(so), ":h%s", shortopts);
+	c = getopt_long(argc, argv, so, longopts, NULL);
+	switch (c) {
+	case 'h':
+		usage(stdout);
+		exit(0);
+	case ':':
+		hc_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
+	case '?':
+		if (optopt)
+			hc_usage_error(cmd, "unknown option '-%c'", optopt);
+		hc_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+	default:
+		return c;
+	}
+}
+
+bool hc_parse_u32(const char *s, uint32_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+bool hc_parse_vertex(const char *s, uint32_t *v, const char **why)
+{
+	const char *p;
+	uint32_t x = 0;
+
+	*why = "is not a vertex id (decimal, or binary like 0b0101)";
+	if (!strncmp(s, "0b", 2) || !strncmp(s, "0B", 2)) {
+		if (!s[2])
+			return false;
+		for (p = s + 2; *p; p++) {
+			if (*p != '0' && *p != '1')
+				return false;
+			if (p - (s + 2) >= 32) {
+				*why = "has more than 32 binary digits";
+				return false;
+			}
+			x = (x << 1) | (uint32_t)(*p - '0');
+		}
+		*v = x;
+		return true;
+	}
+	if (s[0] == '0' && s[1]) {
+		*why = "is ambiguous: write a binary label with 0b (0b0101), a decimal id without leading zeros";
+		return false;
+	}
+	if (!hc_parse_u32(s, v)) {
+		if (*s >= '0' && *s <= '9' && strspn(s, "0123456789") == strlen(s))
+			*why = "is out of range";
+		return false;
+	}
+	return true;
+}
+
+static bool parse_cpu_num(const char **p, unsigned long *v)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return false;
+	errno = 0;
+	*v = strtoul(*p, &end, 10);
+	if (errno == ERANGE)
+		return false;
+	*p = end;
+	return true;
+}
+
+/*
+ * The kernel's cpulist syntax: items "N", "N-M" or "N-M:used/group",
+ * separated by commas. An empty list is accepted (a vertex with no CPUs).
+ */
+bool hc_parse_cpulist(const char *s, const char **why)
+{
+	const char *p = s;
+
+	*why = "is not a cpulist like 0-3,8";
+	if (strlen(s) >= HCUBE_CPULIST_MAX) {
+		*why = "is too long";
+		return false;
+	}
+	if (!*s)
+		return true;
+	for (;;) {
+		unsigned long a, b, used, group;
+
+		if (!parse_cpu_num(&p, &a))
+			return false;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (!parse_cpu_num(&p, &b))
+				return false;
+			if (b < a) {
+				*why = "has a range that ends before it starts";
+				return false;
+			}
+			if (*p == ':') {
+				p++;
+				if (!parse_cpu_num(&p, &used) || *p++ != '/' ||
+				    !parse_cpu_num(&p, &group) || !used ||
+				    !group || used > group)
+					return false;
+			}
+		}
+		if (!*p)
+			return true;
+		if (*p++ != ',')
+			return false;
+	}
+}
+
+static const char *const mode_names[] = {
+	[HCUBE_MODE_CPU] = "cpu",
+	[HCUBE_MODE_NODE] = "node",
+	[HCUBE_MODE_LLC] = "llc",
+	[HCUBE_MODE_CUSTOM] = "custom",
+};
+
+static const char *const vstate_names[] = {
+	[HCUBE_VERTEX_HEALTHY] = "healthy",
+	[HCUBE_VERTEX_FAULTY] = "faulty",
+	[HCUBE_VERTEX_OFFLINE] = "offline",
+	[HCUBE_VERTEX_ABSENT] = "absent",
+};
+
+static const char *const policy_names[] = {
+	[HCUBE_POLICY_MCWA] = "mcwa",
+	[HCUBE_POLICY_DEM] = "dem",
+	[HCUBE_POLICY_CWA] = "cwa",
+};
+
+static const char *const tstate_names[] = {
+	[HCUBE_TASK_ACTIVE] = "active",
+	[HCUBE_TASK_CHANGED] = "changed",
+	[HCUBE_TASK_EXITED] = "exited",
+};
+
+static const char *const reason_names[] = {
+	[HCUBE_REASON_ADMIN] = "admin",
+	[HCUBE_REASON_HOTPLUG] = "hotplug",
+	[HCUBE_REASON_AUTO] = "auto",
+	[HCUBE_REASON_EXITED] = "exited",
+	[HCUBE_REASON_CHANGED] = "changed",
+	[HCUBE_REASON_ADDED] = "added",
+	[HCUBE_REASON_REMOVED] = "removed",
+	[HCUBE_REASON_FAULT] = "fault",
+};
+
+#define NAME_OF(tbl, v) ((v) < sizeof(tbl) / sizeof((tbl)[0]) ? (tbl)[v] : NULL)
+
+const char *hc_mode_name(uint32_t v)
+{
+	return NAME_OF(mode_names, v);
+}
+
+const char *hc_vstate_name(uint32_t v)
+{
+	return NAME_OF(vstate_names, v);
+}
+
+const char *hc_policy_name(uint32_t v)
+{
+	return NAME_OF(policy_names, v);
+}
+
+const char *hc_tstate_name(uint32_t v)
+{
+	return NAME_OF(tstate_names, v);
+}
+
+const char *hc_reason_name(uint32_t v)
+{
+	return NAME_OF(reason_names, v);
+}
+
+const char *hc_name_or_num(const char *name, uint32_t v, char *buf, size_t size)
+{
+	if (name)
+		return name;
+	snprintf(buf, size, "%u", v);
+	return buf;
+}
+
+static int find_name(const char *const *tbl, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tbl[i] && !strcmp(tbl[i], s))
+			return (int)i;
+	return -1;
+}
+
+int hc_policy_parse(const char *s)
+{
+	return find_name(policy_names, sizeof(policy_names) / sizeof(policy_names[0]), s);
+}
+
+int hc_mode_parse(const char *s)
+{
+	return find_name(mode_names, sizeof(mode_names) / sizeof(mode_names[0]), s);
+}
+
+const char *const hc_attr_names[] = {
+	[HCUBE_A_UNSPEC] = "HCUBE_A_UNSPEC",
+	[HCUBE_A_PAD] = "HCUBE_A_PAD",
+	[HCUBE_A_MODE] = "HCUBE_A_MODE",
+	[HCUBE_A_DIM] = "HCUBE_A_DIM",
+	[HCUBE_A_NVERTICES] = "HCUBE_A_NVERTICES",
+	[HCUBE_A_NHEALTHY] = "HCUBE_A_NHEALTHY",
+	[HCUBE_A_NATTACHED] = "HCUBE_A_NATTACHED",
+	[HCUBE_A_NTASKS] = "HCUBE_A_NTASKS",
+	[HCUBE_A_CB_BASE] = "HCUBE_A_CB_BASE",
+	[HCUBE_A_CB_MASK] = "HCUBE_A_CB_MASK",
+	[HCUBE_A_CB_PATTERN] = "HCUBE_A_CB_PATTERN",
+	[HCUBE_A_TREE_DEPTH] = "HCUBE_A_TREE_DEPTH",
+	[HCUBE_A_GENERATION] = "HCUBE_A_GENERATION",
+	[HCUBE_A_GROUP] = "HCUBE_A_GROUP",
+	[HCUBE_A_VERTEX] = "HCUBE_A_VERTEX",
+	[HCUBE_A_CPU] = "HCUBE_A_CPU",
+	[HCUBE_A_VERTEX_ID] = "HCUBE_A_VERTEX_ID",
+	[HCUBE_A_PID] = "HCUBE_A_PID",
+	[HCUBE_A_THREADS] = "HCUBE_A_THREADS",
+	[HCUBE_A_ALL] = "HCUBE_A_ALL",
+	[HCUBE_A_TASK] = "HCUBE_A_TASK",
+	[HCUBE_A_POLICY] = "HCUBE_A_POLICY",
+	[HCUBE_A_DRY_RUN] = "HCUBE_A_DRY_RUN",
+	[HCUBE_A_REPORT] = "HCUBE_A_REPORT",
+	[HCUBE_A_STATS] = "HCUBE_A_STATS",
+	[HCUBE_A_CONFIG] = "HCUBE_A_CONFIG",
+	[HCUBE_A_REASON] = "HCUBE_A_REASON",
+	[HCUBE_A_STATE] = "HCUBE_A_STATE",
+};
+const size_t hc_attr_nnames = sizeof(hc_attr_names) / sizeof(hc_attr_names[0]);
+
+const char *hc_label(char *buf, int dim, uint32_t v)
+{
+	int i;
+
+	if (dim == 0 && v == 0)
+		return strcpy(buf, "-");
+	if (dim < 1 || dim > 32 || (dim < 32 && v >> dim)) {
+		snprintf(buf, HC_LABEL_MAX, "%u", v);
+		return buf;
+	}
+	for (i = 0; i < dim; i++)
+		buf[i] = (v >> (dim - 1 - i)) & 1 ? '1' : '0';
+	buf[dim] = '\0';
+	return buf;
+}
+
+/* Length of the valid UTF-8 sequence at @p, 0 if there is none. */
+static int utf8_len(const unsigned char *p)
+{
+	int n, i;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)	/* stops at the NUL: 0 is no continuation */
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;	/* overlong, surrogate, beyond U+10FFFF */
+	return n;
+}
+
+void hc_sanitize(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		int n = utf8_len(p);
+
+		if (!n || *p < 0x20 || *p == 0x7f) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
+void hc_table_init(struct hc_table *t, int ncols, const char *align,
+		   const char *const *header)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->align = align;
+	t->cap = 16;
+	t->cells = hc_malloc(t->cap * (size_t)ncols * sizeof(char *));
+	for (i = 0; i < ncols; i++)
+		t->cells[i] = strdup(header[i]);
+	t->nrows = 1;
+}
+
+void hc_table_row(struct hc_table *t, ...)
+{
+	va_list ap;
+	char **row;
+	int i;
+
+	if (t->nrows == t->cap) {
+		t->cap *= 2;
+		t->cells = hc_realloc(t->cells, t->cap * (size_t)t->ncols * sizeof(char *));
+	}
+	row = t->cells + t->nrows * (size_t)t->ncols;
+	va_start(ap, t);
+	for (i = 0; i < t->ncols; i++) {
+		const char *s = va_arg(ap, const char *);
+
+		row[i] = strdup(s ? s : "");
+		if (!row[i])
+			hc_fatal("out of memory");
+	}
+	va_end(ap);
+	t->nrows++;
+}
+
+void hc_table_print(struct hc_table *t, FILE *f, const char *indent)
+{
+	size_t *w = hc_malloc((size_t)t->ncols * sizeof(*w));
+	size_t r;
+	int c;
+
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			size_t l = strlen(t->cells[r * t->ncols + c]);
+
+			if (l > w[c])
+				w[c] = l;
+		}
+	for (r = 0; r < t->nrows; r++) {
+		fputs(indent, f);
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = t->cells[r * t->ncols + c];
+			bool last = c == t->ncols - 1;
+
+			if (t->align[c] == 'r')
+				fprintf(f, "%*s", (int)w[c], s);
+			else if (last)
+				fputs(s, f);
+			else
+				fprintf(f, "%-*s", (int)w[c], s);
+			fputs(last ? "\n" : "  ", f);
+		}
+	}
+	free(w);
+}
+
+void hc_table_free(struct hc_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nrows * (size_t)t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	t->cells = NULL;
+}
+
+void hc_str_printf(struct hc_str *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		b->cap = 2 * (b->len + (size_t)n + 1);
+		b->s = hc_realloc(b->s, b->cap);
+	}
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void hc_str_free(struct hc_str *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->len = b->cap = 0;
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * hcube: the generic netlink interface of the hcube module.
+ *
+ * Family "hcube", version 1, multicast group "events". Every command that
+ * changes state needs CAP_NET_ADMIN. Documentation/netlink/specs/hcube.yaml
+ * describes the family in the kernel's YNL format.
+ */
+#ifndef _UAPI_LINUX_HCUBE_H
+#define _UAPI_LINUX_HCUBE_H
+
+#include <linux/types.h>
+
+#define HCUBE_FAMILY_NAME	"hcube"
+#define HCUBE_FAMILY_VERSION	1
+#define HCUBE_MCGRP_EVENTS	"events"
+
+#define HCUBE_MAX_DIM_UAPI	10	/* at most 1 << 10 vertices */
+#define HCUBE_CPULIST_MAX	4096	/* longest cpulist string accepted */
+
+/* How CPUs are grouped into vertices. */
+enum hcube_mode {
+	HCUBE_MODE_CPU,		/* each CPU a vertex */
+	HCUBE_MODE_NODE,	/* each NUMA node */
+	HCUBE_MODE_LLC,		/* each last-level-cache group */
+	HCUBE_MODE_CUSTOM,	/* cpulists given in HCUBE_A_GROUP */
+	__HCUBE_MODE_MAX,
+	HCUBE_MODE_MAX = __HCUBE_MODE_MAX - 1,
+};
+
+enum hcube_vertex_state {
+	HCUBE_VERTEX_HEALTHY,
+	HCUBE_VERTEX_FAULTY,	/* marked faulty, or all its CPUs are */
+	HCUBE_VERTEX_OFFLINE,	/* its usable CPUs are all offline */
+	HCUBE_VERTEX_ABSENT,	/* the label has no CPU group */
+	__HCUBE_VERTEX_STATE_MAX,
+	HCUBE_VERTEX_STATE_MAX = __HCUBE_VERTEX_STATE_MAX - 1,
+};
+
+enum hcube_policy {
+	HCUBE_POLICY_MCWA,	/* modified cube walking (faulty cubes) */
+	HCUBE_POLICY_DEM,	/* dimension exchange */
+	HCUBE_POLICY_CWA,	/* cube walking (fault-free cubes only) */
+	__HCUBE_POLICY_MAX,
+	HCUBE_POLICY_MAX = __HCUBE_POLICY_MAX - 1,
+};
+
+enum hcube_task_state {
+	HCUBE_TASK_ACTIVE,	/* on its vertex, with the vertex's CPUs */
+	HCUBE_TASK_CHANGED,	/* someone else changed its affinity */
+	HCUBE_TASK_EXITED,	/* in events and reports only */
+	__HCUBE_TASK_STATE_MAX,
+	HCUBE_TASK_STATE_MAX = __HCUBE_TASK_STATE_MAX - 1,
+};
+
+/* Why a notification was sent (HCUBE_A_REASON). */
+enum hcube_reason {
+	HCUBE_REASON_ADMIN,	/* a netlink command */
+	HCUBE_REASON_HOTPLUG,	/* a CPU went offline or came online */
+	HCUBE_REASON_AUTO,	/* the automatic trigger */
+	HCUBE_REASON_EXITED,	/* a registered task exited */
+	HCUBE_REASON_CHANGED,	/* a task's affinity was changed by someone else */
+	HCUBE_REASON_ADDED,	/* a task was registered */
+	HCUBE_REASON_REMOVED,	/* a task was unregistered */
+	HCUBE_REASON_FAULT,	/* evacuation and rebalance after a fault */
+	__HCUBE_REASON_MAX,
+	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
+};
+
+/* One transfer of a plan, in HCUBE_R_A_TRANSFERS (an array of these). */
+struct hcube_transfer_info {
+	__u16 step;
+	__u16 from;
+	__u16 to;
+	__u16 reserved;
+	__u32 count;
+};
+
+enum hcube_cmd {
+	HCUBE_CMD_UNSPEC,
+	HCUBE_CMD_CUBE_GET,	/* summary of the cube */
+	HCUBE_CMD_VERTEX_GET,	/* one vertex (HCUBE_A_VERTEX_ID), or dump all */
+	HCUBE_CMD_TOPO_SET,	/* rebuild the vertices; only with no task */
+	HCUBE_CMD_FAULT_ADD,	/* HCUBE_A_CPU or HCUBE_A_VERTEX_ID */
+	HCUBE_CMD_FAULT_DEL,
+	HCUBE_CMD_TASK_ADD,	/* HCUBE_A_PID..., [THREADS], [VERTEX_ID] */
+	HCUBE_CMD_TASK_DEL,	/* HCUBE_A_PID..., [THREADS] or HCUBE_A_ALL */
+	HCUBE_CMD_TASK_GET,	/* dump the registered tasks */
+	HCUBE_CMD_REBALANCE,	/* [POLICY], [DRY_RUN]; replies a report */
+	HCUBE_CMD_STATS_GET,
+	HCUBE_CMD_CONFIG_GET,
+	HCUBE_CMD_CONFIG_SET,
+	/* notifications, multicast on "events" */
+	HCUBE_CMD_FAULT_NTF,
+	HCUBE_CMD_TOPO_NTF,
+	HCUBE_CMD_TASK_NTF,
+	HCUBE_CMD_REBALANCE_NTF,
+	__HCUBE_CMD_MAX,
+	HCUBE_CMD_MAX = __HCUBE_CMD_MAX - 1,
+};
+
+enum hcube_attr {
+	HCUBE_A_UNSPEC,
+	HCUBE_A_PAD,
+	HCUBE_A_MODE,		/* u32, enum hcube_mode */
+	HCUBE_A_DIM,		/* u32 */
+	HCUBE_A_NVERTICES,	/* u32: 1 << dim */
+	HCUBE_A_NHEALTHY,	/* u32 */
+	HCUBE_A_NATTACHED,	/* u32: healthy vertices joined to C_b */
+	HCUBE_A_NTASKS,		/* u32: registered tasks */
+	HCUBE_A_CB_BASE,	/* u32: fixed bits of the balancing subcube */
+	HCUBE_A_CB_MASK,	/* u32: its free dimensions */
+	HCUBE_A_CB_PATTERN,	/* string, e.g. "X0X1" */
+	HCUBE_A_TREE_DEPTH,	/* u32 */
+	HCUBE_A_GENERATION,	/* u32: bumped by every topology or state change */
+	HCUBE_A_GROUP,		/* string cpulist, one per vertex (TOPO_SET custom) */
+	HCUBE_A_VERTEX,		/* nest, enum hcube_vertex_attr */
+	HCUBE_A_CPU,		/* u32 */
+	HCUBE_A_VERTEX_ID,	/* u32 */
+	HCUBE_A_PID,		/* u32, in the caller's pid namespace; repeated */
+	HCUBE_A_THREADS,	/* flag: every thread of each process */
+	HCUBE_A_ALL,		/* flag: TASK_DEL of every registered task */
+	HCUBE_A_TASK,		/* nest, enum hcube_task_attr; repeated */
+	HCUBE_A_POLICY,		/* u32, enum hcube_policy */
+	HCUBE_A_DRY_RUN,	/* flag */
+	HCUBE_A_REPORT,		/* nest, enum hcube_report_attr */
+	HCUBE_A_STATS,		/* nest, enum hcube_stats_attr */
+	HCUBE_A_CONFIG,		/* nest, enum hcube_config_attr */
+	HCUBE_A_REASON,		/* u32, enum hcube_reason (notifications) */
+	HCUBE_A_STATE,		/* u32, enum hcube_vertex_state (FAULT_NTF) */
+	__HCUBE_A_MAX,
+	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
+};
+
+enum hcube_vertex_attr {
+	HCUBE_V_A_UNSPEC,
+	HCUBE_V_A_ID,		/* u32 label */
+	HCUBE_V_A_STATE,	/* u32, enum hcube_vertex_state */
+	HCUBE_V_A_CPUS,		/* string cpulist: the vertex's CPU group */
+	HCUBE_V_A_USABLE_CPUS,	/* string: group minus faulty and offline */
+	HCUBE_V_A_FAULTY_CPUS,	/* string */
+	HCUBE_V_A_OFFLINE_CPUS,	/* string */
+	HCUBE_V_A_LOAD,		/* u32: active registered tasks */
+	HCUBE_V_A_IN_CB,	/* flag: in the balancing subcube */
+	HCUBE_V_A_PARENT,	/* s32: tree parent, -1 if none */
+	HCUBE_V_A_DIST,		/* u32: hops to C_b (absent if detached) */
+	HCUBE_V_A_OMEGA,	/* u32: vertex plus descendants */
+	HCUBE_V_A_DETACHED,	/* flag: healthy, no healthy path to C_b */
+	HCUBE_V_A_MARKED,	/* flag: the vertex itself is marked faulty */
+	__HCUBE_V_A_MAX,
+	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
+};
+
+enum hcube_task_attr {
+	HCUBE_T_A_UNSPEC,
+	HCUBE_T_A_PID,		/* u32, in the reader's pid namespace */
+	HCUBE_T_A_TGID,		/* u32 */
+	HCUBE_T_A_COMM,		/* string */
+	HCUBE_T_A_VERTEX,	/* u32 */
+	HCUBE_T_A_STATE,	/* u32, enum hcube_task_state */
+	HCUBE_T_A_ORIG_CPUS,	/* string cpulist: affinity at registration */
+	HCUBE_T_A_CPUS,		/* string cpulist: affinity now */
+	HCUBE_T_A_ERROR,	/* s32: -errno of a failed move */
+	HCUBE_T_A_REASON,	/* u32, enum hcube_reason (TASK_NTF) */
+	__HCUBE_T_A_MAX,
+	HCUBE_T_A_MAX = __HCUBE_T_A_MAX - 1,
+};
+
+enum hcube_report_attr {
+	HCUBE_R_A_UNSPEC,
+	HCUBE_R_A_PAD,
+	HCUBE_R_A_POLICY,	/* u32 */
+	HCUBE_R_A_DRY_RUN,	/* flag */
+	HCUBE_R_A_TRIGGER,	/* u32, enum hcube_reason */
+	HCUBE_R_A_LOADS_BEFORE,	/* binary: __u32 per vertex */
+	HCUBE_R_A_LOADS_PLAN,	/* binary: __u32 per vertex, the plan's result */
+	HCUBE_R_A_LOADS_AFTER,	/* binary: __u32 per vertex, after moving */
+	HCUBE_R_A_TRANSFERS,	/* binary: struct hcube_transfer_info[] */
+	HCUBE_R_A_NTRANSFERS,	/* u32 */
+	HCUBE_R_A_STEPS,	/* u32 */
+	HCUBE_R_A_COMM_STEPS,	/* u32 */
+	HCUBE_R_A_MIGRATIONS,	/* u64: task-hops of the plan */
+	HCUBE_R_A_MOVED,	/* u32: tasks moved (each once) */
+	HCUBE_R_A_FAILED,	/* u32: moves that failed */
+	HCUBE_R_A_FAILURE,	/* nest, enum hcube_task_attr; repeated */
+	HCUBE_R_A_CHANGED,	/* nest, enum hcube_task_attr; repeated */
+	HCUBE_R_A_EXITED,	/* u32: tasks found exited */
+	HCUBE_R_A_EVACUATED,	/* u32: tasks moved off failing vertices */
+	HCUBE_R_A_DURATION_NS,	/* u64 */
+	HCUBE_R_A_CB_PATTERN,	/* string */
+	HCUBE_R_A_TREE_DEPTH,	/* u32 */
+	__HCUBE_R_A_MAX,
+	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
+};
+
+enum hcube_stats_attr {
+	HCUBE_S_A_UNSPEC,
+	HCUBE_S_A_PAD,
+	HCUBE_S_A_REBALANCES,	/* u64: rebalances applied */
+	HCUBE_S_A_AUTO_REBALANCES,	/* u64: of those, by the automatic trigger */
+	HCUBE_S_A_DRY_RUNS,	/* u64 */
+	HCUBE_S_A_MIGRATIONS,	/* u64: task-hops planned by applied rebalances */
+	HCUBE_S_A_MOVED,	/* u64: tasks moved by rebalances */
+	HCUBE_S_A_FAILURES,	/* u64: moves that failed */
+	HCUBE_S_A_EVACUATIONS,	/* u64: tasks moved off failing vertices */
+	HCUBE_S_A_EXITED,	/* u64: registered tasks found exited */
+	HCUBE_S_A_CHANGED,	/* u64: affinity changes by others detected */
+	HCUBE_S_A_REGISTERED,	/* u64: tasks ever registered */
+	HCUBE_S_A_UNREGISTERED,	/* u64: tasks unregistered by command */
+	HCUBE_S_A_TASKS,	/* u64: registered now */
+	__HCUBE_S_A_MAX,
+	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
+};
+
+enum hcube_config_attr {
+	HCUBE_C_A_UNSPEC,
+	HCUBE_C_A_POLICY,	/* u32: default policy */
+	HCUBE_C_A_AUTO,		/* u8: automatic trigger on (1) or off (0) */
+	HCUBE_C_A_THRESHOLD,	/* u32: a healthy vertex below this load triggers */
+	HCUBE_C_A_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
+	HCUBE_C_A_MAX_TASKS,	/* u32, read-only: module parameter max_tasks */
+	__HCUBE_C_A_MAX,
+	HCUBE_C_A_MAX = __HCUBE_C_A_MAX - 1,
+};
+
+/* Ranges the kernel enforces on HCUBE_CMD_CONFIG_SET. */
+#define HCUBE_THRESHOLD_MAX	1000000
+#define HCUBE_COOLDOWN_MS_MIN	10
+#define HCUBE_COOLDOWN_MS_MAX	3600000
+
+#endif /* _UAPI_LINUX_HCUBE_H */
