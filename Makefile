@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -122,6 +122,20 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 	@echo "# core: hcube-sim plan"
 	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
 
+# Kernel selftests: built on the host, run inside the VM.
+VM_TESTS := lifecycle_test nl_test balance_test
+VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
+
+$(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -D_GNU_SOURCE -Iselftests/hcube -o $@ $< -lpthread
+
+selftests: $(addprefix $(BUILD)/selftests/,$(VM_TESTS))
+
+# The VM tests on the three topologies (VM_TOPOS="8x2" to pick).
+check-vm: module tools selftests
+	selftests/run-vm-tests.sh $(VM_TOPOS)
+
 $(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 	$(CC) $(UCFLAGS) -o $@ $< $(CORE_SRC)
 
@@ -140,6 +154,8 @@ check-style: $(LSRC)/.stamp
 check: deps
 	$(MAKE) check-style
 	$(MAKE) check-core
+	$(MAKE) module-check
+	$(MAKE) check-vm
 
 demo: deps tools
 	@scripts/demo-plan.sh $(BUILD)/hcube-sim

@@ -3,11 +3,12 @@
  * hcube: the "hcube" generic netlink family.
  *
  * Every op has its own strict policy (an op without attributes gets the
- * core's reject-all policy). Static ranges live in the policies, so a
- * violation comes back with the policy in the extended ack. Ranges that
- * depend on the machine or the cube (CPU ids, vertex ids) are checked in
- * the handlers, which attach a policy describing the current range to the
- * error. Every command that changes state needs CAP_NET_ADMIN.
+ * core's reject-all policy). Ranges live in the policies, so a violation
+ * comes back as -ERANGE with the policy in the extended ack; the CPU id
+ * range is set at init from nr_cpu_ids. The vertex id range depends on the
+ * cube and is checked in the handlers, which also answer -ERANGE and attach
+ * a policy describing the current range. Every command that changes state
+ * needs CAP_NET_ADMIN.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +20,16 @@
 #include "hcube.h"
 
 #define HCUBE_NL_REAP	0x01	/* reap exited tasks before the doit */
+
+/* A required attribute: the missing type in the ack, and a message. */
+#define HCUBE_REQUIRE(info, attr, msg) ({			\
+	struct genl_info *__hc_info = (info);			\
+	bool __missing = GENL_REQ_ATTR_CHECK(__hc_info, attr);	\
+								\
+	if (__missing)						\
+		NL_SET_ERR_MSG(__hc_info->extack, msg);		\
+	__missing;						\
+})
 
 static struct netlink_range_validation hcube_pid_range = {
 	.min = 1,
@@ -525,7 +536,7 @@ static int hcube_get_vertex(struct hcube *hc, struct genl_info *info)
 	if (v >= hc->nv) {
 		NL_SET_ERR_MSG_ATTR_POL(info->extack, a, &hcube_vertex_range[hc->dim],
 					"HCUBE_A_VERTEX_ID: vertex id out of range for this cube");
-		return -EINVAL;
+		return -ERANGE;
 	}
 	return v;
 }
@@ -538,7 +549,7 @@ static int hcube_vertex_get_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int v, err;
 
-	if (GENL_REQ_ATTR_CHECK(info, HCUBE_A_VERTEX_ID))
+	if (HCUBE_REQUIRE(info, HCUBE_A_VERTEX_ID, "HCUBE_A_VERTEX_ID is required"))
 		return -EINVAL;
 	v = hcube_get_vertex(hc, info);
 	if (v < 0)
@@ -603,7 +614,7 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 m, ng = 0;
 	int rem, err;
 
-	if (GENL_REQ_ATTR_CHECK(info, HCUBE_A_MODE))
+	if (HCUBE_REQUIRE(info, HCUBE_A_MODE, "HCUBE_A_MODE is required (0 cpu .. 3 custom)"))
 		return -EINVAL;
 	m = nla_get_u32(info->attrs[HCUBE_A_MODE]);
 	if (m != HCUBE_MODE_CUSTOM && info->attrs[HCUBE_A_GROUP]) {
@@ -611,7 +622,9 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "HCUBE_A_GROUP: only with mode custom");
 		return -EINVAL;
 	}
-	if (m == HCUBE_MODE_CUSTOM && GENL_REQ_ATTR_CHECK(info, HCUBE_A_GROUP))
+	if (m == HCUBE_MODE_CUSTOM &&
+	    HCUBE_REQUIRE(info, HCUBE_A_GROUP,
+			  "HCUBE_A_GROUP is required with mode custom (one cpulist per vertex)"))
 		return -EINVAL;
 	if (hc->ntasks) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_MODE],
@@ -701,7 +714,7 @@ static int hcube_fault_doit(struct sk_buff *skb, struct genl_info *info)
 			NL_SET_ERR_MSG_ATTR_POL(info->extack, acpu,
 						&hcube_fault_policy[HCUBE_A_CPU],
 						"HCUBE_A_CPU: the CPU is not present");
-			return -EINVAL;
+			return -ENODEV;
 		}
 		cpu = c;
 	} else {
@@ -857,7 +870,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	u32 i, j;
 
-	if (GENL_REQ_ATTR_CHECK(info, HCUBE_A_PID))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
 	if (info->attrs[HCUBE_A_VERTEX_ID]) {
 		vertex = hcube_get_vertex(hc, info);
@@ -973,7 +986,7 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 		return 0;
 	}
-	if (GENL_REQ_ATTR_CHECK(info, HCUBE_A_PID))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
 	err = hcube_cand_collect(&c, info);
 	if (err)
@@ -1100,7 +1113,7 @@ static int hcube_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube *hc = &hcube;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, HCUBE_A_CONFIG))
+	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, "HCUBE_A_CONFIG is required"))
 		return -EINVAL;
 	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
 			       hcube_config_policy, info->extack);

@@ -64,17 +64,18 @@ static bool hcube_cpuset_ok(struct hcube *hc, struct task_struct *p)
 
 /*
  * May @p be registered? 0, or the errno that tells why not:
- * -EINVAL kernel thread, -ESRCH exiting, -EPERM PF_NO_SETAFFINITY,
- * -EXDEV cpuset may exclude the cube's CPUs.
+ * -EPERM PF_NO_SETAFFINITY (on 6.1 only kernel threads bound to CPUs carry
+ * it), -EINVAL other kernel thread, -ESRCH exiting, -EXDEV cpuset may
+ * exclude the cube's CPUs.
  */
 int hcube_task_check(struct hcube *hc, struct task_struct *p)
 {
+	if (p->flags & PF_NO_SETAFFINITY)
+		return -EPERM;
 	if (p->flags & PF_KTHREAD)
 		return -EINVAL;
 	if (p->flags & PF_EXITING)
 		return -ESRCH;
-	if (p->flags & PF_NO_SETAFFINITY)
-		return -EPERM;
 	if (!hcube_cpuset_ok(hc, p))
 		return -EXDEV;
 	return 0;

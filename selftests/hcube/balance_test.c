@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: real processes registered, faulted, hot-unplugged and rebalanced,
+ * with every outcome checked from userspace (sched_getaffinity() and
+ * /proc/PID/status), not only from the module's own report.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/sysinfo.h>
+#include "kselftest_harness.h"
+#include "hcube_util.h"
+
+#define NKIDS 160
+
+static struct hc_cube cube;
+static struct hc_report rep;
+
+FIXTURE(bal) {
+	struct hnl h;
+	pid_t kids[NKIDS];
+	int nkids;
+};
+
+FIXTURE_SETUP(bal)
+{
+	ASSERT_EQ(0, hnl_open(&self->h)) TH_LOG("is the hcube module loaded?");
+	ASSERT_EQ(0, hc_reset(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	self->nkids = 0;
+}
+
+FIXTURE_TEARDOWN(bal)
+{
+	hc_task_del_all(&self->h);
+	hc_kill_all(self->kids, self->nkids);
+	hc_reset(&self->h, HCUBE_MODE_CPU);
+	hnl_close(&self->h);
+}
+
+static void spawn(FIXTURE_DATA(bal) *self, int n, int busy)
+{
+	while (n-- > 0 && self->nkids < NKIDS)
+		self->kids[self->nkids++] = hc_spawn(busy);
+}
+
+/*
+ * Count the children per vertex from their affinity as userspace sees it;
+ * every child must sit on exactly one healthy vertex and /proc must agree.
+ */
+static void count_by_affinity(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(bal) *self, uint32_t *count)
+{
+	int i;
+
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	memset(count, 0, sizeof(uint32_t) * HC_MAXV);
+	for (i = 0; i < self->nkids; i++) {
+		cpu_set_t a, b;
+		int v = hc_vertex_of(&cube, self->kids[i]);
+
+		ASSERT_GE(v, 0) TH_LOG("pid %d is on no healthy vertex", self->kids[i]);
+		count[v]++;
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		ASSERT_EQ(0, hc_proc_cpus(self->kids[i], &b));
+		EXPECT_TRUE(CPU_EQUAL(&a, &b));
+	}
+}
+
+/* max - min of @count over healthy vertices joined to C_b */
+static uint32_t spread(const uint32_t *count)
+{
+	uint32_t i, max = 0, min = UINT32_MAX;
+
+	for (i = 0; i < cube.nv; i++) {
+		if (cube.v[i].state != HCUBE_VERTEX_HEALTHY || cube.v[i].detached)
+			continue;
+		max = count[i] > max ? count[i] : max;
+		min = count[i] < min ? count[i] : min;
+	}
+	return max - min;
+}
+
+static void check_module_agrees(struct __test_metadata *_metadata,
+				const uint32_t *count)
+{
+	uint32_t i;
+
+	for (i = 0; i < cube.nv; i++)
+		EXPECT_EQ(count[i], cube.v[i].load) TH_LOG("vertex %u", i);
+}
+
+TEST_F(bal, mcwa_balances_skewed_processes)
+{
+	uint32_t count[HC_MAXV];
+
+	spawn(self, 4, 1);
+	spawn(self, 28, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	count_by_affinity(_metadata, self, count);
+	EXPECT_EQ((uint32_t)self->nkids, count[0]);
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, &rep));
+	EXPECT_EQ(0, rep.failed);
+	EXPECT_GT(rep.moved, 0);
+	count_by_affinity(_metadata, self, count);
+	EXPECT_LE(spread(count), 1);
+	check_module_agrees(_metadata, count);
+	/* a second rebalance has nothing to move */
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, &rep));
+	EXPECT_EQ(0, rep.moved);
+}
+
+TEST_F(bal, dem_bounded_imbalance)
+{
+	uint32_t count[HC_MAXV], i;
+
+	spawn(self, 2, 1);
+	spawn(self, 30, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_DEM, 0, &rep));
+	EXPECT_EQ(0, rep.failed);
+	count_by_affinity(_metadata, self, count);
+	/*
+	 * Fault-free cube: DEM leaves at most dim between any two. With
+	 * absent vertices (dimensions skipped) only an improvement is sure.
+	 */
+	if (cube.nhealthy == cube.nv) {
+		EXPECT_LE(spread(count), cube.dim);
+	} else {
+		EXPECT_LT(spread(count), (uint32_t)self->nkids);
+	}
+	for (i = 0; i < cube.nv; i++)
+		EXPECT_EQ(rep.planned[i], count[i]);
+	check_module_agrees(_metadata, count);
+}
+
+TEST_F(bal, dry_run_moves_nothing)
+{
+	uint32_t count[HC_MAXV], i;
+
+	spawn(self, 16, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 1, &rep));
+	EXPECT_TRUE(rep.has_plan);
+	EXPECT_GT(rep.ntransfers, 0);
+	EXPECT_EQ(0, rep.moved);
+	count_by_affinity(_metadata, self, count);
+	EXPECT_EQ(16, count[0]);
+	for (i = 0; i < cube.nv; i++)
+		EXPECT_EQ(rep.before[i], rep.after[i]);
+}
+
+TEST_F(bal, fault_evacuates_and_rebalances)
+{
+	uint32_t count[HC_MAXV], i, v = 1;
+	int cpu;
+
+	spawn(self, 3 * cube.nhealthy, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &cube.v[v].usable))
+			break;
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	count_by_affinity(_metadata, self, count);
+	EXPECT_EQ(HCUBE_VERTEX_FAULTY, cube.v[v].state);
+	EXPECT_EQ(0, count[v]);
+	for (i = 0; i < (uint32_t)self->nkids; i++) {
+		cpu_set_t a;
+
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		EXPECT_FALSE(CPU_ISSET(cpu, &a));
+	}
+	EXPECT_LE(spread(count), 1);
+	check_module_agrees(_metadata, count);
+	/* cleared: the vertex is back, empty until a rebalance */
+	ASSERT_EQ(0, hc_fault(&self->h, 0, cpu, -1, NULL));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	count_by_affinity(_metadata, self, count);
+	EXPECT_LE(spread(count), 1);
+	EXPECT_GT(count[v], 0);
+}
+
+/* Run hcube-sim plan and read its transfers back. */
+static int sim_plan(const uint32_t *loads, uint32_t dim, const char *faulty,
+		    struct hcube_transfer_info *x, int max)
+{
+	char cmd[8192], *p;
+	static char out[1 << 18];
+	size_t n;
+	int len, count = 0;
+	uint32_t i;
+	FILE *f;
+
+	len = snprintf(cmd, sizeof(cmd), "build/hcube-sim plan --dim %u --faulty %s --json --loads ",
+		       dim, faulty);
+	for (i = 0; i < (1U << dim); i++)
+		len += snprintf(cmd + len, sizeof(cmd) - len, "%s%u", i ? "," : "", loads[i]);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = 0;
+	if (pclose(f))
+		return -1;
+	p = strstr(out, "\"transfers\":[");
+	while (p && count < max) {
+		unsigned int s, a, b, c;
+
+		p = strstr(p, "{\"step\":");
+		if (!p || sscanf(p, "{\"step\":%u,\"from\":%u,\"to\":%u,\"count\":%u}",
+				 &s, &a, &b, &c) != 4)
+			break;
+		x[count].step = s;
+		x[count].from = a;
+		x[count].to = b;
+		x[count].count = c;
+		count++;
+		p++;
+	}
+	return count;
+}
+
+/*
+ * Paper 000, Example 2 on a 16-vertex cube: tasks leave the four faulty
+ * vertices, X0X1 becomes the balancing subcube, and the module's dry-run
+ * plan equals hcube-sim's for the same loads and faults.
+ */
+TEST_F(bal, example2_faults_and_plan_match_simulator)
+{
+	static const uint32_t ex2[16] = { 6, 2, 4, 20, 4, 0, 0, 10,
+					  0, 10, 0, 5, 15, 12, 14, 18 };
+	static const int faulty[4] = { 5, 6, 8, 10 };
+	static struct hcube_transfer_info simx[256];
+	uint32_t count[HC_MAXV], i;
+	int j, k, nsim;
+
+	if (cube.nv != 16 || cube.nhealthy != 16)
+		SKIP(return, "needs 16 CPUs (a fault-free 4-cube in cpu mode)");
+	spawn(self, 64, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	for (j = 0; j < 4; j++)
+		ASSERT_EQ(0, hc_fault(&self->h, 1, -1, faulty[j], NULL));
+	count_by_affinity(_metadata, self, count);
+	for (j = 0; j < 4; j++)
+		EXPECT_EQ(0, count[faulty[j]]);
+	EXPECT_STREQ("X0X1", cube.pattern);
+	EXPECT_EQ(2, cube.depth);
+	EXPECT_LE(spread(count), 1);
+
+	/* Now Example 2's own loads, 120 tasks. */
+	ASSERT_EQ(0, hc_task_del_all(&self->h));
+	hc_kill_all(self->kids, self->nkids);
+	self->nkids = 0;
+	for (i = 0; i < 16; i++) {
+		int first = self->nkids;
+
+		spawn(self, ex2[i], 0);
+		if (ex2[i])
+			ASSERT_EQ(0, hc_task_add(&self->h, self->kids + first,
+						 ex2[i], i, 0));
+	}
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 1, &rep));
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(ex2[i], rep.before[i]);
+	EXPECT_STREQ("X0X1", rep.pattern);
+	nsim = sim_plan(rep.before, 4, "5,6,8,10", simx, 256);
+	ASSERT_GT(nsim, 0);
+	ASSERT_EQ((uint32_t)nsim, rep.ntransfers);
+	for (k = 0; k < nsim; k++) {
+		EXPECT_EQ(simx[k].step, rep.x[k].step);
+		EXPECT_EQ(simx[k].from, rep.x[k].from);
+		EXPECT_EQ(simx[k].to, rep.x[k].to);
+		EXPECT_EQ(simx[k].count, rep.x[k].count);
+	}
+	/* Tables 5 and 6 of the paper, from the module's plan */
+	for (k = 0, j = 0; k < (int)rep.ntransfers; k++) {
+		struct hcube_transfer_info *x = &rep.x[k];
+
+		j += (x->from == 9 && x->to == 1 && x->count == 7) +
+		     (x->from == 11 && x->to == 3 && x->count == 7) +
+		     (x->from == 3 && x->to == 1 && x->count == 11);
+	}
+	EXPECT_EQ(3, j);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(cube.v[i].state == HCUBE_VERTEX_HEALTHY ? 10 : 0,
+			  rep.planned[i]);
+	/* and applied: every healthy vertex holds 10, seen from userspace */
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, &rep));
+	count_by_affinity(_metadata, self, count);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(cube.v[i].state == HCUBE_VERTEX_HEALTHY ? 10 : 0, count[i]);
+}
+
+TEST_F(bal, exited_and_changed_tasks_are_reported)
+{
+	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	struct hc_task tasks[8];
+	pid_t gone, moved;
+	cpu_set_t other;
+	int n, i, cpu;
+
+	spawn(self, 4, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0, 0));
+	ASSERT_EQ(0, hc_stats(&self->h, s0));
+	gone = self->kids[0];
+	moved = self->kids[1];
+	kill(gone, SIGKILL);
+	waitpid(gone, NULL, 0);
+	self->kids[0] = -1;
+	/* what taskset would do: another vertex's CPU */
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &cube.v[1].usable))
+			break;
+	CPU_ZERO(&other);
+	CPU_SET(cpu, &other);
+	ASSERT_EQ(0, sched_setaffinity(moved, sizeof(other), &other));
+
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, &rep));
+	EXPECT_EQ(1, rep.exited);
+	ASSERT_EQ(1, rep.nchanged);
+	EXPECT_EQ((uint32_t)moved, rep.changed_pid[0]);
+	ASSERT_EQ(0, hc_stats(&self->h, s1));
+	EXPECT_EQ(s0[HCUBE_S_A_EXITED] + 1, s1[HCUBE_S_A_EXITED]);
+	EXPECT_EQ(s0[HCUBE_S_A_CHANGED] + 1, s1[HCUBE_S_A_CHANGED]);
+	EXPECT_EQ(s1[HCUBE_S_A_REGISTERED],
+		  s1[HCUBE_S_A_UNREGISTERED] + s1[HCUBE_S_A_EXITED] + s1[HCUBE_S_A_TASKS]);
+	n = hc_get_tasks(&self->h, tasks, 8);
+	ASSERT_EQ(3, n);
+	for (i = 0; i < n; i++) {
+		uint32_t want = tasks[i].pid == (uint32_t)moved ?
+				HCUBE_TASK_CHANGED : HCUBE_TASK_ACTIVE;
+
+		EXPECT_NE((uint32_t)gone, tasks[i].pid);
+		EXPECT_EQ(want, tasks[i].state);
+	}
+	/* the changed task is left alone: its own mask stays */
+	{
+		cpu_set_t now;
+
+		ASSERT_EQ(0, sched_getaffinity(moved, sizeof(now), &now));
+		EXPECT_TRUE(CPU_EQUAL(&now, &other));
+	}
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0");
+}
+
+/* A vertex of its own CPU goes offline and comes back (cpu mode). */
+TEST_F(bal, cpu_offline_online_single_cpu_vertex)
+{
+	uint32_t count[HC_MAXV], i;
+	int cpu = 1, v;
+
+	if (get_nprocs() < 3)
+		SKIP(return, "needs 3 CPUs");
+	spawn(self, 2 * cube.nhealthy, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	for (v = 0; v < (int)cube.nv; v++)
+		if (CPU_ISSET(cpu, &cube.v[v].cpus))
+			break;
+	ASSERT_LT(v, (int)cube.nv);
+	ASSERT_EQ(0, set_online(cpu, 0));
+	count_by_affinity(_metadata, self, count);
+	EXPECT_EQ(HCUBE_VERTEX_OFFLINE, cube.v[v].state);
+	EXPECT_EQ(0, count[v]);
+	for (i = 0; i < (uint32_t)self->nkids; i++) {
+		cpu_set_t a;
+
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		EXPECT_FALSE(CPU_ISSET(cpu, &a));
+	}
+	EXPECT_LE(spread(count), 1);
+	check_module_agrees(_metadata, count);
+	ASSERT_EQ(0, set_online(cpu, 1));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	count_by_affinity(_metadata, self, count);
+	EXPECT_GT(count[v], 0);
+	EXPECT_LE(spread(count), 1);
+}
+
+/* In node mode a CPU leaves its vertex's mask; the vertex stays healthy. */
+TEST_F(bal, cpu_offline_online_in_group)
+{
+	cpu_set_t a;
+	int cpu = -1, v, i;
+
+	ASSERT_EQ(0, hc_reset(&self->h, HCUBE_MODE_NODE));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	for (v = 0; v < (int)cube.nv; v++)
+		if (CPU_COUNT(&cube.v[v].usable) >= 2)
+			break;
+	if (v == (int)cube.nv)
+		SKIP(return, "no vertex with two CPUs in node mode");
+	for (i = CPU_SETSIZE - 1; i > 0; i--)
+		if (CPU_ISSET(i, &cube.v[v].usable)) {
+			cpu = i;
+			break;
+		}
+	ASSERT_GT(cpu, 0);
+	spawn(self, 4, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, v, 0));
+	ASSERT_EQ(0, set_online(cpu, 0));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
+	EXPECT_FALSE(CPU_ISSET(cpu, &cube.v[v].usable));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		EXPECT_FALSE(CPU_ISSET(cpu, &a));
+		EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[v].usable));
+	}
+	ASSERT_EQ(0, set_online(cpu, 1));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	EXPECT_TRUE(CPU_ISSET(cpu, &cube.v[v].usable));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		EXPECT_TRUE(CPU_ISSET(cpu, &a));
+	}
+}
+
+TEST_F(bal, automatic_trigger)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint32_t count[HC_MAXV];
+	int tries;
+
+	spawn(self, 3 * cube.nhealthy, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_config(&self->h, -1, 1, 2, 100));
+	for (tries = 0; tries < 100; tries++) {
+		ASSERT_EQ(0, hc_stats(&self->h, s));
+		if (s[HCUBE_S_A_AUTO_REBALANCES])
+			break;
+		usleep(100000);
+	}
+	EXPECT_GE(s[HCUBE_S_A_AUTO_REBALANCES], 1);
+	count_by_affinity(_metadata, self, count);
+	EXPECT_LE(spread(count), 1);
+	/* balanced now: the cooldown passes and nothing more fires */
+	usleep(1500000);
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_EQ(1, s[HCUBE_S_A_AUTO_REBALANCES]);
+}
+
+/* The "events" group tells about faults, tasks and rebalances. */
+TEST_F(bal, events)
+{
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC), seen = 0, i;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	uint32_t grp = self->h.mcgrp;
+	static char buf[1 << 18];
+
+	ASSERT_GE(fd, 0);
+	ASSERT_GT(grp, 0);
+	ASSERT_EQ(0, bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
+	ASSERT_EQ(0, setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+				sizeof(grp)));
+	spawn(self, 4, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0, 0));
+	ASSERT_EQ(0, hc_fault(&self->h, 1, -1, 1, NULL));
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	for (i = 0; i < 50; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nlh;
+		ssize_t n;
+
+		if (poll(&p, 1, 200) <= 0)
+			break;
+		n = recv(fd, buf, sizeof(buf), 0);
+		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
+			struct genlmsghdr *g = NLMSG_DATA(nlh);
+
+			if (nlh->nlmsg_type != self->h.family)
+				continue;
+			if (g->cmd == HCUBE_CMD_TASK_NTF)
+				seen |= 1;
+			if (g->cmd == HCUBE_CMD_FAULT_NTF)
+				seen |= 2;
+			if (g->cmd == HCUBE_CMD_REBALANCE_NTF)
+				seen |= 4;
+		}
+	}
+	close(fd);
+	EXPECT_EQ(7, seen);
+}
+
+/* hcube:hcube_rebalance and hcube:hcube_migrate in ftrace. */
+TEST_F(bal, tracepoints)
+{
+	const char *t = "/sys/kernel/tracing";
+	char path[128], buf[1 << 16];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
+	if (write_file(path, "1"))
+		SKIP(return, "no tracefs");
+	snprintf(path, sizeof(path), "%s/trace", t);
+	write_file(path, "");
+	spawn(self, 8, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0, 0));
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	ASSERT_GT(n, 0);
+	buf[n] = 0;
+	EXPECT_NE(NULL, strstr(buf, "hcube_rebalance: policy=mcwa"));
+	EXPECT_NE(NULL, strstr(buf, "hcube_migrate: pid="));
+	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
+	write_file(path, "0");
+}
+
+TEST_HARNESS_MAIN

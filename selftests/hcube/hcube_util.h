@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hcube kselftests: queries of the module's state, children to register,
+ * and what userspace itself sees of their affinity.
+ */
+#ifndef HCUBE_SELFTEST_UTIL_H
+#define HCUBE_SELFTEST_UTIL_H
+
+#include <ctype.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include "hcube_nl.h"
+
+#define HC_MAXV 1024
+
+struct hc_vertex {
+	uint32_t state, load;
+	int parent, in_cb, detached, marked;
+	cpu_set_t cpus, usable, faulty;
+};
+
+struct hc_cube {
+	uint32_t mode, dim, nv, nhealthy, ntasks, generation, depth;
+	char pattern[16];
+	struct hc_vertex v[HC_MAXV];
+};
+
+struct hc_task {
+	uint32_t pid, vertex, state;
+};
+
+struct hc_report {
+	uint32_t nv, policy, moved, failed, exited, evacuated, ntransfers;
+	uint32_t before[HC_MAXV], planned[HC_MAXV], after[HC_MAXV];
+	struct hcube_transfer_info x[16384];
+	uint32_t nchanged, changed_pid[64];
+	uint32_t nfail, fail_pid[64];
+	char pattern[16];
+	int has_plan;
+};
+
+/* "0-3,8" -> set; returns -1 on a malformed list. */
+static inline int hc_parse_cpulist(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s)
+				return -1;
+		}
+		for (; a <= b; a++)
+			CPU_SET(a, set);
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -1;
+		else if (*s)
+			break;
+	}
+	return 0;
+}
+
+static inline int hc_simple(struct hnl *h, uint8_t cmd, struct hreq *r,
+			    struct hreply *rp)
+{
+	(void)cmd;
+	return hnl_do(h, r, rp);
+}
+
+static inline int hc_get_cube(struct hnl *h, struct hc_cube *c)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	struct nlattr *a;
+	int err, i;
+
+	memset(c, 0, sizeof(*c));
+	hreq_init(r, h, h->family, HCUBE_CMD_CUBE_GET, 0);
+	err = hnl_do(h, r, &rp);
+	if (!err && rp.nmsgs) {
+		struct nlmsghdr *m = rp.msgs[0];
+
+		c->mode = hnl_u32(hnl_msg_attr(m, HCUBE_A_MODE));
+		c->dim = hnl_u32(hnl_msg_attr(m, HCUBE_A_DIM));
+		c->nv = hnl_u32(hnl_msg_attr(m, HCUBE_A_NVERTICES));
+		c->nhealthy = hnl_u32(hnl_msg_attr(m, HCUBE_A_NHEALTHY));
+		c->ntasks = hnl_u32(hnl_msg_attr(m, HCUBE_A_NTASKS));
+		c->generation = hnl_u32(hnl_msg_attr(m, HCUBE_A_GENERATION));
+		a = hnl_msg_attr(m, HCUBE_A_TREE_DEPTH);
+		c->depth = a ? hnl_u32(a) : 0;
+		a = hnl_msg_attr(m, HCUBE_A_CB_PATTERN);
+		if (a)
+			snprintf(c->pattern, sizeof(c->pattern), "%s",
+				 (char *)hnl_data(a));
+	}
+	hreply_free(&rp);
+	if (err)
+		goto out;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_VERTEX_GET, NLM_F_DUMP);
+	err = hnl_do(h, r, &rp);
+	for (i = 0; !err && i < rp.nmsgs; i++) {
+		struct nlattr *v = hnl_msg_attr(rp.msgs[i], HCUBE_A_VERTEX);
+		struct hc_vertex *x;
+		uint32_t id;
+
+		if (!v)
+			continue;
+		id = hnl_u32(hnl_nested(v, HCUBE_V_A_ID));
+		if (id >= HC_MAXV)
+			continue;
+		x = &c->v[id];
+		x->state = hnl_u32(hnl_nested(v, HCUBE_V_A_STATE));
+		x->load = hnl_u32(hnl_nested(v, HCUBE_V_A_LOAD));
+		a = hnl_nested(v, HCUBE_V_A_PARENT);
+		x->parent = a ? (int)hnl_u32(a) : -1;
+		x->in_cb = !!hnl_nested(v, HCUBE_V_A_IN_CB);
+		x->detached = !!hnl_nested(v, HCUBE_V_A_DETACHED);
+		x->marked = !!hnl_nested(v, HCUBE_V_A_MARKED);
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_CPUS)), &x->cpus);
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_USABLE_CPUS)),
+				 &x->usable);
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_FAULTY_CPUS)),
+				 &x->faulty);
+	}
+	hreply_free(&rp);
+out:
+	free(r);
+	return err;
+}
+
+/* Registered tasks, visible in our pid namespace. Returns the count. */
+static inline int hc_get_tasks(struct hnl *h, struct hc_task *t, int max)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err, i, n = 0;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_TASK_GET, NLM_F_DUMP);
+	err = hnl_do(h, r, &rp);
+	for (i = 0; !err && i < rp.nmsgs && n < max; i++) {
+		struct nlattr *a = hnl_msg_attr(rp.msgs[i], HCUBE_A_TASK);
+
+		if (!a)
+			continue;
+		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
+		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_T_A_VERTEX));
+		t[n].state = hnl_u32(hnl_nested(a, HCUBE_T_A_STATE));
+		n++;
+	}
+	hreply_free(&rp);
+	free(r);
+	return err ? err : n;
+}
+
+static inline int hc_stats(struct hnl *h, uint64_t *s)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err, i;
+
+	memset(s, 0, sizeof(uint64_t) * (HCUBE_S_A_MAX + 1));
+	hreq_init(r, h, h->family, HCUBE_CMD_STATS_GET, 0);
+	err = hnl_do(h, r, &rp);
+	if (!err && rp.nmsgs) {
+		struct nlattr *nest = hnl_msg_attr(rp.msgs[0], HCUBE_A_STATS);
+
+		for (i = 2; i <= HCUBE_S_A_MAX; i++) {
+			struct nlattr *a = hnl_nested(nest, i);
+
+			s[i] = a ? hnl_u64(a) : 0;
+		}
+	}
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+/* A fault change; @cpu or @vertex is -1. Returns 0 or -errno. */
+static inline int hc_fault(struct hnl *h, int add, int cpu, int vertex,
+			   struct hreply *rp)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply local;
+	int err;
+
+	hreq_init(r, h, h->family, add ? HCUBE_CMD_FAULT_ADD : HCUBE_CMD_FAULT_DEL, 0);
+	if (cpu >= 0)
+		hreq_u32(r, HCUBE_A_CPU, cpu);
+	if (vertex >= 0)
+		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
+	err = hnl_do(h, r, rp ? rp : &local);
+	if (!rp)
+		hreply_free(&local);
+	free(r);
+	return err;
+}
+
+static inline int hc_topo(struct hnl *h, uint32_t mode)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_TOPO_SET, 0);
+	hreq_u32(r, HCUBE_A_MODE, mode);
+	err = hnl_do(h, r, &rp);
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+/* Register @n pids, on @vertex unless it is -1. */
+static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
+			      int vertex, int threads)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err, i;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_TASK_ADD, 0);
+	for (i = 0; i < n; i++)
+		hreq_u32(r, HCUBE_A_PID, pids[i]);
+	if (vertex >= 0)
+		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
+	if (threads)
+		hreq_flag(r, HCUBE_A_THREADS);
+	err = hnl_do(h, r, &rp);
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+static inline int hc_task_del_all(struct hnl *h)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_TASK_DEL, 0);
+	hreq_flag(r, HCUBE_A_ALL);
+	err = hnl_do(h, r, &rp);
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+static inline int hc_config(struct hnl *h, int policy, int autob, int threshold,
+			    int cooldown)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_CONFIG_SET, 0);
+	hreq_nest_start(r, HCUBE_A_CONFIG);
+	if (policy >= 0)
+		hreq_u32(r, HCUBE_C_A_POLICY, policy);
+	if (autob >= 0)
+		hreq_u8(r, HCUBE_C_A_AUTO, autob);
+	if (threshold >= 0)
+		hreq_u32(r, HCUBE_C_A_THRESHOLD, threshold);
+	if (cooldown >= 0)
+		hreq_u32(r, HCUBE_C_A_COOLDOWN_MS, cooldown);
+	hreq_nest_end(r);
+	err = hnl_do(h, r, &rp);
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+static inline void hc_copy_u32s(uint32_t *dst, struct nlattr *a, uint32_t max)
+{
+	if (a)
+		memcpy(dst, hnl_data(a), hnl_len(a) < (int)(max * 4) ?
+		       hnl_len(a) : max * 4);
+}
+
+/* Rebalance; @policy -1 for the default. */
+static inline int hc_rebalance(struct hnl *h, int policy, int dry_run,
+			       struct hc_report *out)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
+	if (policy >= 0)
+		hreq_u32(r, HCUBE_A_POLICY, policy);
+	if (dry_run)
+		hreq_flag(r, HCUBE_A_DRY_RUN);
+	err = hnl_do(h, r, &rp);
+	if (!err && rp.nmsgs) {
+		struct nlattr *rep = hnl_msg_attr(rp.msgs[0], HCUBE_A_REPORT), *a;
+		int rem;
+
+		out->policy = hnl_u32(hnl_nested(rep, HCUBE_R_A_POLICY));
+		out->moved = hnl_u32(hnl_nested(rep, HCUBE_R_A_MOVED));
+		out->failed = hnl_u32(hnl_nested(rep, HCUBE_R_A_FAILED));
+		out->exited = hnl_u32(hnl_nested(rep, HCUBE_R_A_EXITED));
+		out->evacuated = hnl_u32(hnl_nested(rep, HCUBE_R_A_EVACUATED));
+		a = hnl_nested(rep, HCUBE_R_A_LOADS_BEFORE);
+		out->nv = a ? hnl_len(a) / 4 : 0;
+		hc_copy_u32s(out->before, a, HC_MAXV);
+		hc_copy_u32s(out->after, hnl_nested(rep, HCUBE_R_A_LOADS_AFTER), HC_MAXV);
+		a = hnl_nested(rep, HCUBE_R_A_LOADS_PLAN);
+		out->has_plan = !!a;
+		hc_copy_u32s(out->planned, a, HC_MAXV);
+		a = hnl_nested(rep, HCUBE_R_A_TRANSFERS);
+		if (a) {
+			out->ntransfers = hnl_len(a) / sizeof(out->x[0]);
+			if (out->ntransfers > 16384)
+				out->ntransfers = 16384;
+			memcpy(out->x, hnl_data(a), out->ntransfers * sizeof(out->x[0]));
+		}
+		a = hnl_nested(rep, HCUBE_R_A_CB_PATTERN);
+		if (a)
+			snprintf(out->pattern, sizeof(out->pattern), "%s",
+				 (char *)hnl_data(a));
+		hnl_for_each_attr(a, hnl_data(rep), hnl_len(rep), rem) {
+			int type = a->nla_type & NLA_TYPE_MASK;
+			struct nlattr *p = hnl_nested(a, HCUBE_T_A_PID);
+
+			if (type == HCUBE_R_A_CHANGED && out->nchanged < 64 && p)
+				out->changed_pid[out->nchanged++] = hnl_u32(p);
+			if (type == HCUBE_R_A_FAILURE && out->nfail < 64 && p)
+				out->fail_pid[out->nfail++] = hnl_u32(p);
+		}
+	}
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+/* Children: sleepers (pause) or busy loops; killed by hc_kill_all. */
+static inline pid_t hc_spawn(int busy)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (busy) {
+			volatile unsigned long x = 0;
+
+			for (;;)
+				x++;
+		}
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static inline void hc_kill_all(pid_t *pids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		if (pids[i] > 0)
+			waitpid(pids[i], NULL, 0);
+}
+
+/* The vertex whose usable CPUs equal @pid's affinity (as userspace sees it). */
+static inline int hc_vertex_of(const struct hc_cube *c, pid_t pid)
+{
+	cpu_set_t set;
+	uint32_t i;
+
+	if (sched_getaffinity(pid, sizeof(set), &set))
+		return -1;
+	for (i = 0; i < c->nv; i++)
+		if (c->v[i].state == HCUBE_VERTEX_HEALTHY &&
+		    CPU_EQUAL(&set, &c->v[i].usable))
+			return i;
+	return -2;
+}
+
+/* Cpus_allowed_list of /proc/PID/status as a set. */
+static inline int hc_proc_cpus(pid_t pid, cpu_set_t *set)
+{
+	char path[64], line[4096];
+	FILE *f;
+	int err = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Cpus_allowed_list:", 18)) {
+			char *s = line + 18;
+
+			while (isspace((unsigned char)*s))
+				s++;
+			s[strcspn(s, "\n")] = 0;
+			err = hc_parse_cpulist(s, set);
+			break;
+		}
+	}
+	fclose(f);
+	return err;
+}
+
+/* Put the module back in a known state: no task, no fault, defaults. */
+static inline int hc_reset(struct hnl *h, uint32_t mode)
+{
+	static struct hc_cube c;
+	uint32_t i;
+	int cpu, err;
+
+	err = hc_task_del_all(h);
+	if (err)
+		return err;
+	err = hc_get_cube(h, &c);
+	if (err)
+		return err;
+	for (i = 0; i < c.nv; i++) {
+		if (c.v[i].marked)
+			hc_fault(h, 0, -1, i, NULL);
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			if (CPU_ISSET(cpu, &c.v[i].faulty))
+				hc_fault(h, 0, cpu, -1, NULL);
+	}
+	err = hc_config(h, HCUBE_POLICY_MCWA, 0, 1, 1000);
+	if (err)
+		return err;
+	return hc_topo(h, mode);
+}
+
+#endif

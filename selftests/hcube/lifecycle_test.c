@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: load and unload with tasks registered. After rmmod every task has
+ * the affinity it had when it was registered. Runs in the VM before the
+ * module is loaded for the other tests; HCUBE_KO names the module file.
+ */
+#include <pthread.h>
+#include <sys/sysinfo.h>
+#include "kselftest_harness.h"
+#include "hcube_util.h"
+
+static const char *ko(void)
+{
+	const char *p = getenv("HCUBE_KO");
+
+	return p ? p : "./hcube.ko";
+}
+
+static int insmod(const char *params)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "insmod %s %s 2>/dev/null", ko(), params);
+	return system(cmd);
+}
+
+static int rmmod(void)
+{
+	return system("rmmod hcube 2>/dev/null");
+}
+
+TEST(insmod_rmmod_cycles_restore_affinity)
+{
+	int ncpu = get_nprocs(), cycle, i;
+	struct hc_report *rep = malloc(sizeof(*rep));
+	struct hnl h;
+
+	ASSERT_NE(NULL, rep);
+	rmmod();
+	for (cycle = 0; cycle < 3; cycle++) {
+		pid_t kids[8];
+		cpu_set_t orig[8], now;
+
+		ASSERT_EQ(0, insmod(cycle == 1 ? "mode=cpu" : ""));
+		ASSERT_EQ(0, hnl_open(&h));
+		for (i = 0; i < 8; i++) {
+			kids[i] = hc_spawn(i == 0);
+			CPU_ZERO(&orig[i]);
+			/* distinct originals: one CPU, two CPUs, or all */
+			if (i % 3 == 0) {
+				CPU_SET(i % ncpu, &orig[i]);
+			} else if (i % 3 == 1) {
+				CPU_SET(i % ncpu, &orig[i]);
+				CPU_SET((i + 1) % ncpu, &orig[i]);
+			} else {
+				ASSERT_EQ(0, sched_getaffinity(0, sizeof(orig[i]), &orig[i]));
+			}
+			ASSERT_EQ(0, sched_setaffinity(kids[i], sizeof(orig[i]), &orig[i]));
+		}
+		ASSERT_EQ(0, hc_task_add(&h, kids, 8, 0, 0));
+		ASSERT_EQ(0, hc_rebalance(&h, -1, 0, rep));
+		hnl_close(&h);
+		ASSERT_EQ(0, rmmod());
+		for (i = 0; i < 8; i++) {
+			ASSERT_EQ(0, sched_getaffinity(kids[i], sizeof(now), &now));
+			EXPECT_TRUE(CPU_EQUAL(&now, &orig[i]))
+				TH_LOG("cycle %d child %d: affinity not restored", cycle, i);
+		}
+		hc_kill_all(kids, 8);
+	}
+	free(rep);
+}
+
+TEST(unregister_restores_affinity)
+{
+	struct hnl h;
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	cpu_set_t orig, now;
+	pid_t kid;
+
+	rmmod();
+	ASSERT_EQ(0, insmod("mode=cpu"));
+	ASSERT_EQ(0, hnl_open(&h));
+	kid = hc_spawn(0);
+	CPU_ZERO(&orig);
+	CPU_SET(0, &orig);
+	ASSERT_EQ(0, sched_setaffinity(kid, sizeof(orig), &orig));
+	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, 1, 0));
+	ASSERT_EQ(0, sched_getaffinity(kid, sizeof(now), &now));
+	EXPECT_FALSE(CPU_EQUAL(&now, &orig));
+	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_DEL, 0);
+	hreq_u32(r, HCUBE_A_PID, kid);
+	ASSERT_EQ(0, hnl_do(&h, r, &rp));
+	hreply_free(&rp);
+	ASSERT_EQ(0, sched_getaffinity(kid, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&now, &orig));
+	hc_kill_all(&kid, 1);
+	hnl_close(&h);
+	free(r);
+	ASSERT_EQ(0, rmmod());
+}
+
+/* --threads registers every thread of a process. */
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+TEST(register_all_threads)
+{
+	struct hnl h;
+	struct hc_task t[16];
+	int pipefd[2], n, i;
+	pid_t kid;
+	char c;
+
+	rmmod();
+	ASSERT_EQ(0, insmod("mode=cpu"));
+	ASSERT_EQ(0, hnl_open(&h));
+	ASSERT_EQ(0, pipe(pipefd));
+	kid = fork();
+	if (!kid) {
+		pthread_t th;
+
+		for (i = 0; i < 3; i++)
+			pthread_create(&th, NULL, idle_thread, NULL);
+		ASSERT_EQ(1, write(pipefd[1], "x", 1));
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(1, read(pipefd[0], &c, 1));
+	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, -1, 1));
+	n = hc_get_tasks(&h, t, 16);
+	EXPECT_EQ(4, n);
+	/* every tid belongs to the child */
+	for (i = 0; i < n; i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%u", kid, t[i].pid);
+		EXPECT_EQ(0, access(path, F_OK));
+	}
+	/* registering a thread again is refused */
+	EXPECT_EQ(-EEXIST, hc_task_add(&h, &kid, 1, -1, 1));
+	hc_kill_all(&kid, 1);
+	hnl_close(&h);
+	ASSERT_EQ(0, rmmod());
+}
+
+TEST(max_tasks_gives_enospc)
+{
+	struct hnl h;
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	struct hc_cube *c = malloc(sizeof(*c));
+	pid_t kids[4];
+	int i;
+
+	rmmod();
+	ASSERT_EQ(0, insmod("max_tasks=3"));
+	ASSERT_EQ(0, hnl_open(&h));
+	for (i = 0; i < 4; i++)
+		kids[i] = hc_spawn(0);
+	ASSERT_EQ(0, hc_task_add(&h, kids, 2, -1, 0));
+	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_ADD, 0);
+	hreq_u32(r, HCUBE_A_PID, kids[2]);
+	hreq_u32(r, HCUBE_A_PID, kids[3]);
+	EXPECT_EQ(-ENOSPC, hnl_do(&h, r, &rp));
+	EXPECT_NE(NULL, strstr(rp.msg, "too many tasks (module parameter max_tasks)"));
+	hreply_free(&rp);
+	ASSERT_EQ(0, hc_get_cube(&h, c));
+	EXPECT_EQ(2, c->ntasks);
+	EXPECT_EQ(0, hc_task_add(&h, kids + 2, 1, -1, 0));
+	EXPECT_EQ(-ENOSPC, hc_task_add(&h, kids + 3, 1, -1, 0));
+	hc_kill_all(kids, 4);
+	hnl_close(&h);
+	free(r);
+	free(c);
+	ASSERT_EQ(0, rmmod());
+}
+
+TEST(bad_module_parameters)
+{
+	rmmod();
+	EXPECT_NE(0, insmod("mode=ring"));
+	EXPECT_NE(0, insmod("max_tasks=0"));
+	EXPECT_NE(0, insmod("reap_ms=1"));
+	/* nothing stayed loaded */
+	EXPECT_NE(0, rmmod());
+}
+
+TEST_HARNESS_MAIN

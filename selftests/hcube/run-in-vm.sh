@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the test VM, from the repository root: the lifecycle tests
+# (which load and unload the module themselves), then the module loaded for
+# the netlink, balancing and hcubectl tests. Prints KTAP: one line per test
+# program, with the program's own TAP output nested under it as comments.
+set -u
+B=${HCUBE_BUILD:-build}
+export HCUBE_KO=${HCUBE_KO:-./hcube.ko}
+tests=(lifecycle_test load nl_test balance_test ${HCUBE_EXTRA_TESTS:-} unload)
+n=0
+fails=0
+
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+echo "# topology: $(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) node(s), kernel $(uname -r)"
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	case $t in
+	load) out=$(insmod "$HCUBE_KO" 2>&1); rc=$? ;;
+	unload) out=$(rmmod hcube 2>&1); rc=$? ;;
+	*.sh) out=$(timeout 600 "selftests/hcube/$t" "$B" 2>&1); rc=$? ;;
+	*) out=$(timeout 600 "$B/selftests/$t" 2>&1); rc=$? ;;
+	esac
+	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+	if [ "$rc" -eq 0 ]; then
+		echo "ok $n hcube: $t"
+	else
+		echo "not ok $n hcube: $t # exit status $rc"
+		fails=$((fails + 1))
+	fi
+	if [ "$t" = load ] && [ "$rc" -ne 0 ]; then
+		echo "# the module did not load: the remaining tests cannot run"
+		exit 1
+	fi
+done
+echo "# $fails of ${#tests[@]} failed"
+[ "$fails" -eq 0 ]

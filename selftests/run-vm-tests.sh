@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel selftests in qemu (TCG), on Debian's 6.1 kernel, for several
+# topologies. Each VM's KTAP goes to stdout; a failed test, a kernel splat
+# in dmesg or a timeout fails the run (run-vm.sh checks dmesg).
+# Usage: run-vm-tests.sh [CPUSxNODES ...]   (default: 8x2 6x1 16x4)
+set -u
+cd "$(dirname "$0")/.."
+topos=("$@")
+[ ${#topos[@]} -eq 0 ] && topos=(8x2 6x1 16x4)
+rc=0
+for t in "${topos[@]}"; do
+	cpus=${t%x*}
+	nodes=${t#*x}
+	echo "# === VM: $cpus CPUs, $nodes NUMA node(s) ==="
+	if ! selftests/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" --mem 1024 \
+		--timeout "${HCUBE_VM_TIMEOUT:-900}" \
+		--append "oops=panic" --env HCUBE_EXTRA_TESTS \
+		-- selftests/hcube/run-in-vm.sh; then
+		echo "# FAILED: $cpus CPUs, $nodes node(s)"
+		rc=1
+	fi
+done
+exit $rc
