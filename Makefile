@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -57,8 +57,8 @@ hcube.ko: $(MODULE_SRC)
 # The module built with sparse (C=2: every file) and W=1: no warning allowed.
 module-check:
 	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
-	@$(MAKE) -s -C $(KDIR) M=$(CURDIR) clean
-	@out=$$($(MAKE) -s -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
+	@$(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) clean
+	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
 		grep -v "Skipping BTF generation" ); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
 
@@ -121,6 +121,36 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 	@grep -E '^Done|^#[0-9]+ *DONE' $(BUILD)/fuzz/check.log | tail -1
 	@echo "# core: hcube-sim plan"
 	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
+
+# hcubectl, on libnl-genl-3.
+NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
+NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+HCUBECTL_SRC := $(filter-out tools/hcubectl/test_%.c,$(wildcard tools/hcubectl/*.c)) $(COMMON_SRC)
+HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
+HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
+
+$(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
+	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+
+$(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
+	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+
+$(BUILD)/hcubectl-test/test_extack: tools/hcubectl/test_extack.c tools/hcubectl/extack.c tools/hcubectl/extack.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -o $@ tools/hcubectl/test_extack.c tools/hcubectl/extack.c
+
+$(BUILD)/hcubectl-test/fakekernel.so: tools/hcubectl/test_fakekernel.c $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -o $@ $< $(CORE_SRC) -ldl
+
+# hcubectl without the module: usage, errors, extack parsing, and a fake
+# kernel (LD_PRELOAD) whose plans come from the real core.
+check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/test_extack \
+		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim
+	@$(BUILD)/hcubectl-test/test_extack
+	@tools/hcubectl/test_cli.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
+	@set -e; for b in hcubectl hcubectl-san; do tools/hcubectl/test_fake.sh $(BUILD)/$$b \
+		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
 VM_TESTS := lifecycle_test nl_test balance_test

@@ -159,7 +159,8 @@ void hcube_auto_check(struct hcube *hc);
 /* hcube_nl.c */
 int hcube_nl_init(void);
 void hcube_nl_exit(void);
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 reason);
+void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
+		     u32 reason);
 void hcube_ntf_topo(struct hcube *hc, u32 reason);
 void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r);

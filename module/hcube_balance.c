@@ -158,7 +158,7 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	if (err == HCUBE_E_NEED_MCWA) {
 		NL_SET_ERR_MSG(extack,
-			       "HCUBE_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+			       "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
 		return -EINVAL;
 	}
 	if (err == HCUBE_E_NO_HEALTHY) {

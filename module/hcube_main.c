@@ -431,7 +431,8 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		hc->v[vertex].marked = add;
 	}
 	hcube_refresh(hc);
-	hcube_ntf_fault(hc, cpu, vertex, HCUBE_REASON_ADMIN);
+	hcube_ntf_fault(hc, cpu, vertex, add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED,
+			HCUBE_REASON_ADMIN);
 	hcube_after_change(hc, HCUBE_REASON_FAULT,
 			   old_state == HCUBE_VERTEX_HEALTHY &&
 			   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);
@@ -453,7 +454,8 @@ static int hcube_cpu_up(unsigned int cpu)
 	if (hc->cpu_vertex[cpu] != HCUBE_NO_VERTEX) {
 		hcube_refresh(hc);
 		hcube_remask_all(hc);
-		hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu], HCUBE_REASON_HOTPLUG);
+		hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu], HCUBE_CPU_ONLINE,
+				HCUBE_REASON_HOTPLUG);
 	}
 	mutex_unlock(&hc->lock);
 	return 0;
@@ -471,7 +473,8 @@ static int hcube_cpu_down(unsigned int cpu)
 	if (vertex != HCUBE_NO_VERTEX) {
 		old_state = hc->v[vertex].state;
 		hcube_refresh(hc);
-		hcube_ntf_fault(hc, cpu, vertex, HCUBE_REASON_HOTPLUG);
+		hcube_ntf_fault(hc, cpu, vertex, HCUBE_CPU_OFFLINE,
+				HCUBE_REASON_HOTPLUG);
 		hcube_after_change(hc, HCUBE_REASON_HOTPLUG,
 				   old_state == HCUBE_VERTEX_HEALTHY &&
 				   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);

@@ -85,9 +85,10 @@ static const struct nla_policy hcube_task_del_policy[HCUBE_A_ALL + 1] = {
 	[HCUBE_A_ALL] = { .type = NLA_FLAG },
 };
 
-static const struct nla_policy hcube_rebalance_policy[HCUBE_A_DRY_RUN + 1] = {
-	[HCUBE_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_A_DRY_RUN] = { .type = NLA_FLAG },
+/* REBALANCE uses the report attributes (enum hcube_report_attr). */
+static const struct nla_policy hcube_rebalance_policy[HCUBE_R_A_DRY_RUN + 1] = {
+	[HCUBE_R_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
+	[HCUBE_R_A_DRY_RUN] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1] = {
@@ -258,21 +259,44 @@ static size_t hcube_report_size(struct hcube *hc, const struct hcube_report *r)
 	size_t n = NLMSG_GOODSIZE + 3 * nla_total_size(hc->nv * sizeof(u32));
 
 	if (r->plan)
-		n += nla_total_size(r->plan->ntransfers *
-				    sizeof(struct hcube_transfer_info));
+		n += r->plan->ntransfers * sizeof(struct hcube_transfer_info) +
+		     (r->plan->ntransfers / HCUBE_TRANSFERS_PER_ATTR + 1) * NLA_HDRLEN;
 	return n + (r->nfailures + r->nchanged) * 128;
 }
 
+/* The plan's transfers, HCUBE_TRANSFERS_PER_ATTR to an attribute. */
+static int hcube_put_transfers(struct sk_buff *skb, const struct hcube_plan *p)
+{
+	u32 i = 0;
+
+	do {
+		u32 n = min_t(u32, p->ntransfers - i, HCUBE_TRANSFERS_PER_ATTR), k;
+		struct hcube_transfer_info *x;
+		struct nlattr *a;
+
+		a = nla_reserve(skb, HCUBE_R_A_TRANSFERS, n * sizeof(*x));
+		if (!a)
+			return -EMSGSIZE;
+		x = nla_data(a);
+		for (k = 0; k < n; k++, i++) {
+			x[k].step = p->transfers[i].step;
+			x[k].from = p->transfers[i].from;
+			x[k].to = p->transfers[i].to;
+			x[k].reserved = 0;
+			x[k].count = p->transfers[i].count;
+		}
+	} while (i < p->ntransfers);
+	return 0;
+}
+
+/* The report, as the top-level attributes of a message. */
 static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 			     const struct hcube_report *r, struct pid_namespace *ns)
 {
-	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_REPORT), *a;
 	size_t vbytes = hc->nv * sizeof(u32);
 	char pat[HCUBE_MAX_DIM + 1];
 	u32 i;
 
-	if (!nest)
-		return -EMSGSIZE;
 	if (nla_put_u32(skb, HCUBE_R_A_POLICY, r->policy) ||
 	    (r->dry_run && nla_put_flag(skb, HCUBE_R_A_DRY_RUN)) ||
 	    nla_put_u32(skb, HCUBE_R_A_TRIGGER, r->trigger) ||
@@ -284,47 +308,32 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 	    nla_put_u32(skb, HCUBE_R_A_EVACUATED, r->evacuated) ||
 	    nla_put_u64_64bit(skb, HCUBE_R_A_DURATION_NS, r->duration_ns,
 			      HCUBE_R_A_PAD))
-		goto cancel;
+		return -EMSGSIZE;
 	if (r->plan) {
 		const struct hcube_plan *p = r->plan;
-		struct hcube_transfer_info *x;
 
 		if (nla_put(skb, HCUBE_R_A_LOADS_PLAN, vbytes, r->planned) ||
 		    nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers) ||
 		    nla_put_u32(skb, HCUBE_R_A_STEPS, p->nsteps) ||
 		    nla_put_u32(skb, HCUBE_R_A_COMM_STEPS, p->stats.comm_steps) ||
 		    nla_put_u64_64bit(skb, HCUBE_R_A_MIGRATIONS, p->stats.migrations,
-				      HCUBE_R_A_PAD))
-			goto cancel;
-		a = nla_reserve(skb, HCUBE_R_A_TRANSFERS, p->ntransfers * sizeof(*x));
-		if (!a)
-			goto cancel;
-		x = nla_data(a);
-		for (i = 0; i < p->ntransfers; i++) {
-			x[i].step = p->transfers[i].step;
-			x[i].from = p->transfers[i].from;
-			x[i].to = p->transfers[i].to;
-			x[i].reserved = 0;
-			x[i].count = p->transfers[i].count;
-		}
+				      HCUBE_R_A_PAD) ||
+		    hcube_put_transfers(skb, p))
+			return -EMSGSIZE;
 		if (p->policy != HCUBE_POLICY_DEM && hc->topo_valid &&
 		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||
 		     nla_put_u32(skb, HCUBE_R_A_TREE_DEPTH, hc->topo.depth)))
-			goto cancel;
+			return -EMSGSIZE;
 	}
 	for (i = 0; i < r->nfailures; i++)
 		if (hcube_fill_report_task(skb, HCUBE_R_A_FAILURE, &r->failures[i], ns))
-			goto cancel;
+			return -EMSGSIZE;
 	for (i = 0; i < r->nchanged; i++)
 		if (hcube_fill_report_task(skb, HCUBE_R_A_CHANGED, &r->changed[i], ns))
-			goto cancel;
-	nla_nest_end(skb, nest);
+			return -EMSGSIZE;
 	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
 }
 
 static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc)
@@ -401,7 +410,8 @@ static struct sk_buff *hcube_ntf_new(size_t size, u8 cmd, void **hdr)
 	return skb;
 }
 
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 reason)
+void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
+		     u32 reason)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -413,6 +423,7 @@ void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 reason)
 		return;
 	if ((cpu >= 0 && nla_put_u32(skb, HCUBE_A_CPU, cpu)) ||
 	    nla_put_u32(skb, HCUBE_A_VERTEX_ID, vertex) ||
+	    nla_put_u32(skb, HCUBE_A_EVENT, event) ||
 	    nla_put_u32(skb, HCUBE_A_STATE, hc->v[vertex].state) ||
 	    nla_put_u32(skb, HCUBE_A_REASON, reason) ||
 	    hcube_fill_cube(skb, hc)) {
@@ -866,6 +877,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube *hc = &hcube;
 	struct hcube_task **added = NULL;
 	struct sk_buff *msg;
+	u32 *nrs = NULL;
 	int vertex = -1, err;
 	void *hdr;
 	u32 i, j;
@@ -919,10 +931,13 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	added = kvcalloc(c.n, sizeof(*added), GFP_KERNEL);
-	if (!added) {
+	nrs = kvcalloc(c.n, sizeof(*nrs), GFP_KERNEL);
+	if (!added || !nrs) {
 		err = -ENOMEM;
 		goto out;
 	}
+	for (i = 0; i < c.n; i++)
+		nrs[i] = pid_nr_ns(c.pids[i], task_active_pid_ns(current));
 	err = hcube_task_add(hc, c.pids, c.n, vertex, added);
 	if (err)
 		goto out;
@@ -947,7 +962,8 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			continue;
 		}
 		nest = nla_nest_start(msg, HCUBE_A_TASK);
-		if (!nest || nla_put_s32(msg, HCUBE_T_A_ERROR, PTR_ERR(added[i])))
+		if (!nest || nla_put_u32(msg, HCUBE_T_A_PID, nrs[i]) ||
+		    nla_put_s32(msg, HCUBE_T_A_ERROR, PTR_ERR(added[i])))
 			break;
 		nla_nest_end(msg, nest);
 	}
@@ -960,9 +976,11 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	err = hcube_reply(msg, hdr, info);
 free_added:
 	kvfree(added);
+	kvfree(nrs);
 	return err;
 out:
 	kvfree(added);
+	kvfree(nrs);
 	hcube_cand_free(&c, 0);
 	return err;
 }
@@ -1049,8 +1067,8 @@ static int hcube_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 
 static int hcube_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *apol = info->attrs[HCUBE_A_POLICY];
-	bool dry_run = nla_get_flag(info->attrs[HCUBE_A_DRY_RUN]);
+	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
+	bool dry_run = nla_get_flag(info->attrs[HCUBE_R_A_DRY_RUN]);
 	struct hcube *hc = &hcube;
 	u32 policy = apol ? nla_get_u32(apol) : hc->cfg.policy;
 	struct sk_buff *msg;
@@ -1059,7 +1077,7 @@ static int hcube_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (policy == HCUBE_POLICY_CWA && hcube_nhealthy(hc) != hc->nv) {
 		NL_SET_ERR_MSG_ATTR(info->extack, apol,
-				    "HCUBE_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+				    "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
 		return -EINVAL;
 	}
 	hcube_report_reset(&hc->report, hc);

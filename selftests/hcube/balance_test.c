@@ -493,8 +493,14 @@ TEST_F(bal, events)
 				continue;
 			if (g->cmd == HCUBE_CMD_TASK_NTF)
 				seen |= 1;
-			if (g->cmd == HCUBE_CMD_FAULT_NTF)
-				seen |= 2;
+			if (g->cmd == HCUBE_CMD_FAULT_NTF) {
+				struct nlattr *e = hnl_msg_attr(nlh, HCUBE_A_EVENT);
+				struct nlattr *v = hnl_msg_attr(nlh, HCUBE_A_VERTEX_ID);
+
+				if (e && hnl_u32(e) == HCUBE_FAULT_ADDED && v &&
+				    hnl_u32(v) == 1)
+					seen |= 2;
+			}
 			if (g->cmd == HCUBE_CMD_REBALANCE_NTF)
 				seen |= 4;
 		}

@@ -296,45 +296,70 @@ static inline int hc_rebalance(struct hnl *h, int policy, int dry_run,
 	memset(out, 0, sizeof(*out));
 	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
 	if (policy >= 0)
-		hreq_u32(r, HCUBE_A_POLICY, policy);
+		hreq_u32(r, HCUBE_R_A_POLICY, policy);
 	if (dry_run)
-		hreq_flag(r, HCUBE_A_DRY_RUN);
+		hreq_flag(r, HCUBE_R_A_DRY_RUN);
 	err = hnl_do(h, r, &rp);
 	if (!err && rp.nmsgs) {
-		struct nlattr *rep = hnl_msg_attr(rp.msgs[0], HCUBE_A_REPORT), *a;
-		int rem;
+		int len, rem;
+		void *head = hnl_attrs(rp.msgs[0], &len);
+		struct nlattr *a;
 
-		out->policy = hnl_u32(hnl_nested(rep, HCUBE_R_A_POLICY));
-		out->moved = hnl_u32(hnl_nested(rep, HCUBE_R_A_MOVED));
-		out->failed = hnl_u32(hnl_nested(rep, HCUBE_R_A_FAILED));
-		out->exited = hnl_u32(hnl_nested(rep, HCUBE_R_A_EXITED));
-		out->evacuated = hnl_u32(hnl_nested(rep, HCUBE_R_A_EVACUATED));
-		a = hnl_nested(rep, HCUBE_R_A_LOADS_BEFORE);
-		out->nv = a ? hnl_len(a) / 4 : 0;
-		hc_copy_u32s(out->before, a, HC_MAXV);
-		hc_copy_u32s(out->after, hnl_nested(rep, HCUBE_R_A_LOADS_AFTER), HC_MAXV);
-		a = hnl_nested(rep, HCUBE_R_A_LOADS_PLAN);
-		out->has_plan = !!a;
-		hc_copy_u32s(out->planned, a, HC_MAXV);
-		a = hnl_nested(rep, HCUBE_R_A_TRANSFERS);
-		if (a) {
-			out->ntransfers = hnl_len(a) / sizeof(out->x[0]);
-			if (out->ntransfers > 16384)
-				out->ntransfers = 16384;
-			memcpy(out->x, hnl_data(a), out->ntransfers * sizeof(out->x[0]));
-		}
-		a = hnl_nested(rep, HCUBE_R_A_CB_PATTERN);
-		if (a)
-			snprintf(out->pattern, sizeof(out->pattern), "%s",
-				 (char *)hnl_data(a));
-		hnl_for_each_attr(a, hnl_data(rep), hnl_len(rep), rem) {
+		/* the report's attributes are the message's own */
+		hnl_for_each_attr(a, head, len, rem) {
 			int type = a->nla_type & NLA_TYPE_MASK;
-			struct nlattr *p = hnl_nested(a, HCUBE_T_A_PID);
+			struct nlattr *p = NULL;
+			uint32_t n;
 
-			if (type == HCUBE_R_A_CHANGED && out->nchanged < 64 && p)
-				out->changed_pid[out->nchanged++] = hnl_u32(p);
-			if (type == HCUBE_R_A_FAILURE && out->nfail < 64 && p)
-				out->fail_pid[out->nfail++] = hnl_u32(p);
+			switch (type) {
+			case HCUBE_R_A_POLICY:
+				out->policy = hnl_u32(a);
+				break;
+			case HCUBE_R_A_MOVED:
+				out->moved = hnl_u32(a);
+				break;
+			case HCUBE_R_A_FAILED:
+				out->failed = hnl_u32(a);
+				break;
+			case HCUBE_R_A_EXITED:
+				out->exited = hnl_u32(a);
+				break;
+			case HCUBE_R_A_EVACUATED:
+				out->evacuated = hnl_u32(a);
+				break;
+			case HCUBE_R_A_LOADS_BEFORE:
+				out->nv = hnl_len(a) / 4;
+				hc_copy_u32s(out->before, a, HC_MAXV);
+				break;
+			case HCUBE_R_A_LOADS_AFTER:
+				hc_copy_u32s(out->after, a, HC_MAXV);
+				break;
+			case HCUBE_R_A_LOADS_PLAN:
+				out->has_plan = 1;
+				hc_copy_u32s(out->planned, a, HC_MAXV);
+				break;
+			case HCUBE_R_A_TRANSFERS:
+				/* possibly in several pieces, in order */
+				n = hnl_len(a) / sizeof(out->x[0]);
+				if (out->ntransfers + n > 16384)
+					n = 16384 - out->ntransfers;
+				memcpy(out->x + out->ntransfers, hnl_data(a),
+				       n * sizeof(out->x[0]));
+				out->ntransfers += n;
+				break;
+			case HCUBE_R_A_CB_PATTERN:
+				snprintf(out->pattern, sizeof(out->pattern), "%s",
+					 (char *)hnl_data(a));
+				break;
+			case HCUBE_R_A_CHANGED:
+			case HCUBE_R_A_FAILURE:
+				p = hnl_nested(a, HCUBE_T_A_PID);
+				if (p && type == HCUBE_R_A_CHANGED && out->nchanged < 64)
+					out->changed_pid[out->nchanged++] = hnl_u32(p);
+				if (p && type == HCUBE_R_A_FAILURE && out->nfail < 64)
+					out->fail_pid[out->nfail++] = hnl_u32(p);
+				break;
+			}
 		}
 	}
 	hreply_free(&rp);

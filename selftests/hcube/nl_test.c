@@ -367,7 +367,7 @@ TEST_F(nl, rebalance_bad_policy)
 	uint32_t off;
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	off = hreq_u32(&self->r, HCUBE_A_POLICY, HCUBE_POLICY_MAX + 1);
+	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, HCUBE_POLICY_MAX + 1);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_EQ(HCUBE_POLICY_MAX, self->rp.pmax);
@@ -381,7 +381,7 @@ TEST_F(nl, rebalance_cwa_on_faulty_cube)
 	ASSERT_EQ(0, hc_fault(&self->h, 1, -1, 1, NULL));
 	take(_metadata, &self->h, &self->before);
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	off = hreq_u32(&self->r, HCUBE_A_POLICY, HCUBE_POLICY_CWA);
+	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, HCUBE_POLICY_CWA);
 	expect_err(_metadata, self, -EINVAL, "cwa needs a fault-free cube");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_UNCHANGED(&self->h, self->before);
@@ -396,7 +396,7 @@ TEST_F(nl, unknown_attribute)
 	expect_err(_metadata, self, -EINVAL, "Unknown attribute type");
 	EXPECT_EQ(off, self->rp.off);
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_FAULT_ADD, 0);
-	off = hreq_u32(&self->r, HCUBE_A_POLICY, 1);
+	off = hreq_u32(&self->r, HCUBE_A_PID, 1);
 	expect_err(_metadata, self, -EINVAL, "Unknown attribute type");
 	EXPECT_EQ(off, self->rp.off);
 	/* a u32 attribute of the wrong size */

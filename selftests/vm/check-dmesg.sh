@@ -62,7 +62,7 @@ KFENCE:
 KCSAN:
 kmemleak: [0-9]+ new suspected memory leak
 unreferenced object 0x
-(^|[^A-Za-z0-9_])ODEBUG:
+ODEBUG: [a-z_]+ [a-z_]+ \(
 Bad page state
 Bad page map
 Bad rss-counter

@@ -53,6 +53,16 @@ enum hcube_task_state {
 	HCUBE_TASK_STATE_MAX = __HCUBE_TASK_STATE_MAX - 1,
 };
 
+/* What happened, in HCUBE_CMD_FAULT_NTF (HCUBE_A_EVENT). */
+enum hcube_fault_event {
+	HCUBE_FAULT_ADDED,	/* a CPU or vertex was marked faulty */
+	HCUBE_FAULT_CLEARED,	/* the mark was removed */
+	HCUBE_CPU_OFFLINE,	/* a CPU of the cube went offline */
+	HCUBE_CPU_ONLINE,	/* and came back */
+	__HCUBE_FAULT_EVENT_MAX,
+	HCUBE_FAULT_EVENT_MAX = __HCUBE_FAULT_EVENT_MAX - 1,
+};
+
 /* Why a notification was sent (HCUBE_A_REASON). */
 enum hcube_reason {
 	HCUBE_REASON_ADMIN,	/* a netlink command */
@@ -67,7 +77,11 @@ enum hcube_reason {
 	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
 };
 
-/* One transfer of a plan, in HCUBE_R_A_TRANSFERS (an array of these). */
+/*
+ * One transfer of a plan. HCUBE_R_A_TRANSFERS holds an array of these; a plan
+ * of more than HCUBE_TRANSFERS_PER_ATTR transfers comes in several
+ * HCUBE_R_A_TRANSFERS attributes, in order (an attribute holds < 64 KiB).
+ */
 struct hcube_transfer_info {
 	__u16 step;
 	__u16 from;
@@ -76,21 +90,48 @@ struct hcube_transfer_info {
 	__u32 count;
 };
 
+#define HCUBE_TRANSFERS_PER_ATTR	4096
+
+/*
+ * Commands. All use the attributes of enum hcube_attr at the top level,
+ * except HCUBE_CMD_REBALANCE (request and reply) and HCUBE_CMD_REBALANCE_NTF,
+ * whose top-level attributes are those of enum hcube_report_attr.
+ */
 enum hcube_cmd {
 	HCUBE_CMD_UNSPEC,
-	HCUBE_CMD_CUBE_GET,	/* summary of the cube */
-	HCUBE_CMD_VERTEX_GET,	/* one vertex (HCUBE_A_VERTEX_ID), or dump all */
-	HCUBE_CMD_TOPO_SET,	/* rebuild the vertices; only with no task */
-	HCUBE_CMD_FAULT_ADD,	/* HCUBE_A_CPU or HCUBE_A_VERTEX_ID */
+	/* summary of the cube: MODE, DIM, NVERTICES, ... GENERATION */
+	HCUBE_CMD_CUBE_GET,
+	/* one vertex (HCUBE_A_VERTEX_ID), or a dump: one HCUBE_A_VERTEX each */
+	HCUBE_CMD_VERTEX_GET,
+	/*
+	 * Rebuild the vertices from HCUBE_A_MODE, only while no task is
+	 * registered. Mode custom takes one HCUBE_A_GROUP cpulist per group
+	 * (1..1024 groups of present CPUs, disjoint, non-empty), labelled in
+	 * the order given; labels past the last group are absent vertices.
+	 */
+	HCUBE_CMD_TOPO_SET,
+	HCUBE_CMD_FAULT_ADD,	/* exactly one of HCUBE_A_CPU, HCUBE_A_VERTEX_ID */
 	HCUBE_CMD_FAULT_DEL,
-	HCUBE_CMD_TASK_ADD,	/* HCUBE_A_PID..., [THREADS], [VERTEX_ID] */
+	/*
+	 * HCUBE_A_PID..., [HCUBE_A_THREADS], [HCUBE_A_VERTEX_ID]. The reply
+	 * has one HCUBE_A_TASK per task: PID and VERTEX when registered, PID
+	 * and ERROR when that task alone failed (it raced with its exit).
+	 */
+	HCUBE_CMD_TASK_ADD,
 	HCUBE_CMD_TASK_DEL,	/* HCUBE_A_PID..., [THREADS] or HCUBE_A_ALL */
-	HCUBE_CMD_TASK_GET,	/* dump the registered tasks */
-	HCUBE_CMD_REBALANCE,	/* [POLICY], [DRY_RUN]; replies a report */
-	HCUBE_CMD_STATS_GET,
-	HCUBE_CMD_CONFIG_GET,
-	HCUBE_CMD_CONFIG_SET,
-	/* notifications, multicast on "events" */
+	HCUBE_CMD_TASK_GET,	/* dump: one HCUBE_A_TASK each */
+	/* HCUBE_R_A_POLICY, HCUBE_R_A_DRY_RUN; replies the report */
+	HCUBE_CMD_REBALANCE,
+	HCUBE_CMD_STATS_GET,	/* HCUBE_A_STATS */
+	HCUBE_CMD_CONFIG_GET,	/* HCUBE_A_CONFIG */
+	HCUBE_CMD_CONFIG_SET,	/* HCUBE_A_CONFIG with the keys to change */
+	/*
+	 * Notifications, multicast on "events". FAULT_NTF: VERTEX_ID, CPU
+	 * (when a CPU changed), EVENT, STATE (the vertex's state now), REASON
+	 * and the cube summary. TOPO_NTF: the cube summary and REASON.
+	 * TASK_NTF: one HCUBE_A_TASK with HCUBE_T_A_REASON. REBALANCE_NTF:
+	 * the report, as in the REBALANCE reply.
+	 */
 	HCUBE_CMD_FAULT_NTF,
 	HCUBE_CMD_TOPO_NTF,
 	HCUBE_CMD_TASK_NTF,
@@ -121,13 +162,11 @@ enum hcube_attr {
 	HCUBE_A_THREADS,	/* flag: every thread of each process */
 	HCUBE_A_ALL,		/* flag: TASK_DEL of every registered task */
 	HCUBE_A_TASK,		/* nest, enum hcube_task_attr; repeated */
-	HCUBE_A_POLICY,		/* u32, enum hcube_policy */
-	HCUBE_A_DRY_RUN,	/* flag */
-	HCUBE_A_REPORT,		/* nest, enum hcube_report_attr */
 	HCUBE_A_STATS,		/* nest, enum hcube_stats_attr */
 	HCUBE_A_CONFIG,		/* nest, enum hcube_config_attr */
 	HCUBE_A_REASON,		/* u32, enum hcube_reason (notifications) */
 	HCUBE_A_STATE,		/* u32, enum hcube_vertex_state (FAULT_NTF) */
+	HCUBE_A_EVENT,		/* u32, enum hcube_fault_event (FAULT_NTF) */
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
@@ -166,6 +205,7 @@ enum hcube_task_attr {
 	HCUBE_T_A_MAX = __HCUBE_T_A_MAX - 1,
 };
 
+/* The top-level attributes of REBALANCE and REBALANCE_NTF messages. */
 enum hcube_report_attr {
 	HCUBE_R_A_UNSPEC,
 	HCUBE_R_A_PAD,
@@ -175,7 +215,7 @@ enum hcube_report_attr {
 	HCUBE_R_A_LOADS_BEFORE,	/* binary: __u32 per vertex */
 	HCUBE_R_A_LOADS_PLAN,	/* binary: __u32 per vertex, the plan's result */
 	HCUBE_R_A_LOADS_AFTER,	/* binary: __u32 per vertex, after moving */
-	HCUBE_R_A_TRANSFERS,	/* binary: struct hcube_transfer_info[] */
+	HCUBE_R_A_TRANSFERS,	/* binary: struct hcube_transfer_info[]; repeated */
 	HCUBE_R_A_NTRANSFERS,	/* u32 */
 	HCUBE_R_A_STEPS,	/* u32 */
 	HCUBE_R_A_COMM_STEPS,	/* u32 */
