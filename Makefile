@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check-spec check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -181,8 +181,13 @@ check-style: $(LSRC)/.stamp
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok style"
 
+# The YNL spec against the uAPI header (names, values, enum members).
+check-spec:
+	@/usr/bin/python3 selftests/spec/check_spec.py
+
 check: deps
 	$(MAKE) check-style
+	$(MAKE) check-spec
 	$(MAKE) check-core
 	$(MAKE) module-check
 	$(MAKE) check-vm
