@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check-spec check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check-spec demo demo-plan check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -153,7 +153,7 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/t
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
-VM_TESTS := lifecycle_test nl_test balance_test
+VM_TESTS := lifecycle_test nl_test balance_test nl_fuzz
 VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
 
 $(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp
@@ -192,7 +192,12 @@ check: deps
 	$(MAKE) module-check
 	$(MAKE) check-vm
 
-demo: deps tools
+# The main demonstration: the module in a VM balancing real processes with
+# two faulty CPUs (demo-plan shows the planner alone, no VM).
+demo: deps module $(BUILD)/hcubectl
+	selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
+
+demo-plan: tools
 	@scripts/demo-plan.sh $(BUILD)/hcube-sim
 
 clean:

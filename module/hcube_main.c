@@ -241,6 +241,8 @@ int hcube_topology_set(struct hcube *hc, u32 m, cpumask_var_t *groups,
 	hcube_mem_free(&hc->m);
 	hcube_vertices_free(hc->v, hc->nv);
 	hc->m = mem;
+	/* the last report pointed into the memory just freed */
+	hcube_report_reset(&hc->report, hc);
 	hcube_topo_init(&hc->topo, dim, hc->m.topo_mem);
 	hcube_plan_init(&hc->plan, dim, hc->m.plan_mem);
 	hc->v = v;

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube netlink fuzzer: random and mutated messages to the family, as root
+ * and as an unprivileged user, for a bounded time (seeded).
+ *
+ * Checked for every message: each reply is well formed (lengths, types,
+ * attributes that parse to the last byte); a rejected message changes
+ * nothing (a fingerprint of the cube, its tasks, counters and config taken
+ * before and after); an unprivileged caller never changes state. Prints
+ * the messages sent and the replies by errno; exits 1 on a violation.
+ *
+ * Usage: nl_fuzz [SECONDS [SEED]]
+ */
+#include <getopt.h>
+#include <poll.h>
+#include <time.h>
+#include "hcube_util.h"
+
+static uint64_t rng;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (uint32_t)((rng * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+static uint32_t below(uint32_t n)
+{
+	return n ? (uint32_t)(((uint64_t)rnd() * n) >> 32) : 0;
+}
+
+struct fp {
+	uint32_t generation, ntasks, nhealthy, mode, dim;
+	uint64_t stats[HCUBE_S_A_MAX + 1];
+	char config[128];
+};
+
+static struct hc_cube cube;
+static int violations;
+static long sent, accepted, noreply, errs[140];
+static pid_t kids[4];
+
+static void violation(const char *what, uint8_t cmd)
+{
+	violations++;
+	if (violations <= 20)
+		printf("# VIOLATION: %s (command %u)\n", what, cmd);
+}
+
+static int get_config(struct hnl *h, char *out, size_t len)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_CONFIG_GET, 0);
+	err = hnl_do(h, r, &rp);
+	memset(out, 0, len);
+	if (!err && rp.nmsgs) {
+		struct nlattr *c = hnl_msg_attr(rp.msgs[0], HCUBE_A_CONFIG);
+
+		if (c && (size_t)hnl_len(c) <= len)
+			memcpy(out, hnl_data(c), hnl_len(c));
+	}
+	hreply_free(&rp);
+	free(r);
+	return err;
+}
+
+static int take(struct hnl *h, struct fp *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (hc_get_cube(h, &cube) || hc_stats(h, f->stats) ||
+	    get_config(h, f->config, sizeof(f->config)))
+		return -1;
+	f->generation = cube.generation;
+	f->ntasks = cube.ntasks;
+	f->nhealthy = cube.nhealthy;
+	f->mode = cube.mode;
+	f->dim = cube.dim;
+	/* reads bump no counter, but the reaper may: ignore "exited" */
+	f->stats[HCUBE_S_A_EXITED] = 0;
+	return 0;
+}
+
+/* Values around every edge the family has. */
+static uint32_t edge_value(void)
+{
+	static const uint32_t fixed[] = {
+		0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 1023, 1024, 4096, 65535, 65536,
+		1000000, 1000001, 3600000, 3600001, 4194303, 4194304, 4194305,
+		0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff,
+	};
+	uint32_t k = below(4);
+
+	if (k == 0)
+		return fixed[below(sizeof(fixed) / sizeof(fixed[0]))];
+	if (k == 1)
+		return cube.nv + below(3) - 1;
+	if (k == 2)
+		return kids[below(4)] + below(3) - 1;
+	return rnd();
+}
+
+/* A random attribute, possibly nested, at the end of r. */
+static void put_random_attr(struct hreq *r, int depth)
+{
+	uint16_t type = below(4) ? below(HCUBE_A_MAX + 3) : below(64);
+	uint8_t buf[96];
+	uint32_t v, len, i;
+
+	if (r->nlh->nlmsg_len > sizeof(r->buf) - 256)
+		return;
+	switch (below(6)) {
+	case 0:
+		v = edge_value();
+		hreq_put(r, type, &v, 4);
+		break;
+	case 1:
+		hreq_put(r, type, NULL, 0);
+		break;
+	case 2:
+		len = below(sizeof(buf));
+		for (i = 0; i < len; i++)
+			buf[i] = rnd();
+		hreq_put(r, type, buf, len);
+		break;
+	case 3:
+		if (depth < 3) {
+			struct nlattr *nest;
+			uint32_t off = hreq_put(r, type | (below(2) ? NLA_F_NESTED : 0), NULL, 0);
+			int k = below(4);
+
+			while (k--)
+				put_random_attr(r, depth + 1);
+			nest = (struct nlattr *)(r->buf + off);
+			nest->nla_len = r->buf + r->nlh->nlmsg_len - (char *)nest;
+		}
+		break;
+	case 4:
+		hreq_str(r, type, below(2) ? "0-3,8" : "x");
+		break;
+	default:
+		v = edge_value();
+		hreq_put(r, type, &v, below(2) ? 8 : 2);
+		break;
+	}
+}
+
+/* A valid request of @cmd, for mutation. */
+static void template(struct hreq *r, struct hnl *h, uint8_t cmd)
+{
+	hreq_init(r, h, h->family, cmd, 0);
+	switch (cmd) {
+	case HCUBE_CMD_VERTEX_GET:
+		hreq_u32(r, HCUBE_A_VERTEX_ID, below(cube.nv + 1));
+		break;
+	case HCUBE_CMD_TOPO_SET:
+		hreq_u32(r, HCUBE_A_MODE, below(3));
+		break;
+	case HCUBE_CMD_FAULT_ADD:
+	case HCUBE_CMD_FAULT_DEL:
+		if (below(2))
+			hreq_u32(r, HCUBE_A_CPU, below(8));
+		else
+			hreq_u32(r, HCUBE_A_VERTEX_ID, below(cube.nv));
+		break;
+	case HCUBE_CMD_TASK_ADD:
+	case HCUBE_CMD_TASK_DEL:
+		hreq_u32(r, HCUBE_A_PID, kids[below(4)]);
+		break;
+	case HCUBE_CMD_REBALANCE:
+		hreq_u32(r, HCUBE_R_A_POLICY, below(3));
+		if (below(2))
+			hreq_flag(r, HCUBE_R_A_DRY_RUN);
+		break;
+	case HCUBE_CMD_CONFIG_SET:
+		hreq_nest_start(r, HCUBE_A_CONFIG);
+		hreq_u32(r, HCUBE_C_A_THRESHOLD, below(4));
+		hreq_nest_end(r);
+		break;
+	}
+}
+
+static void mutate(struct hreq *r)
+{
+	uint32_t n = r->nlh->nlmsg_len, k = 1 + below(4);
+
+	while (k--) {
+		uint32_t at = NLMSG_HDRLEN + GENL_HDRLEN + below(n > 20 ? n - 20 : 1);
+
+		if (at < n)
+			r->buf[at] ^= 1 << below(8);
+	}
+}
+
+/* Every message of a reply must parse to the last byte. */
+static int attrs_parse(void *head, int len, int depth)
+{
+	struct nlattr *a;
+	int rem;
+
+	hnl_for_each_attr(a, head, len, rem) {
+		if ((a->nla_type & NLA_F_NESTED) && depth < 4 &&
+		    attrs_parse(hnl_data(a), hnl_len(a), depth + 1))
+			return -1;
+	}
+	return rem == 0 ? 0 : -1;
+}
+
+static int well_formed(struct hnl *h, struct hreply *rp)
+{
+	int i;
+
+	for (i = 0; i < rp->nmsgs; i++) {
+		struct nlmsghdr *m = rp->msgs[i];
+		int len;
+		void *head;
+
+		if (m->nlmsg_type != h->family ||
+		    m->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+			return 0;
+		head = hnl_attrs(m, &len);
+		if (attrs_parse(head, len, 0))
+			return 0;
+	}
+	return 1;
+}
+
+static int is_mutating(uint8_t cmd)
+{
+	switch (cmd) {
+	case HCUBE_CMD_TOPO_SET: case HCUBE_CMD_FAULT_ADD: case HCUBE_CMD_FAULT_DEL:
+	case HCUBE_CMD_TASK_ADD: case HCUBE_CMD_TASK_DEL: case HCUBE_CMD_REBALANCE:
+	case HCUBE_CMD_CONFIG_SET:
+		return 1;
+	}
+	return 0;
+}
+
+static void fuzz(struct hnl *h, double seconds, int unprivileged)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct timespec t0, t;
+	struct fp before, after;
+	struct timeval tv = { .tv_sec = 2 };
+	struct hreply rp;
+
+	setsockopt(h->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (take(h, &before))
+		violation("fingerprint failed", 0);
+	for (;;) {
+		uint8_t cmd = below(5) ? 1 + below(HCUBE_CMD_CONFIG_SET) : below(32);
+		int kind = below(4), err, truncated = 0;
+		uint16_t flags;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) / 1e9 > seconds)
+			break;
+		if (kind == 0) {
+			template(r, h, cmd);
+			mutate(r);
+		} else {
+			template(r, h, cmd);
+			if (kind > 1) {
+				int k = below(5);
+
+				hreq_init(r, h, h->family, cmd, 0);
+				while (k--)
+					put_random_attr(r, 0);
+			}
+		}
+		flags = below(4) ? 0 : NLM_F_DUMP;
+		r->nlh->nlmsg_flags |= flags;
+		if (!below(50)) {
+			/* a header that claims more or less than is there */
+			r->nlh->nlmsg_len = below(2) ? NLMSG_HDRLEN - 1 : r->nlh->nlmsg_len + 64;
+			truncated = 1;
+		}
+		if (!below(40))
+			((struct genlmsghdr *)NLMSG_DATA(r->nlh))->reserved = rnd();
+
+		sent++;
+		err = hnl_do(h, r, &rp);
+		if (err == -EAGAIN || err == -EWOULDBLOCK) {
+			/* only a malformed header may go unanswered */
+			if (!truncated)
+				violation("no reply to a well-framed request", cmd);
+			noreply++;
+			hreply_free(&rp);
+			continue;
+		}
+		if (!well_formed(h, &rp))
+			violation("malformed reply", cmd);
+		if (err < 0 && -err < (int)(sizeof(errs) / sizeof(errs[0])))
+			errs[-err]++;
+		if (!err) {
+			accepted++;
+			/* keep the automatic trigger off: it would change state on its own */
+			if (cmd == HCUBE_CMD_CONFIG_SET && !unprivileged)
+				hc_config(h, -1, 0, -1, -1);
+		}
+		if (unprivileged && !err && is_mutating(cmd))
+			violation("unprivileged change accepted", cmd);
+		hreply_free(&rp);
+
+		if (take(h, &after)) {
+			violation("fingerprint failed", cmd);
+			continue;
+		}
+		if (err && memcmp(&before, &after, sizeof(after))) {
+			/* a failed dump may have run a reap; only that */
+			violation("a rejected message changed the state", cmd);
+		}
+		before = after;
+	}
+	free(r);
+}
+
+static void report(const char *who)
+{
+	size_t i;
+
+	printf("# %s: %ld messages sent, %ld accepted, %ld unanswered (malformed header)\n",
+	       who, sent, accepted, noreply);
+	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++)
+		if (errs[i])
+			printf("#   %-8s %ld\n", strerrorname_np(i) ? strerrorname_np(i) : "?", errs[i]);
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 10;
+	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+	struct hnl h;
+	pid_t pid;
+	int status, i;
+
+	rng = seed ? seed : 1;
+	printf("TAP version 13\n1..2\n# seed %llu, %.0f s as root then %.0f s unprivileged\n",
+	       (unsigned long long)seed, seconds, seconds);
+	for (i = 0; i < 4; i++)
+		kids[i] = hc_spawn(0);
+	if (hnl_open(&h)) {
+		printf("not ok 1 hcube family not found\n");
+		return 1;
+	}
+	if (hc_reset(&h, HCUBE_MODE_CPU) || hc_get_cube(&h, &cube)) {
+		printf("not ok 1 reset\n");
+		return 1;
+	}
+	fuzz(&h, seconds, 0);
+	report("root");
+	printf("%s 1 root: every reply well formed, no rejected message changed state\n",
+	       violations ? "not ok" : "ok");
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		struct hnl u;
+
+		violations = 0;
+		sent = accepted = noreply = 0;
+		memset(errs, 0, sizeof(errs));
+		rng = seed * 31 + 7;
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
+		    hnl_open(&u))
+			_exit(2);
+		fuzz(&u, seconds, 1);
+		report("unprivileged");
+		fflush(stdout);
+		_exit(violations ? 1 : 0);
+	}
+	waitpid(pid, &status, 0);
+	printf("%s 2 unprivileged: no state change accepted\n",
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "not ok");
+	hc_reset(&h, HCUBE_MODE_CPU);
+	hc_kill_all(kids, 4);
+	return violations || !WIFEXITED(status) || WEXITSTATUS(status) ? 1 : 0;
+}
