@@ -19,7 +19,7 @@ KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
-	    module/core/hcube_route.c
+	    module/core/hcube_route.c module/core/hcube_flow.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h
@@ -37,7 +37,7 @@ TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
 COMMON_SRC := tools/common/json.c
 SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
-CORE_TESTS := paper_test props_test
+CORE_TESTS := paper_test props_test flow_test
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -153,7 +153,7 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/t
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
-VM_TESTS := lifecycle_test nl_test balance_test nl_fuzz
+VM_TESTS := lifecycle_test nl_test balance_test nl_fuzz stress
 VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
 
 $(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp

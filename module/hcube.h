@@ -39,6 +39,7 @@ struct hcube_task {
 	u32 id;				/* index in hcube.tasks */
 	u16 vertex;
 	u8 state;			/* enum hcube_task_state */
+	bool remask_pending;		/* our last mask change failed: retry */
 	cpumask_var_t orig;		/* affinity at registration */
 };
 

@@ -263,10 +263,15 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to)
 	hc->v[from].load--;
 	hc->v[to].load++;
 	t->vertex = to;
+	t->remask_pending = false;
 	return 0;
 }
 
-/* Give an active task its vertex's current mask, if it differs. */
+/*
+ * Give an active task its vertex's current mask, if it differs. A failure
+ * (for instance when a CPU coming online is not active yet) is retried at
+ * the next reap instead of being taken for someone else's change.
+ */
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t)
 {
 	struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
@@ -278,6 +283,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t)
 	if (!cpumask_equal(&p->cpus_mask, mask))
 		err = hcube_set_mask(p, mask);
 	put_task_struct(p);
+	t->remask_pending = err != 0;
 	return err;
 }
 
@@ -316,10 +322,12 @@ u32 hcube_reap(struct hcube *hc, struct hcube_report *r)
 		bool changed = false;
 
 		if (!gone && t->state == HCUBE_TASK_ACTIVE &&
-		    v->state == HCUBE_VERTEX_HEALTHY)
+		    v->state == HCUBE_VERTEX_HEALTHY && !t->remask_pending)
 			changed = !cpumask_equal(&p->cpus_mask, v->usable);
 		if (p)
 			put_task_struct(p);
+		if (!gone && t->remask_pending && v->state == HCUBE_VERTEX_HEALTHY)
+			hcube_task_remask(hc, t);
 		if (gone) {
 			exited++;
 			hcube_task_del(hc, t, HCUBE_REASON_EXITED);

@@ -262,4 +262,27 @@ u32 hcube_cwa_dim(const struct hcube_cwa *cwa);
 /* Global label of C_b's local vertex / local dimension. */
 u32 hcube_cwa_vertex(const struct hcube_cwa *cwa, u32 local_vertex);
 
+/*
+ * The optimal migration cost: the fewest task-hops that take the loads
+ * @before to the loads @after (1 << dim entries each) moving tasks only
+ * along edges between healthy vertices, each task along a shortest healthy
+ * path. A minimum-cost flow on the healthy subgraph, exact and in integers.
+ * A plan's stats.migrations is never below the cost for its own final loads.
+ * @work: hcube_mincost_memsize(dim) bytes. At most D phases, D the largest
+ * healthy distance within a component (<= N - 1, n + 2 or less in
+ * practice); each is one Dijkstra and a maximum flow on the arcs of reduced
+ * cost 0 (see hcube_flow.c).
+ *
+ * Errors: HCUBE_E_DIM, HCUBE_E_STATE, HCUBE_E_FAULTY_LOAD (an unusable
+ * vertex with tasks before or after), HCUBE_E_OVERFLOW, and these two,
+ * which hcube_flow_strerror() names (it names every other code as well):
+ */
+#define HCUBE_E_FLOW_TOTAL		(HCUBE_E_NERRORS + 0)	/* totals differ */
+#define HCUBE_E_FLOW_UNREACHABLE	(HCUBE_E_NERRORS + 1)	/* healthy components */
+
+size_t hcube_mincost_memsize(u32 dim);
+int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
+		  const u32 *after, u64 *cost, void *work);
+const char *hcube_flow_strerror(int err);
+
 #endif /* HCUBE_CORE_H */

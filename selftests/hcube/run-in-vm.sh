@@ -7,7 +7,7 @@
 set -u
 B=${HCUBE_BUILD:-build}
 export HCUBE_KO=${HCUBE_KO:-./hcube.ko}
-tests=(lifecycle_test load nl_test balance_test nl_fuzz ${HCUBE_EXTRA_TESTS:-} unload)
+tests=(lifecycle_test load nl_test balance_test nl_fuzz stress ${HCUBE_EXTRA_TESTS:-} unload)
 n=0
 fails=0
 
@@ -22,6 +22,8 @@ for t in "${tests[@]}"; do
 	*.sh) out=$(timeout 600 "selftests/hcube/$t" "$B" 2>&1); rc=$? ;;
 	nl_fuzz) out=$(timeout 600 "$B/selftests/$t" "${HCUBE_FUZZ_SECONDS:-10}" \
 			"${HCUBE_FUZZ_SEED:-1}" 2>&1); rc=$? ;;
+	stress) out=$(timeout 900 "$B/selftests/$t" "${HCUBE_STRESS_SECONDS:-15}" \
+			"${HCUBE_STRESS_SEED:-1}" 2>&1); rc=$? ;;
 	*) out=$(timeout 600 "$B/selftests/$t" 2>&1); rc=$? ;;
 	esac
 	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'

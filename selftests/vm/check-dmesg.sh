@@ -44,6 +44,7 @@ possible circular locking dependency
 possible recursive locking
 possible irq lock inversion
 inconsistent lock state
+inconsistent \{[A-Z_-]+\} -> \{[A-Z_-]+\} usage
 bad unlock balance
 held lock freed
 lock held when returning to user space

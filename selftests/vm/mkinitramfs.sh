@@ -7,9 +7,11 @@
 # changes (this script, vm-init.sh, busybox, the module files, the kernel
 # version).  Prints the path of the image on stdout.
 #
-# Usage: mkinitramfs.sh [-k KVER] [-o OUTPUT] [-f] [-q]
+# Usage: mkinitramfs.sh [-k KVER] [-o OUTPUT] [-b BASEDIR] [-f] [-q]
 #   -k KVER    kernel version (default: $KVER, else the only directory under
 #              /lib/modules)
+#   -b BASEDIR take the modules from BASEDIR/lib/modules/KVER (default: /;
+#              like modprobe -d, e.g. for a kernel that is not installed)
 #   -o OUTPUT  image to write (default:
 #              $HCUBE_VM_CACHE/initramfs-KVER.cpio.gz, where HCUBE_VM_CACHE
 #              defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/hcube-vm)
@@ -30,6 +32,7 @@ ROOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 
 kver=${KVER:-}
 output=
+basedir=
 force=0
 quiet=0
 
@@ -47,9 +50,10 @@ die() {
 	exit 1
 }
 
-while getopts "k:o:fqh" opt; do
+while getopts "k:o:b:fqh" opt; do
 	case "$opt" in
 	k) kver=$OPTARG ;;
+	b) basedir=$(readlink -f "$OPTARG") ;;
 	o) output=$OPTARG ;;
 	f) force=1 ;;
 	q) quiet=1 ;;
@@ -60,7 +64,7 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 
 if [ -z "$kver" ]; then
-	mapfile -t kvers < <(find /lib/modules -mindepth 1 -maxdepth 1 -type d \
+	mapfile -t kvers < <(find "$basedir/lib/modules" -mindepth 1 -maxdepth 1 -type d \
 		-exec test -e '{}/modules.dep' ';' -printf '%f\n' 2>/dev/null | sort)
 	case ${#kvers[@]} in
 	1) kver=${kvers[0]} ;;
@@ -68,7 +72,7 @@ if [ -z "$kver" ]; then
 	*) die "several kernels under /lib/modules (${kvers[*]}): set KVER or use -k" ;;
 	esac
 fi
-moddir=/lib/modules/$kver
+moddir=$basedir/lib/modules/$kver
 [ -e "$moddir/modules.dep" ] || die "$moddir/modules.dep not found"
 
 if [ -z "$output" ]; then
@@ -93,7 +97,7 @@ fi
 declare -a mods=()
 declare -A seen=()
 for m in "${ROOT_MODULES[@]}"; do
-	deps=$(modprobe -S "$kver" --show-depends "$m" 2>&1) ||
+	deps=$(modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" 2>&1) ||
 		die "modprobe -S $kver --show-depends $m: $deps"
 	while read -r kind path _; do
 		# "builtin NAME" lines need nothing; "insmod PATH [params]" do.
@@ -163,7 +167,7 @@ for applet in sh mount insmod chroot setsid poweroff dmesg stat sleep date grep 
 done
 for m in "${ROOT_MODULES[@]}"; do
 	grep -q "^${m//_/[-_]}\.ko$" "$stage/modules.list" ||
-		modprobe -S "$kver" --show-depends "$m" | grep -q "^builtin" ||
+		modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" | grep -q "^builtin" ||
 		die "module $m missing from the image"
 done
 

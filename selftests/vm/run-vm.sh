@@ -29,9 +29,10 @@
 #                     extended regex RE (see check-dmesg.sh); repeatable
 #   --no-dmesg-check  do not fail on kernel warnings/oopses in dmesg
 #   --console         also copy the kernel console to stderr, live
-#   --tcg-thread T    "multi" (default: one host thread per vCPU, real
-#                     parallelism) or "single" (all vCPUs round-robin on one
-#                     host thread; boots faster on a 2-core host)
+#   --tcg-thread T    "single" (default: all vCPUs run round-robin on one
+#                     host thread) or "multi" (one host thread per vCPU: real
+#                     parallelism, but slower to boot on a 2-core host and it
+#                     occasionally froze the guest while ftrace patched code)
 #                     ($HCUBE_VM_TCG_THREAD)
 #   -h, --help        this help
 #
@@ -65,7 +66,7 @@ kver=${KVER:-}
 kernel=${HCUBE_VM_KERNEL:-}
 append=${HCUBE_VM_APPEND:-}
 qemu=${HCUBE_VM_QEMU:-qemu-system-x86_64}
-tcg_thread=${HCUBE_VM_TCG_THREAD:-multi}
+tcg_thread=${HCUBE_VM_TCG_THREAD:-single}
 outdir=
 keep=0
 cwd=$REPO
@@ -282,7 +283,7 @@ elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s 
 
 # --- verdict --------------------------------------------------------------------------
 show_console() {
-	say "last lines of the kernel console ($outdir/console.log):"
+	say "last lines of the kernel console:"
 	tail -n "${1:-40}" "$outdir/console.log" | sed 's/^/  | /' >&2
 }
 
@@ -297,9 +298,12 @@ if [ -s "$outdir/qemu.log" ]; then
 	sed 's/^/  | /' "$outdir/qemu.log" >&2
 fi
 
+# The console's tail helps when the VM died or hung, unless the splat check
+# below shows the interesting part of it anyway.
+want_console=0
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	say "FAIL: VM timed out after ${timeout}s and was killed"
-	show_console
+	want_console=1
 	rc=124
 elif [ -e "$outdir/guest-timeout" ]; then
 	say "FAIL: command still running when the time ran out (--timeout $timeout)"
@@ -315,7 +319,7 @@ elif [ -z "$status" ]; then
 	else
 		say "FAIL: the command did not run (the VM did not boot to it)"
 	fi
-	show_console
+	want_console=1
 	rc=125
 else
 	rc=$status
@@ -323,15 +327,17 @@ fi
 
 # Kernel splats: in dmesg if the VM got to save it, else in the console log.
 if [ "$dmesg_check" = 1 ]; then
-	log=$outdir/dmesg
-	[ -s "$log" ] || log=$outdir/console.log
+	log=dmesg
+	[ -s "$outdir/$log" ] || log=console.log
 	declare -a cargs=()
 	for re in "${ignores[@]}"; do cargs+=(--ignore "$re"); done
-	if ! (cd "$outdir" && "$HERE/check-dmesg.sh" "${cargs[@]}" "$(basename "$log")") >&2; then
-		say "FAIL: kernel splat in $(basename "$log") (see above)"
+	if ! (cd "$outdir" && "$HERE/check-dmesg.sh" "${cargs[@]}" "$log") >&2; then
+		say "FAIL: kernel splat in $log (see above)"
 		[ "$rc" -ne 0 ] || rc=1
+		[ "$log" = dmesg ] || want_console=0
 	fi
 fi
+[ "$want_console" = 0 ] || show_console
 
 say "$cpus cpus/$nodes nodes: boot ${boot_time:-?}s, total ${elapsed}s, command status ${status:-none}, exit $rc"
 exit "$rc"
