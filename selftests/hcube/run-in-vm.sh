@@ -7,7 +7,7 @@
 set -u
 B=${HCUBE_BUILD:-build}
 export HCUBE_KO=${HCUBE_KO:-./hcube.ko}
-tests=(lifecycle_test load nl_test balance_test nl_fuzz stress ${HCUBE_EXTRA_TESTS:-} unload)
+tests=(lifecycle_test load nl_test balance_test nl_fuzz stress pyroute2_test.py ${HCUBE_EXTRA_TESTS:-} unload)
 n=0
 fails=0
 
@@ -19,7 +19,7 @@ for t in "${tests[@]}"; do
 	case $t in
 	load) out=$(insmod "$HCUBE_KO" 2>&1); rc=$? ;;
 	unload) out=$(rmmod hcube 2>&1); rc=$? ;;
-	*.sh) out=$(timeout 600 "selftests/hcube/$t" "$B" 2>&1); rc=$? ;;
+	*.sh | *.py) out=$(timeout 600 "selftests/hcube/$t" "$B" 2>&1); rc=$? ;;
 	nl_fuzz) out=$(timeout 600 "$B/selftests/$t" "${HCUBE_FUZZ_SECONDS:-10}" \
 			"${HCUBE_FUZZ_SEED:-1}" 2>&1); rc=$? ;;
 	stress) out=$(timeout 900 "$B/selftests/$t" "${HCUBE_STRESS_SECONDS:-15}" \
