@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-hcubectl check-spec demo demo-plan check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-hcubectl check-spec demo demo-plan check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -164,7 +164,22 @@ selftests: $(addprefix $(BUILD)/selftests/,$(VM_TESTS))
 
 # The VM tests on the three topologies (VM_TOPOS="8x2" to pick).
 check-vm: module tools selftests
-	selftests/run-vm-tests.sh $(VM_TOPOS)
+	KVER=$(KVER) selftests/run-vm-tests.sh $(VM_TOPOS)
+
+# The same on Debian's PREEMPT_RT kernel, with the module built for it from
+# a copy of the sources (Kbuild writes its objects next to them).
+RT_KVER ?= $(shell scripts/kver.sh rt-amd64 2>/dev/null)
+RT_BUILD := $(BUILD)/rt
+
+$(RT_BUILD)/hcube.ko: $(MODULE_SRC)
+	@test -n "$(RT_KVER)" || { echo "no PREEMPT_RT kernel: run make deps"; exit 1; }
+	rm -rf $(RT_BUILD)/src && mkdir -p $(RT_BUILD)/src
+	tar cf - Kbuild $$(find module uapi -name '*.[ch]') | tar xf - -C $(RT_BUILD)/src
+	$(MAKE) -C /lib/modules/$(RT_KVER)/build M=$(CURDIR)/$(RT_BUILD)/src modules
+	cp $(RT_BUILD)/src/hcube.ko $@
+
+check-rt: $(RT_BUILD)/hcube.ko tools selftests
+	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko selftests/run-vm-tests.sh $(VM_TOPOS)
 
 $(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 	$(CC) $(UCFLAGS) -o $@ $< $(CORE_SRC)
@@ -191,11 +206,12 @@ check: deps
 	$(MAKE) check-core
 	$(MAKE) module-check
 	$(MAKE) check-vm
+	$(MAKE) check-rt
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
 demo: deps module $(BUILD)/hcubectl
-	selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
+	KVER=$(KVER) selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
 
 demo-plan: tools
 	@scripts/demo-plan.sh $(BUILD)/hcube-sim

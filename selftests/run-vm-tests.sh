@@ -15,7 +15,8 @@ for t in "${topos[@]}"; do
 	echo "# === VM: $cpus CPUs, $nodes NUMA node(s) ==="
 	if ! selftests/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" --mem 1024 \
 		--timeout "${HCUBE_VM_TIMEOUT:-900}" \
-		--append "oops=panic" --env HCUBE_EXTRA_TESTS \
+		--append "oops=panic" --env HCUBE_EXTRA_TESTS --env HCUBE_KO \
+		--env HCUBE_FUZZ_SECONDS --env HCUBE_STRESS_SECONDS \
 		-- selftests/hcube/run-in-vm.sh; then
 		echo "# FAILED: $cpus CPUs, $nodes node(s)"
 		rc=1
