@@ -19,7 +19,7 @@ KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
-	    module/core/hcube_route.c module/core/hcube_flow.c
+	    module/core/hcube_route.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h
@@ -37,7 +37,7 @@ TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
 COMMON_SRC := tools/common/json.c
 SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
-CORE_TESTS := paper_test props_test flow_test
+CORE_TESTS := paper_test props_test
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
