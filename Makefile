@@ -43,7 +43,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-hcubectl check-spec demo demo-plan check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core demo clean
 
 all: tools module
 
@@ -196,6 +196,10 @@ check-style: $(LSRC)/.stamp
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok style"
 
+# The VM runner's splat scanner against clean boot logs and sample splats.
+check-vm-dmesg:
+	@selftests/vm/check-dmesg-test.sh | tail -1
+
 # The YNL spec against the uAPI header (names, values, enum members).
 check-spec:
 	@/usr/bin/python3 selftests/spec/check_spec.py
@@ -203,6 +207,7 @@ check-spec:
 check: deps
 	$(MAKE) check-style
 	$(MAKE) check-spec
+	$(MAKE) check-vm-dmesg
 	$(MAKE) check-core
 	$(MAKE) module-check
 	$(MAKE) check-vm

@@ -309,12 +309,20 @@ expect 1 "--ignore does not hide a later, different WARN" \
 	--ignore 'hcube_test_warn' "$tmp/expected-and-real.log"
 got=0
 HCUBE_DMESG_IGNORE='hcube_test_warn' "$CHECK" "$tmp/expected-warn.log" >"$tmp/out" 2>&1 || got=$?
-[ "$got" = 0 ] && result OK "HCUBE_DMESG_IGNORE works" || result FAIL "HCUBE_DMESG_IGNORE works" "$tmp/out"
+if [ "$got" = 0 ]; then
+	result OK "HCUBE_DMESG_IGNORE works"
+else
+	result FAIL "HCUBE_DMESG_IGNORE works" "$tmp/out"
+fi
 
 # --- options and errors -------------------------------------------------------------
 got=0
 out=$("$CHECK" -q "$tmp/warn.sample" 2>&1) || got=$?
-[ "$got" = 1 ] && [ -z "$out" ] && result OK "-q: silent, exit 1" || result FAIL "-q: silent, exit 1"
+if [ "$got" = 1 ] && [ -z "$out" ]; then
+	result OK "-q: silent, exit 1"
+else
+	result FAIL "-q: silent, exit 1"
+fi
 expect 1 "several files: one dirty" "$base" "$tmp/warn.sample"
 expect 2 "unreadable file" "$tmp/does-not-exist"
 expect 2 "no file given"

@@ -7,9 +7,11 @@
 # changes (this script, vm-init.sh, busybox, the module files, the kernel
 # version).  Prints the path of the image on stdout.
 #
-# Usage: mkinitramfs.sh [-k KVER] [-o OUTPUT] [-b BASEDIR] [-f] [-q]
-#   -k KVER    kernel version (default: $KVER, else the only directory under
-#              /lib/modules)
+# Usage: mkinitramfs.sh [-k KVER] [-o OUTPUT] [-b BASEDIR] [-f] [-q] [-K]
+#   -k KVER    kernel version (default: $KVER, else the only kernel under
+#              /lib/modules; if there are several, the newest of the plain
+#              "-amd64" flavour, e.g. 6.1.0-56-amd64 rather than
+#              6.1.0-56-rt-amd64)
 #   -b BASEDIR take the modules from BASEDIR/lib/modules/KVER (default: /;
 #              like modprobe -d, e.g. for a kernel that is not installed)
 #   -o OUTPUT  image to write (default:
@@ -17,6 +19,7 @@
 #              defaults to ${XDG_CACHE_HOME:-$HOME/.cache}/hcube-vm)
 #   -f         rebuild even if the cached image is up to date
 #   -q         no progress messages
+#   -K         only print the kernel version that would be used, and exit
 #
 # Needs: busybox-static, cpio, kmod, gzip (xz/zstd only for compressed modules).
 
@@ -33,6 +36,7 @@ ROOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
 kver=${KVER:-}
 output=
 basedir=
+print_kver=0
 force=0
 quiet=0
 
@@ -50,33 +54,51 @@ die() {
 	exit 1
 }
 
-while getopts "k:o:b:fqh" opt; do
+while getopts "k:o:b:fqKh" opt; do
 	case "$opt" in
 	k) kver=$OPTARG ;;
 	b) basedir=$(readlink -f "$OPTARG") ;;
 	o) output=$OPTARG ;;
 	f) force=1 ;;
 	q) quiet=1 ;;
+	K) print_kver=1 ;;
 	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 
+# The default kernel: never `uname -r` (the host may run another kernel).
 if [ -z "$kver" ]; then
 	mapfile -t kvers < <(find "$basedir/lib/modules" -mindepth 1 -maxdepth 1 -type d \
-		-exec test -e '{}/modules.dep' ';' -printf '%f\n' 2>/dev/null | sort)
+		-exec test -e '{}/modules.dep' ';' -printf '%f\n' 2>/dev/null | sort -V)
 	case ${#kvers[@]} in
+	0) die "no kernel modules under $basedir/lib/modules (install linux-image-amd64)" ;;
 	1) kver=${kvers[0]} ;;
-	0) die "no kernel modules under /lib/modules (install linux-image-amd64)" ;;
-	*) die "several kernels under /lib/modules (${kvers[*]}): set KVER or use -k" ;;
+	*)
+		for v in "${kvers[@]}"; do
+			case "$v" in
+			*-rt-amd64 | *-cloud-amd64) ;;
+			*-amd64) kver=$v ;;	# sorted: the newest wins
+			esac
+		done
+		[ -n "$kver" ] ||
+			die "several kernels under $basedir/lib/modules (${kvers[*]}): set KVER or use -k"
+		;;
 	esac
+fi
+if [ "$print_kver" = 1 ]; then
+	echo "$kver"
+	exit 0
 fi
 moddir=$basedir/lib/modules/$kver
 [ -e "$moddir/modules.dep" ] || die "$moddir/modules.dep not found"
 
 if [ -z "$output" ]; then
-	cache=${HCUBE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/hcube-vm}
+	cache=${HCUBE_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/hcube-vm}
+	if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+		cache=${TMPDIR:-/tmp}/hcube-vm-cache-$(id -u)
+	fi
 	output=$cache/initramfs-$kver.cpio.gz
 fi
 output=$(readlink -m "$output")

@@ -14,8 +14,8 @@
 #                     (default 512; $HCUBE_VM_MEM)
 #   --timeout SEC     wall-clock limit for the whole VM, boot included
 #                     (default 900; $HCUBE_VM_TIMEOUT)
-#   --kver VER        kernel version (default: $KVER, else the only directory
-#                     under /lib/modules)
+#   --kver VER        kernel version (default: $KVER, else the only kernel
+#                     under /lib/modules, or the newest plain "-amd64" one)
 #   --kernel PATH     kernel image (default /boot/vmlinuz-VER; $HCUBE_VM_KERNEL)
 #   --out DIR         keep the run's files in DIR (default: a fresh temporary
 #                     directory, removed at exit)
@@ -121,13 +121,19 @@ done
 [ $# -gt 0 ] || die "no command given (usage: run-vm.sh [options] -- command [args...])"
 
 # --- validate ------------------------------------------------------------------
-is_uint "$cpus" && [ "$cpus" -ge 1 ] && [ "$cpus" -le 255 ] || die "--cpus must be 1..255"
-is_uint "$nodes" && [ "$nodes" -ge 1 ] || die "--nodes must be >= 1"
+if ! is_uint "$cpus" || [ "$cpus" -lt 1 ] || [ "$cpus" -gt 255 ]; then
+	die "--cpus must be 1..255"
+fi
+if ! is_uint "$nodes" || [ "$nodes" -lt 1 ]; then
+	die "--nodes must be >= 1"
+fi
 [ $((cpus % nodes)) -eq 0 ] || die "--cpus ($cpus) must be a multiple of --nodes ($nodes)"
 is_uint "$mem" || die "--mem must be a number of MiB"
 [ $((mem % nodes)) -eq 0 ] || die "--mem ($mem) must be a multiple of --nodes ($nodes)"
 [ $((mem / nodes)) -ge 64 ] || die "--mem: at least 64 MiB per node"
-is_uint "$timeout" && [ "$timeout" -ge 10 ] || die "--timeout must be >= 10 seconds"
+if ! is_uint "$timeout" || [ "$timeout" -lt 10 ]; then
+	die "--timeout must be >= 10 seconds"
+fi
 case "$tcg_thread" in multi | single) ;; *) die "--tcg-thread must be multi or single" ;; esac
 [ -d "$cwd" ] || die "--cwd $cwd: no such directory"
 cwd=$(cd "$cwd" && pwd -P)
@@ -140,14 +146,12 @@ for re in "${ignores[@]}"; do
 	[ "$grc" -le 1 ] || die "--dmesg-ignore '$re': bad regex"
 done
 command -v "$qemu" >/dev/null || die "$qemu not found (install qemu-system-x86)"
-command -v timeout >/dev/null && command -v tail >/dev/null || die "coreutils missing"
+for tool in timeout tail awk; do
+	command -v "$tool" >/dev/null || die "'$tool' not found"
+done
 
 if [ -z "$kver" ]; then
-	mapfile -t kvers < <(find /lib/modules -mindepth 1 -maxdepth 1 -type d \
-		-exec test -e '{}/modules.dep' ';' -printf '%f\n' 2>/dev/null | sort)
-	[ ${#kvers[@]} -eq 1 ] ||
-		die "need exactly one kernel under /lib/modules (found: ${kvers[*]:-none}); use --kver"
-	kver=${kvers[0]}
+	kver=$("$HERE/mkinitramfs.sh" -K) || die "no default kernel: use --kver"
 fi
 [ -d "/lib/modules/$kver" ] || die "/lib/modules/$kver not found (install linux-image-amd64)"
 kernel=${kernel:-/boot/vmlinuz-$kver}
@@ -168,6 +172,7 @@ fi
 
 qpid=
 declare -a helpers=()
+# shellcheck disable=SC2317  # invoked by the EXIT trap
 cleanup() {
 	local rc=$?
 	trap - EXIT INT TERM
@@ -247,9 +252,9 @@ qargs+=(
 	-chardev "file,id=con,path=$(qesc "$outdir/console.log")"
 	-serial chardev:con
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
-	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=hostout,path=$(qesc "$outdir"),security_model=none,multidevs=remap"
-	-device virtio-9p-pci,fsdev=hostout,mount_tag=hostout
+	-device "virtio-9p-pci,fsdev=hostout,mount_tag=hostout"
 )
 
 say "booting $kver: $cpus cpus, $nodes node(s), ${mem} MiB, timeout ${timeout}s"
@@ -284,7 +289,7 @@ elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s 
 # --- verdict --------------------------------------------------------------------------
 show_console() {
 	say "last lines of the kernel console:"
-	tail -n "${1:-40}" "$outdir/console.log" | sed 's/^/  | /' >&2
+	tail -n 40 "$outdir/console.log" | sed 's/^/  | /' >&2
 }
 
 rc=0

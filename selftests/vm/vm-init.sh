@@ -65,6 +65,7 @@ exec </dev/console >/dev/console 2>&1
 
 deadline=
 rootcache=loose
+# shellcheck disable=SC2013  # the command line is split into words on purpose
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	hcubevm.deadline=*) deadline=${arg#*=} ;;
