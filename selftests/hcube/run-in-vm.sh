@@ -7,7 +7,7 @@
 set -u
 B=${HCUBE_BUILD:-build}
 export HCUBE_KO=${HCUBE_KO:-./hcube.ko}
-tests=(lifecycle_test load nl_test balance_test nl_fuzz stress pyroute2_test.py ${HCUBE_EXTRA_TESTS:-} unload)
+tests=(lifecycle_test load nl_test balance_test nl_fuzz stress pyroute2_test.py ${HCUBE_EXTRA_TESTS:-} unload kmemleak)
 n=0
 fails=0
 
@@ -19,6 +19,20 @@ for t in "${tests[@]}"; do
 	case $t in
 	load) out=$(insmod "$HCUBE_KO" 2>&1); rc=$? ;;
 	unload) out=$(rmmod hcube 2>&1); rc=$? ;;
+	kmemleak)
+		# on kernels with kmemleak (the debug kernel): nothing of hcube's
+		# may be left unreferenced after the unload
+		k=/sys/kernel/debug/kmemleak
+		if [ -w "$k" ]; then
+			echo scan >"$k"; sleep 2; echo scan >"$k"
+			out=$(awk '/^unreferenced object/ { if (blk ~ /hcube/) print blk; blk = "" }
+				{ blk = blk $0 "\n" } END { if (blk ~ /hcube/) print blk }' "$k")
+			rc=0
+			[ -n "$out" ] && rc=1
+			[ -z "$out" ] && out="kmemleak: no unreferenced object from hcube ($(grep -c '^unreferenced object' "$k") in all)"
+		else
+			out="kmemleak: not in this kernel, skipped"; rc=0
+		fi ;;
 	*.sh | *.py) out=$(timeout 600 "selftests/hcube/$t" "$B" 2>&1); rc=$? ;;
 	nl_fuzz) out=$(timeout 600 "$B/selftests/$t" "${HCUBE_FUZZ_SECONDS:-10}" \
 			"${HCUBE_FUZZ_SEED:-1}" 2>&1); rc=$? ;;
