@@ -65,7 +65,7 @@ module-check:
 deps:
 	@scripts/deps.sh
 
-tools: $(BUILD)/hcube-sim
+tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
 
 $(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
@@ -219,6 +219,7 @@ check: deps
 	$(MAKE) check-spec
 	$(MAKE) check-vm-dmesg
 	$(MAKE) check-core
+	$(MAKE) check-hcubectl
 	$(MAKE) module-check
 	$(MAKE) check-vm
 	$(MAKE) check-rt

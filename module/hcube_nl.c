@@ -722,9 +722,8 @@ static int hcube_fault_doit(struct sk_buff *skb, struct genl_info *info)
 		u32 c = nla_get_u32(acpu);
 
 		if (!cpu_present(c)) {
-			NL_SET_ERR_MSG_ATTR_POL(info->extack, acpu,
-						&hcube_fault_policy[HCUBE_A_CPU],
-						"HCUBE_A_CPU: the CPU is not present");
+			NL_SET_ERR_MSG_ATTR(info->extack, acpu,
+					    "HCUBE_A_CPU: the CPU is not present (see /sys/devices/system/cpu/present)");
 			return -ENODEV;
 		}
 		cpu = c;

@@ -24,7 +24,7 @@ typedef void (*tlv_fn)(uint16_t type, const uint8_t *data, size_t len,
 		       void *arg);
 
 /* Call @fn for each well-formed TLV in [p, p + len); stop at the first bad one. */
-static void for_each_tlv(const uint8_t *p, size_t len, tlv_fn fn, void *arg)
+static void walk_tlvs(const uint8_t *p, size_t len, tlv_fn fn, void *arg)
 {
 	size_t off = 0;
 
@@ -148,7 +148,7 @@ static void err_tlv(uint16_t type, const uint8_t *data, size_t len, void *arg)
 		break;
 	case NLMSGERR_ATTR_POLICY:
 		memset(&ext->policy, 0, sizeof(ext->policy));
-		for_each_tlv(data, len, policy_tlv, &ext->policy);
+		walk_tlvs(data, len, policy_tlv, &ext->policy);
 		ext->has_policy = true;
 		break;
 	default:
@@ -205,7 +205,7 @@ int hc_extack_parse(const void *buf, size_t len, struct hc_extack *ext)
 	}
 
 	if ((nlh.nlmsg_flags & NLM_F_ACK_TLVS) && off < mlen)
-		for_each_tlv(p + off, mlen - off, err_tlv, ext);
+		walk_tlvs(p + off, mlen - off, err_tlv, ext);
 	return 0;
 }
 
@@ -306,7 +306,11 @@ static void range_items(const struct hc_policy *p, struct sbuf *b)
 {
 	const char *sep = "";
 
-#define ITEM(...) do { sb_printf(b, "%s", sep); sb_printf(b, __VA_ARGS__); sep = ", "; } while (0)
+#define ITEM(...) do {				\
+		sb_printf(b, "%s", sep);	\
+		sb_printf(b, __VA_ARGS__);	\
+		sep = ", ";			\
+	} while (0)
 	if (p->has_min_u && p->has_max_u) {
 		if (!full_range_u(p))
 			ITEM("valid range %" PRIu64 "..%" PRIu64, p->min_u, p->max_u);

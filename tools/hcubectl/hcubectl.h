@@ -13,6 +13,10 @@
 #include "extack.h"
 #include "json.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* Exit status: 0 success, 1 a kernel (or system) error, 2 bad usage. */
 #define HC_EXIT_ERROR	1
 #define HC_EXIT_USAGE	2
@@ -56,12 +60,19 @@ const char *hc_vstate_name(uint32_t v);
 const char *hc_policy_name(uint32_t v);
 const char *hc_tstate_name(uint32_t v);
 const char *hc_reason_name(uint32_t v);
+const char *hc_fault_event_name(uint32_t v);	/* added cleared offline online */
 /* The name, or the number in @buf. */
 const char *hc_name_or_num(const char *name, uint32_t v, char *buf, size_t size);
 
-/* Names of the HCUBE_A_* attribute types, for missing-attribute errors. */
+/*
+ * Names of the attribute types at the top level of a request, for
+ * missing-attribute errors: HCUBE_A_* (most commands) and HCUBE_R_A_*
+ * (HCUBE_CMD_REBALANCE).
+ */
 extern const char *const hc_attr_names[];
 extern const size_t hc_attr_nnames;
+extern const char *const hc_report_attr_names[];
+extern const size_t hc_report_attr_nnames;
 
 /*
  * A vertex label: @dim binary digits (highest dimension first) when the
@@ -116,6 +127,9 @@ struct hc_req {
 	struct hc_attrmap map;
 	const char *what;	/* for error messages: "task add" */
 	uint8_t cmd;
+	/* names of its top-level attribute types (default: hc_attr_names) */
+	const char *const *attr_names;
+	size_t nattr_names;
 };
 
 void hc_req_init(struct hc_req *r, const struct hc_nl *nl, uint8_t cmd,
@@ -199,6 +213,7 @@ int hc_task_parse(struct hc_task *t, const struct nlattr *nest);
 void hc_task_free(struct hc_task *t);
 /* JSON object of the task's present attributes (key NULL inside arrays). */
 void hc_task_json(struct json *j, const char *key, const struct hc_task *t, int dim);
+void hc_task_json_members(struct json *j, const struct hc_task *t, int dim);
 /* "pid 1234 (comm) tgid 1234 vertex 0101 active cpus 4-5 ..." */
 void hc_task_text(struct hc_str *b, const struct hc_task *t, int dim);
 
@@ -209,7 +224,10 @@ struct hc_tasks {
 struct hc_task *hc_tasks_add(struct hc_tasks *l);
 void hc_tasks_free(struct hc_tasks *l);
 
-/* A rebalance report (HCUBE_A_REPORT). has: bit per HCUBE_R_A_* type. */
+/*
+ * A rebalance report: the top-level attributes (enum hcube_report_attr) of
+ * a REBALANCE reply or a REBALANCE_NTF. has: bit per HCUBE_R_A_* type.
+ */
 struct hc_report {
 	uint32_t has;
 	uint32_t policy, trigger, ntransfers, steps, comm_steps;
@@ -223,7 +241,12 @@ struct hc_report {
 	uint32_t nxfers;
 	struct hc_tasks failures, changed;
 };
-int hc_report_parse(struct hc_report *r, const struct nlattr *nest);
+/*
+ * Parse the attributes of a message; repeated HCUBE_R_A_TRANSFERS are joined
+ * in order. Returns 0, or -1 when the message holds no report (no
+ * HCUBE_R_A_POLICY).
+ */
+int hc_report_parse(struct hc_report *r, struct nlattr *attrs, int len);
 void hc_report_free(struct hc_report *r);
 /* The dimension the report implies, or @dim if it says nothing. */
 int hc_report_dim(const struct hc_report *r, int dim);
@@ -238,6 +261,12 @@ void hc_cube_line(struct hc_str *b, const struct hc_cube *c);
 
 /* JSON writer set up by the global options, on stdout. */
 void hc_json_begin(struct json *j);
+/* The value, or null when @has is false. */
+void hc_json_u32(struct json *j, const char *key, bool has, uint64_t v);
+/* "label": binary digits (a 0-cube: ""); nothing when the dimension is unknown. */
+void hc_json_label(struct json *j, int dim, uint32_t v);
+/* "{}": the -j output of a command the kernel only acks. */
+void hc_json_empty(void);
 
 /* ---- commands ---- */
 int cmd_show(int argc, char **argv);

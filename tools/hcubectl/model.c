@@ -16,7 +16,27 @@ void hc_json_begin(struct json *j)
 	json_init(j, stdout, hc_opts.pretty);
 }
 
-static void json_u32_or_null(struct json *j, const char *key, bool has, uint64_t v)
+void hc_json_label(struct json *j, int dim, uint32_t v)
+{
+	char lb[HC_LABEL_MAX];
+
+	if (dim > 0)
+		json_str(j, "label", hc_label(lb, dim, v));
+	else if (dim == 0)
+		json_str(j, "label", "");	/* a 0-cube: no digits */
+}
+
+void hc_json_empty(void)
+{
+	struct json j;
+
+	hc_json_begin(&j);
+	json_obj_open(&j, NULL);
+	json_obj_close(&j);
+	json_end(&j);
+}
+
+void hc_json_u32(struct json *j, const char *key, bool has, uint64_t v)
 {
 	if (has)
 		json_uint(j, key, v);
@@ -83,7 +103,7 @@ void hc_cube_parse(struct hc_cube *c, struct nlattr **tb)
 	size_t i;
 
 	memset(c, 0, sizeof(*c));
-	for (i = 0; i < sizeof(cube_u32_attrs) / sizeof(cube_u32_attrs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cube_u32_attrs); i++) {
 		int type = cube_u32_attrs[i];
 
 		if (hc_get_u32(tb[type], cube_field(c, type)))
@@ -104,19 +124,19 @@ void hc_cube_json(struct json *j, const struct hc_cube *c)
 {
 	json_name_or_null(j, "mode", HC_HAS(c, HCUBE_A_MODE), hc_mode_name(c->mode),
 			  c->mode);
-	json_u32_or_null(j, "dim", HC_HAS(c, HCUBE_A_DIM), c->dim);
-	json_u32_or_null(j, "nvertices", HC_HAS(c, HCUBE_A_NVERTICES), c->nvertices);
-	json_u32_or_null(j, "healthy", HC_HAS(c, HCUBE_A_NHEALTHY), c->nhealthy);
-	json_u32_or_null(j, "attached", HC_HAS(c, HCUBE_A_NATTACHED), c->nattached);
-	json_u32_or_null(j, "ntasks", HC_HAS(c, HCUBE_A_NTASKS), c->ntasks);
-	json_u32_or_null(j, "generation", HC_HAS(c, HCUBE_A_GENERATION), c->generation);
+	hc_json_u32(j, "dim", HC_HAS(c, HCUBE_A_DIM), c->dim);
+	hc_json_u32(j, "nvertices", HC_HAS(c, HCUBE_A_NVERTICES), c->nvertices);
+	hc_json_u32(j, "healthy", HC_HAS(c, HCUBE_A_NHEALTHY), c->nhealthy);
+	hc_json_u32(j, "attached", HC_HAS(c, HCUBE_A_NATTACHED), c->nattached);
+	hc_json_u32(j, "ntasks", HC_HAS(c, HCUBE_A_NTASKS), c->ntasks);
+	hc_json_u32(j, "generation", HC_HAS(c, HCUBE_A_GENERATION), c->generation);
 	if (HC_HAS(c, HCUBE_A_CB_PATTERN))
 		json_str(j, "balancing_subcube", c->cb_pattern);
 	else
 		json_null(j, "balancing_subcube");
-	json_u32_or_null(j, "cb_base", HC_HAS(c, HCUBE_A_CB_BASE), c->cb_base);
-	json_u32_or_null(j, "cb_mask", HC_HAS(c, HCUBE_A_CB_MASK), c->cb_mask);
-	json_u32_or_null(j, "tree_depth", HC_HAS(c, HCUBE_A_TREE_DEPTH), c->tree_depth);
+	hc_json_u32(j, "cb_base", HC_HAS(c, HCUBE_A_CB_BASE), c->cb_base);
+	hc_json_u32(j, "cb_mask", HC_HAS(c, HCUBE_A_CB_MASK), c->cb_mask);
+	hc_json_u32(j, "tree_depth", HC_HAS(c, HCUBE_A_TREE_DEPTH), c->tree_depth);
 }
 
 void hc_cube_line(struct hc_str *b, const struct hc_cube *c)
@@ -124,8 +144,11 @@ void hc_cube_line(struct hc_str *b, const struct hc_cube *c)
 	char num[16];
 	const char *sep = "";
 
-#define PART(...) do { hc_str_printf(b, "%s", sep); hc_str_printf(b, __VA_ARGS__); \
-		       sep = ", "; } while (0)
+#define PART(...) do {				\
+		hc_str_printf(b, "%s", sep);	\
+		hc_str_printf(b, __VA_ARGS__);	\
+		sep = ", ";			\
+	} while (0)
 	if (HC_HAS(c, HCUBE_A_MODE))
 		PART("mode %s", hc_name_or_num(hc_mode_name(c->mode), c->mode, num,
 					       sizeof(num)));
@@ -160,7 +183,10 @@ int hc_vertex_parse(struct hc_vertex *v, const struct nlattr *nest)
 	if (!hc_get_u32(tb[HCUBE_V_A_ID], &v->id))
 		return -1;	/* a vertex without its label is useless */
 	v->has |= 1U << HCUBE_V_A_ID;
-#define U32(attr, field) do { if (hc_get_u32(tb[attr], &v->field)) v->has |= 1U << (attr); } while (0)
+#define U32(attr, field) do {					\
+		if (hc_get_u32(tb[attr], &v->field))		\
+			v->has |= 1U << (attr);			\
+	} while (0)
 	U32(HCUBE_V_A_STATE, state);
 	U32(HCUBE_V_A_LOAD, load);
 	U32(HCUBE_V_A_DIST, dist);
@@ -194,7 +220,10 @@ int hc_task_parse(struct hc_task *t, const struct nlattr *nest)
 
 	memset(t, 0, sizeof(*t));
 	hc_parse_nested(tb, HCUBE_T_A_MAX, nest);
-#define U32(attr, field) do { if (hc_get_u32(tb[attr], &t->field)) t->has |= 1U << (attr); } while (0)
+#define U32(attr, field) do {					\
+		if (hc_get_u32(tb[attr], &t->field))		\
+			t->has |= 1U << (attr);			\
+	} while (0)
 	U32(HCUBE_T_A_PID, pid);
 	U32(HCUBE_T_A_TGID, tgid);
 	U32(HCUBE_T_A_VERTEX, vertex);
@@ -254,9 +283,15 @@ static const char *kernel_strerror(int32_t err)
 
 void hc_task_json(struct json *j, const char *key, const struct hc_task *t, int dim)
 {
-	char lb[HC_LABEL_MAX], num[16];
-
 	json_obj_open(j, key);
+	hc_task_json_members(j, t, dim);
+	json_obj_close(j);
+}
+
+void hc_task_json_members(struct json *j, const struct hc_task *t, int dim)
+{
+	char num[16];
+
 	if (HC_HAS(t, HCUBE_T_A_PID))
 		json_uint(j, "pid", t->pid);
 	if (HC_HAS(t, HCUBE_T_A_TGID))
@@ -265,8 +300,7 @@ void hc_task_json(struct json *j, const char *key, const struct hc_task *t, int 
 		json_str(j, "comm", t->comm);
 	if (HC_HAS(t, HCUBE_T_A_VERTEX)) {
 		json_uint(j, "vertex", t->vertex);
-		if (dim >= 0)
-			json_str(j, "label", hc_label(lb, dim, t->vertex));
+		hc_json_label(j, dim, t->vertex);
 	}
 	if (HC_HAS(t, HCUBE_T_A_STATE))
 		json_str(j, "state", hc_name_or_num(hc_tstate_name(t->state),
@@ -282,7 +316,6 @@ void hc_task_json(struct json *j, const char *key, const struct hc_task *t, int 
 	if (HC_HAS(t, HCUBE_T_A_REASON))
 		json_str(j, "reason", hc_name_or_num(hc_reason_name(t->reason),
 						     t->reason, num, sizeof(num)));
-	json_obj_close(j);
 }
 
 void hc_task_text(struct hc_str *b, const struct hc_task *t, int dim)
@@ -323,7 +356,7 @@ static uint32_t *copy_u32_array(const struct nlattr *a, uint32_t *n)
 	return v;
 }
 
-int hc_report_parse(struct hc_report *r, const struct nlattr *nest)
+int hc_report_parse(struct hc_report *r, struct nlattr *attrs, int len)
 {
 	static const int load_attrs[3] = {
 		HCUBE_R_A_LOADS_BEFORE, HCUBE_R_A_LOADS_PLAN, HCUBE_R_A_LOADS_AFTER,
@@ -332,9 +365,15 @@ int hc_report_parse(struct hc_report *r, const struct nlattr *nest)
 	int i, rem;
 
 	memset(r, 0, sizeof(*r));
-	hc_parse_nested(tb, HCUBE_R_A_MAX, nest);
-#define U32(attr, field) do { if (hc_get_u32(tb[attr], &r->field)) r->has |= 1U << (attr); } while (0)
-#define U64(attr, field) do { if (hc_get_u64(tb[attr], &r->field)) r->has |= 1U << (attr); } while (0)
+	hc_parse(tb, HCUBE_R_A_MAX, attrs, len);
+#define U32(attr, field) do {					\
+		if (hc_get_u32(tb[attr], &r->field))		\
+			r->has |= 1U << (attr);			\
+	} while (0)
+#define U64(attr, field) do {					\
+		if (hc_get_u64(tb[attr], &r->field))		\
+			r->has |= 1U << (attr);			\
+	} while (0)
 	U32(HCUBE_R_A_POLICY, policy);
 	U32(HCUBE_R_A_TRIGGER, trigger);
 	U32(HCUBE_R_A_NTRANSFERS, ntransfers);
@@ -359,22 +398,27 @@ int hc_report_parse(struct hc_report *r, const struct nlattr *nest)
 			r->loads[i] = copy_u32_array(tb[load_attrs[i]], &r->nloads[i]);
 			r->has |= 1U << load_attrs[i];
 		}
-	if (tb[HCUBE_R_A_TRANSFERS]) {
-		a = tb[HCUBE_R_A_TRANSFERS];
-		r->nxfers = (uint32_t)nla_len(a) / sizeof(*r->xfers);
-		r->xfers = hc_malloc(r->nxfers * sizeof(*r->xfers));
-		memcpy(r->xfers, nla_data(a), r->nxfers * sizeof(*r->xfers));
-		r->has |= 1U << HCUBE_R_A_TRANSFERS;
-	}
-	nla_for_each_nested(a, nest, rem) {
+	nla_for_each_attr(a, attrs, len, rem) {
 		int type = nla_type(a);
 
-		if (type == HCUBE_R_A_FAILURE)
+		if (type == HCUBE_R_A_TRANSFERS) {
+			/*
+			 * At most HCUBE_TRANSFERS_PER_ATTR to an attribute (a
+			 * 10-cube's plan has up to 6144): join them in order.
+			 */
+			uint32_t n = (uint32_t)nla_len(a) / sizeof(*r->xfers);
+
+			r->xfers = hc_realloc(r->xfers, (r->nxfers + n) * sizeof(*r->xfers));
+			memcpy(r->xfers + r->nxfers, nla_data(a), n * sizeof(*r->xfers));
+			r->nxfers += n;
+			r->has |= 1U << HCUBE_R_A_TRANSFERS;
+		} else if (type == HCUBE_R_A_FAILURE) {
 			hc_task_parse(hc_tasks_add(&r->failures), a);
-		else if (type == HCUBE_R_A_CHANGED)
+		} else if (type == HCUBE_R_A_CHANGED) {
 			hc_task_parse(hc_tasks_add(&r->changed), a);
+		}
 	}
-	return 0;
+	return HC_HAS(r, HCUBE_R_A_POLICY) ? 0 : -1;
 }
 
 void hc_report_free(struct hc_report *r)
@@ -432,16 +476,16 @@ void hc_report_json(struct json *j, const struct hc_report *r, int dim)
 	json_bool(j, "dry_run", r->dry_run);
 	json_name_or_null(j, "trigger", HC_HAS(r, HCUBE_R_A_TRIGGER),
 			  hc_reason_name(r->trigger), r->trigger);
-	json_u32_or_null(j, "dim", dim >= 0, (uint32_t)dim);
+	hc_json_u32(j, "dim", dim >= 0, (uint32_t)dim);
 	if (HC_HAS(r, HCUBE_R_A_CB_PATTERN))
 		json_str(j, "balancing_subcube", r->cb_pattern);
 	else
 		json_null(j, "balancing_subcube");
-	json_u32_or_null(j, "tree_depth", HC_HAS(r, HCUBE_R_A_TREE_DEPTH), r->tree_depth);
+	hc_json_u32(j, "tree_depth", HC_HAS(r, HCUBE_R_A_TREE_DEPTH), r->tree_depth);
 	json_loads(j, "loads_before", r->loads[0], r->nloads[0]);
 	json_loads(j, "loads_plan", r->loads[1], r->nloads[1]);
 	json_loads(j, "loads_after", r->loads[2], r->nloads[2]);
-	if (r->xfers || !r->ntransfers) {
+	if (HC_HAS(r, HCUBE_R_A_TRANSFERS) || !r->ntransfers) {
 		json_arr_open(j, "transfers");
 		for (i = 0; i < r->nxfers; i++) {
 			json_obj_open(j, NULL);
@@ -455,15 +499,15 @@ void hc_report_json(struct json *j, const struct hc_report *r, int dim)
 	} else {
 		json_null(j, "transfers");
 	}
-	json_u32_or_null(j, "ntransfers", HC_HAS(r, HCUBE_R_A_NTRANSFERS), r->ntransfers);
-	json_u32_or_null(j, "steps", HC_HAS(r, HCUBE_R_A_STEPS), r->steps);
-	json_u32_or_null(j, "comm_steps", HC_HAS(r, HCUBE_R_A_COMM_STEPS), r->comm_steps);
-	json_u32_or_null(j, "migrations", HC_HAS(r, HCUBE_R_A_MIGRATIONS), r->migrations);
-	json_u32_or_null(j, "moved_tasks", HC_HAS(r, HCUBE_R_A_MOVED), r->moved);
-	json_u32_or_null(j, "failed", HC_HAS(r, HCUBE_R_A_FAILED), r->failed);
-	json_u32_or_null(j, "exited", HC_HAS(r, HCUBE_R_A_EXITED), r->exited);
-	json_u32_or_null(j, "evacuated", HC_HAS(r, HCUBE_R_A_EVACUATED), r->evacuated);
-	json_u32_or_null(j, "duration_ns", HC_HAS(r, HCUBE_R_A_DURATION_NS), r->duration_ns);
+	hc_json_u32(j, "ntransfers", HC_HAS(r, HCUBE_R_A_NTRANSFERS), r->ntransfers);
+	hc_json_u32(j, "steps", HC_HAS(r, HCUBE_R_A_STEPS), r->steps);
+	hc_json_u32(j, "comm_steps", HC_HAS(r, HCUBE_R_A_COMM_STEPS), r->comm_steps);
+	hc_json_u32(j, "migrations", HC_HAS(r, HCUBE_R_A_MIGRATIONS), r->migrations);
+	hc_json_u32(j, "moved_tasks", HC_HAS(r, HCUBE_R_A_MOVED), r->moved);
+	hc_json_u32(j, "failed", HC_HAS(r, HCUBE_R_A_FAILED), r->failed);
+	hc_json_u32(j, "exited", HC_HAS(r, HCUBE_R_A_EXITED), r->exited);
+	hc_json_u32(j, "evacuated", HC_HAS(r, HCUBE_R_A_EVACUATED), r->evacuated);
+	hc_json_u32(j, "duration_ns", HC_HAS(r, HCUBE_R_A_DURATION_NS), r->duration_ns);
 	json_arr_open(j, "failures");
 	for (k = 0; k < r->failures.n; k++)
 		hc_task_json(j, NULL, &r->failures.v[k], dim);
@@ -550,9 +594,9 @@ void hc_report_text(FILE *f, const struct hc_report *r, int dim)
 	if (r->nxfers)
 		fputc('\n', f);
 
-	fprintf(f, "transfers %u, steps %u, migrations (task-hops) %llu, moved tasks %u, communication steps %u\n",
-		r->ntransfers, r->steps, (unsigned long long)r->migrations, r->moved,
-		r->comm_steps);
+	fprintf(f, "transfers %u, steps %u, migrations (task-hops) %llu, ", r->ntransfers,
+		r->steps, (unsigned long long)r->migrations);
+	fprintf(f, "moved tasks %u, communication steps %u\n", r->moved, r->comm_steps);
 	fprintf(f, "failed %u, exited %u, evacuated %u", r->failed, r->exited,
 		r->evacuated);
 	if (HC_HAS(r, HCUBE_R_A_DURATION_NS)) {
@@ -599,9 +643,10 @@ void hc_report_line(struct hc_str *b, const struct hc_report *r, int dim)
 		hc_str_printf(b, " C_b %s", r->cb_pattern[0] ? r->cb_pattern : "-");
 	if (HC_HAS(r, HCUBE_R_A_TREE_DEPTH))
 		hc_str_printf(b, " depth %u", r->tree_depth);
-	hc_str_printf(b, " transfers %u steps %u migrations %llu moved %u failed %u exited %u evacuated %u",
-		      r->ntransfers, r->steps, (unsigned long long)r->migrations,
-		      r->moved, r->failed, r->exited, r->evacuated);
+	hc_str_printf(b, " transfers %u steps %u migrations %llu", r->ntransfers,
+		      r->steps, (unsigned long long)r->migrations);
+	hc_str_printf(b, " moved %u failed %u exited %u evacuated %u", r->moved,
+		      r->failed, r->exited, r->evacuated);
 	if (HC_HAS(r, HCUBE_R_A_DURATION_NS))
 		hc_str_printf(b, " duration %llu ns",
 			      (unsigned long long)r->duration_ns);

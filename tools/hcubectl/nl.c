@@ -30,10 +30,12 @@ void hc_nl_open(struct hc_nl *nl)
 	if (err < 0)
 		hc_fatal("cannot open a generic netlink socket: %s", nl_geterror(err));
 	fd = nl_socket_get_fd(nl->sk);
-	/* Error messages, offsets and policies; no echo of the request. */
-	if (setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one)) < 0 ||
-	    setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one)) < 0)
-		hc_fatal("cannot enable extended netlink acks: %s", strerror(errno));
+	/*
+	 * Error messages, offsets and policies; no echo of the request. Best
+	 * effort: without them errors still come, with less to say.
+	 */
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* Reports on big cubes are ~100 KB: peek at the size before reading. */
 	nl_socket_enable_msg_peek(nl->sk);
 	nl_socket_set_msg_buf_size(nl->sk, 32768);
@@ -42,8 +44,8 @@ void hc_nl_open(struct hc_nl *nl)
 	nl->family = genl_ctrl_resolve(nl->sk, HCUBE_FAMILY_NAME);
 	if (nl->family == -NLE_OBJ_NOTFOUND) {
 		fflush(stdout);
-		fputs("hcubectl: the hcube module is not loaded (genl family \"hcube\" not found); load it with insmod hcube.ko\n",
-		      stderr);
+		fputs("hcubectl: the hcube module is not loaded (genl family \"hcube\" not found); "
+		      "load it with insmod hcube.ko\n", stderr);
 		exit(HC_EXIT_ERROR);
 	}
 	if (nl->family < 0)
@@ -63,6 +65,14 @@ void hc_req_init(struct hc_req *r, const struct hc_nl *nl, uint8_t cmd,
 	memset(r, 0, sizeof(*r));
 	r->what = what;
 	r->cmd = cmd;
+	/* REBALANCE's top-level attributes are the report's. */
+	if (cmd == HCUBE_CMD_REBALANCE) {
+		r->attr_names = hc_report_attr_names;
+		r->nattr_names = hc_report_attr_nnames;
+	} else {
+		r->attr_names = hc_attr_names;
+		r->nattr_names = hc_attr_nnames;
+	}
 	r->msg = nlmsg_alloc_size(size + 256);
 	if (!r->msg)
 		hc_fatal("out of memory");
@@ -271,7 +281,7 @@ static void print_kernel_error(const struct hc_req *r, const struct hc_extack *e
 {
 	char buf[1024];
 
-	hc_extack_describe(ext, &r->map, hc_attr_names, hc_attr_nnames, buf,
+	hc_extack_describe(ext, &r->map, r->attr_names, r->nattr_names, buf,
 			   sizeof(buf));
 	fflush(stdout);
 	fprintf(stderr, "hcubectl: %s: %s%s\n", r->what, buf,

@@ -54,28 +54,47 @@ void *hc_realloc(void *p, size_t size)
 int hc_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
 	      const struct option *longopts, void (*usage)(FILE *f), bool *first)
 {
+	/* The command's options plus -j/--json and -p/--pretty, as before it. */
+	static struct option all[32];
 	char so[64];
+	size_t n = 0;
 	int c;
 
+	while (longopts[n].name && n < 29) {
+		all[n] = longopts[n];
+		n++;
+	}
+	all[n++] = (struct option){ "json", no_argument, NULL, 'j' };
+	all[n++] = (struct option){ "pretty", no_argument, NULL, 'p' };
+	all[n] = (struct option){ NULL, 0, NULL, 0 };
 	if (*first) {
 		optind = 0;	/* glibc: start over, argv[0] is the command */
 		*first = false;
 	}
 	opterr = 0;
-	snprintf(so, sizeof(so), ":h%s", shortopts);
-	c = getopt_long(argc, argv, so, longopts, NULL);
-	switch (c) {
-	case 'h':
-		usage(stdout);
-		exit(0);
-	case ':':
-		hc_usage_error(cmd, "option '%s' needs an argument", argv[optind - 1]);
-	case '?':
-		if (optopt)
-			hc_usage_error(cmd, "unknown option '-%c'", optopt);
-		hc_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-	default:
-		return c;
+	snprintf(so, sizeof(so), ":hjp%s", shortopts);
+	for (;;) {
+		c = getopt_long(argc, argv, so, all, NULL);
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'j':
+			hc_opts.json = true;
+			break;
+		case 'p':
+			hc_opts.json = hc_opts.pretty = true;
+			break;
+		case ':':
+			hc_usage_error(cmd, "option '%s' needs an argument",
+				       argv[optind - 1]);
+		case '?':
+			if (optopt)
+				hc_usage_error(cmd, "unknown option '-%c'", optopt);
+			hc_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		default:
+			return c;
+		}
 	}
 }
 
@@ -143,7 +162,7 @@ static bool parse_cpu_num(const char **p, unsigned long *v)
 
 /*
  * The kernel's cpulist syntax: items "N", "N-M" or "N-M:used/group",
- * separated by commas. An empty list is accepted (a vertex with no CPUs).
+ * separated by commas. An empty string is accepted here (the callers decide).
  */
 bool hc_parse_cpulist(const char *s, const char **why)
 {
@@ -222,7 +241,16 @@ static const char *const reason_names[] = {
 	[HCUBE_REASON_FAULT] = "fault",
 };
 
-#define NAME_OF(tbl, v) ((v) < sizeof(tbl) / sizeof((tbl)[0]) ? (tbl)[v] : NULL)
+static const char *const fault_event_names[] = {
+	[HCUBE_FAULT_ADDED] = "added",
+	[HCUBE_FAULT_CLEARED] = "cleared",
+	[HCUBE_CPU_OFFLINE] = "offline",
+	[HCUBE_CPU_ONLINE] = "online",
+};
+_Static_assert(ARRAY_SIZE(fault_event_names) ==
+	       HCUBE_FAULT_EVENT_MAX + 1, "fault_event_names: one per event");
+
+#define NAME_OF(tbl, v) ((v) < ARRAY_SIZE(tbl) ? (tbl)[v] : NULL)
 
 const char *hc_mode_name(uint32_t v)
 {
@@ -249,6 +277,11 @@ const char *hc_reason_name(uint32_t v)
 	return NAME_OF(reason_names, v);
 }
 
+const char *hc_fault_event_name(uint32_t v)
+{
+	return NAME_OF(fault_event_names, v);
+}
+
 const char *hc_name_or_num(const char *name, uint32_t v, char *buf, size_t size)
 {
 	if (name)
@@ -269,12 +302,12 @@ static int find_name(const char *const *tbl, size_t n, const char *s)
 
 int hc_policy_parse(const char *s)
 {
-	return find_name(policy_names, sizeof(policy_names) / sizeof(policy_names[0]), s);
+	return find_name(policy_names, ARRAY_SIZE(policy_names), s);
 }
 
 int hc_mode_parse(const char *s)
 {
-	return find_name(mode_names, sizeof(mode_names) / sizeof(mode_names[0]), s);
+	return find_name(mode_names, ARRAY_SIZE(mode_names), s);
 }
 
 const char *const hc_attr_names[] = {
@@ -299,15 +332,43 @@ const char *const hc_attr_names[] = {
 	[HCUBE_A_THREADS] = "HCUBE_A_THREADS",
 	[HCUBE_A_ALL] = "HCUBE_A_ALL",
 	[HCUBE_A_TASK] = "HCUBE_A_TASK",
-	[HCUBE_A_POLICY] = "HCUBE_A_POLICY",
-	[HCUBE_A_DRY_RUN] = "HCUBE_A_DRY_RUN",
-	[HCUBE_A_REPORT] = "HCUBE_A_REPORT",
 	[HCUBE_A_STATS] = "HCUBE_A_STATS",
 	[HCUBE_A_CONFIG] = "HCUBE_A_CONFIG",
 	[HCUBE_A_REASON] = "HCUBE_A_REASON",
 	[HCUBE_A_STATE] = "HCUBE_A_STATE",
+	[HCUBE_A_EVENT] = "HCUBE_A_EVENT",
 };
-const size_t hc_attr_nnames = sizeof(hc_attr_names) / sizeof(hc_attr_names[0]);
+const size_t hc_attr_nnames = ARRAY_SIZE(hc_attr_names);
+_Static_assert(ARRAY_SIZE(hc_attr_names) == HCUBE_A_MAX + 1,
+	       "hc_attr_names: one name per enum hcube_attr value");
+
+const char *const hc_report_attr_names[] = {
+	[HCUBE_R_A_UNSPEC] = "HCUBE_R_A_UNSPEC",
+	[HCUBE_R_A_PAD] = "HCUBE_R_A_PAD",
+	[HCUBE_R_A_POLICY] = "HCUBE_R_A_POLICY",
+	[HCUBE_R_A_DRY_RUN] = "HCUBE_R_A_DRY_RUN",
+	[HCUBE_R_A_TRIGGER] = "HCUBE_R_A_TRIGGER",
+	[HCUBE_R_A_LOADS_BEFORE] = "HCUBE_R_A_LOADS_BEFORE",
+	[HCUBE_R_A_LOADS_PLAN] = "HCUBE_R_A_LOADS_PLAN",
+	[HCUBE_R_A_LOADS_AFTER] = "HCUBE_R_A_LOADS_AFTER",
+	[HCUBE_R_A_TRANSFERS] = "HCUBE_R_A_TRANSFERS",
+	[HCUBE_R_A_NTRANSFERS] = "HCUBE_R_A_NTRANSFERS",
+	[HCUBE_R_A_STEPS] = "HCUBE_R_A_STEPS",
+	[HCUBE_R_A_COMM_STEPS] = "HCUBE_R_A_COMM_STEPS",
+	[HCUBE_R_A_MIGRATIONS] = "HCUBE_R_A_MIGRATIONS",
+	[HCUBE_R_A_MOVED] = "HCUBE_R_A_MOVED",
+	[HCUBE_R_A_FAILED] = "HCUBE_R_A_FAILED",
+	[HCUBE_R_A_FAILURE] = "HCUBE_R_A_FAILURE",
+	[HCUBE_R_A_CHANGED] = "HCUBE_R_A_CHANGED",
+	[HCUBE_R_A_EXITED] = "HCUBE_R_A_EXITED",
+	[HCUBE_R_A_EVACUATED] = "HCUBE_R_A_EVACUATED",
+	[HCUBE_R_A_DURATION_NS] = "HCUBE_R_A_DURATION_NS",
+	[HCUBE_R_A_CB_PATTERN] = "HCUBE_R_A_CB_PATTERN",
+	[HCUBE_R_A_TREE_DEPTH] = "HCUBE_R_A_TREE_DEPTH",
+};
+const size_t hc_report_attr_nnames = ARRAY_SIZE(hc_report_attr_names);
+_Static_assert(ARRAY_SIZE(hc_report_attr_names) == HCUBE_R_A_MAX + 1,
+	       "hc_report_attr_names: one name per enum hcube_report_attr value");
 
 const char *hc_label(char *buf, int dim, uint32_t v)
 {
@@ -402,6 +463,16 @@ void hc_table_row(struct hc_table *t, ...)
 	t->nrows++;
 }
 
+/* Display width: UTF-8 code points (hc_sanitize() made the text valid). */
+static size_t text_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 void hc_table_print(struct hc_table *t, FILE *f, const char *indent)
 {
 	size_t *w = hc_malloc((size_t)t->ncols * sizeof(*w));
@@ -410,25 +481,30 @@ void hc_table_print(struct hc_table *t, FILE *f, const char *indent)
 
 	for (r = 0; r < t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			size_t l = strlen(t->cells[r * t->ncols + c]);
+			size_t l = text_width(t->cells[r * t->ncols + c]);
 
 			if (l > w[c])
 				w[c] = l;
 		}
 	for (r = 0; r < t->nrows; r++) {
-		fputs(indent, f);
+		struct hc_str line = { 0 };
+
+		hc_str_printf(&line, "%s", indent);
 		for (c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * t->ncols + c];
-			bool last = c == t->ncols - 1;
+			int pad = (int)(w[c] - text_width(s));
 
 			if (t->align[c] == 'r')
-				fprintf(f, "%*s", (int)w[c], s);
-			else if (last)
-				fputs(s, f);
+				hc_str_printf(&line, "%*s%s", pad, "", s);
 			else
-				fprintf(f, "%-*s", (int)w[c], s);
-			fputs(last ? "\n" : "  ", f);
+				hc_str_printf(&line, "%s%*s", s, pad, "");
+			if (c < t->ncols - 1)
+				hc_str_printf(&line, "  ");
 		}
+		while (line.len && line.s[line.len - 1] == ' ')
+			line.s[--line.len] = '\0';
+		fprintf(f, "%s\n", line.s);
+		hc_str_free(&line);
 	}
 	free(w);
 }

@@ -1,0 +1,438 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hcubectl against a fake hcube module (test_fakekernel.c, LD_PRELOAD'ed):
+# the whole netlink path without the kernel module - requests, replies,
+# dumps, big messages, extended-ack errors named by attribute, events - and
+# every command's -j output parsed back with python3. The rebalance plans
+# of the fake come from the project's core, so hcubectl's JSON must agree
+# with "hcube-sim plan --json" on the same cube. Prints TAP.
+#
+# Usage: test_fake.sh HCUBECTL FAKEKERNEL_SO HCUBE_SIM
+#   (an ASan build of hcubectl works too: the script lets the fake load
+#   after the ASan runtime)
+
+set -u
+BIN=${1:-build/hcubectl}
+FAKE=$(readlink -f "${2:-build/hcubectl-test/fakekernel.so}")
+SIM=${3:-build/hcube-sim}
+tmp=$(mktemp -d)
+# Only the script itself cleans up: not a forked child that a signal hits
+# before it execs.
+main_pid=$$
+trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
+unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN \
+      HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n $1"
+	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
+	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5
+}
+
+# fake ARGS...: hcubectl on the fake module, output in $tmp/out, $tmp/err
+fake() {
+	LD_PRELOAD=$FAKE timeout 60 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# expect_ok NAME PYTHON ARGS...: exit 0, nothing on stderr, and the python
+# code (stdout parsed into "d") passes
+expect_ok() {
+	local name=$1 code=$2
+	shift 2
+	fake "$@"
+	if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] &&
+	   python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+$code" "$tmp/out" 2>"$tmp/py"; then
+		ok "$name"
+	else
+		not_ok "$name (rc $rc)"
+		sed 's/^/#   python: /' "$tmp/py" | tail -3
+	fi
+}
+
+# expect_err NAME LINE ARGS...: exit 1, nothing on stdout, stderr is LINE
+expect_err() {
+	local name=$1 line=$2
+	shift 2
+	fake "$@"
+	if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$line" ]; then
+		ok "$name"
+	else
+		not_ok "$name (rc $rc, want: $line)"
+	fi
+}
+
+echo "TAP version 13"
+for f in "$BIN" "$SIM"; do
+	[ -x "$f" ] || { echo "Bail out! $f is not an executable"; exit 1; }
+done
+[ -r "$FAKE" ] || { echo "Bail out! $FAKE is not readable"; exit 1; }
+
+# ---- show: the paper's Example 2 (4-cube, 5 marked, 6 faulty CPUs, 8
+# offline, 10 absent) ----
+EX2_LOADS=6,2,4,20,4,0,0,10,0,10,0,5,15,12,14,18
+"$SIM" plan --dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --json >"$tmp/sim.json"
+expect_ok "show -j: summary, vertices, states, trees as hcube-sim's" "
+sim = json.load(open('$tmp/sim.json'))
+assert d['mode'] == 'llc' and d['dim'] == 4 and d['nvertices'] == 16
+assert d['healthy'] == 12 and d['attached'] == 12 and d['generation'] == 42
+assert d['balancing_subcube'] == 'X0X1' == sim['balancing_subcube']
+assert d['tree_depth'] == 2 and d['cb_base'] == 0b0001 and d['cb_mask'] == 0b1010
+v = d['vertices']
+assert [x['id'] for x in v] == list(range(16))
+assert [x['label'] for x in v][:3] == ['0000', '0001', '0010']
+st = {x['id']: x['state'] for x in v}
+assert st[5] == st[6] == 'faulty' and st[8] == 'offline' and st[10] == 'absent'
+assert sum(s == 'healthy' for s in st.values()) == 12
+assert v[5]['marked'] and not v[6]['marked'] and v[6]['faulty_cpus'] == '12-13'
+assert v[8]['offline_cpus'] == '16-17' and v[10]['cpus'] == ''
+assert v[3]['cpus'] == '6-7' == v[3]['usable_cpus'] and v[3]['load'] == 20
+assert [x['id'] for x in v if x['in_cb']] == [1, 3, 9, 11]
+assert d['parent'] == sim['parent'] == [x['parent'] for x in v], d['parent']
+assert v[0b1100]['dist'] == 2 and v[5]['dist'] is None and v[0]['omega'] == 2
+assert d['detached'] == sim['detached'] == [] and d['absent'] == [10]
+assert [x['load'] for x in v] == sim['loads_before']
+" -j show
+
+fake show
+if [ "$rc" -eq 0 ] && grep -q '^absent (no CPU group): 1010$' "$tmp/out" &&
+   grep -qE '^0101 +5 +faulty .* marked faulty$' "$tmp/out" &&
+   grep -q '^  1001 (C_b)  load 10' "$tmp/out" &&
+   grep -q '^    1101  load 12' "$tmp/out" && grep -q '^      1100  load 15' "$tmp/out"; then
+	ok "show: table, absent labels, trees"
+else
+	not_ok "show: table, absent labels, trees (rc $rc)"
+fi
+
+expect_ok "-p show: the same object, indented" "
+assert d['dim'] == 4 and len(d['vertices']) == 16
+assert open(sys.argv[1]).read().count(chr(10)) > 100
+" -p show
+
+# A detached vertex: 0111 with its neighbours 0011, 0101, 0110, 1111 gone.
+HCUBE_FAKE_FAULTY=3,5,6,15 fake -j show
+if [ "$rc" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['detached'] == [7], d['detached']
+v = d['vertices'][7]
+assert v['detached'] and v['dist'] is None and v['parent'] == -1
+" "$tmp/out"; then
+	ok "show -j: a detached vertex"
+else
+	not_ok "show -j: a detached vertex"
+fi
+HCUBE_FAKE_FAULTY=3,5,6,15 fake show
+if grep -q '^detached (healthy, no healthy path to C_b; their tasks stay): 0111$' "$tmp/out" &&
+   grep -qE '^0111 +7 +healthy .* DETACHED$' "$tmp/out"; then
+	ok "show: a detached vertex called out"
+else
+	not_ok "show: a detached vertex called out"
+fi
+
+# ---- rebalance: the module's plan against hcube-sim's, same cube ----
+compare_plan() {	# NAME SIM_ARGS -- HCUBECTL_ENV...
+	local name=$1 simargs=$2
+	shift 2
+	# shellcheck disable=SC2086
+	"$SIM" plan $simargs --json >"$tmp/sim.json" || { not_ok "$name: hcube-sim failed"; return; }
+	env "$@" LD_PRELOAD="$FAKE" timeout 60 "$BIN" -j rebalance --dry-run \
+		--policy "$(python3 -c "import json; print(json.load(open('$tmp/sim.json'))['policy'])")" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && python3 - "$tmp/out" "$tmp/sim.json" 2>"$tmp/py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+assert d['dry_run'] is True and d['trigger'] == 'admin'
+for k in ('policy', 'dim', 'balancing_subcube', 'tree_depth', 'loads_before',
+          'transfers', 'steps', 'migrations', 'comm_steps'):
+    assert d[k] == s[k], (k, d[k], s[k])
+assert d['loads_plan'] == s['loads_after']
+assert d['loads_after'] == d['loads_before']    # a dry run moves nothing
+assert d['ntransfers'] == len(d['transfers'])
+assert d['failures'] == [] and d['changed'] == []
+assert isinstance(d['duration_ns'], int)
+PY
+	then
+		ok "$name"
+	else
+		not_ok "$name (rc $rc)"
+		sed 's/^/#   python: /' "$tmp/py" | tail -3
+	fi
+}
+compare_plan "rebalance -j --dry-run mcwa = hcube-sim (Example 2)" \
+	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy mcwa"
+compare_plan "rebalance -j --dry-run dem = hcube-sim (Example 2)" \
+	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy dem"
+compare_plan "rebalance -j: transfers split over several attributes, joined" \
+	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy dem" HCUBE_FAKE_CHUNK=3
+L3=19,11,2,9,0,9,10,4
+compare_plan "rebalance -j --dry-run cwa = hcube-sim (Example 1)" \
+	"--dim 3 --loads $L3 --policy cwa" HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= HCUBE_FAKE_LOADS=$L3
+# 10-cubes. Loads below 40: DEM plans fewer than 4096 transfers (one
+# attribute, a ~40 KB reply); below 200 more (about 5700: two attributes, a
+# reply over 64 KB, which no single attribute could hold).
+F10=3,64,65,500,1000
+for max in 40 200; do
+	L10=$(python3 -c "import random; r = random.Random(5); f = {$F10}
+print(','.join('0' if v in f else str(r.randrange($max)) for v in range(1024)))")
+	for pol in mcwa dem; do
+		compare_plan "rebalance -j --dry-run $pol = hcube-sim (10-cube, loads < $max)" \
+			"--dim 10 --loads $L10 --faulty $F10 --policy $pol" \
+			HCUBE_FAKE_DIM=10 HCUBE_FAKE_FAULTY=$F10 HCUBE_FAKE_LOADS="$L10"
+	done
+done
+HCUBE_FAKE_DIM=10 HCUBE_FAKE_FAULTY=$F10 HCUBE_FAKE_LOADS="$L10" \
+	fake -j rebalance --dry-run --policy dem
+if [ "$rc" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['ntransfers'] == len(d['transfers']) > 4096, d['ntransfers']
+" "$tmp/out"; then
+	ok "rebalance -j: a plan of more than 4096 transfers, in two attributes, joined"
+else
+	not_ok "rebalance -j: more than 4096 transfers (rc $rc)"
+fi
+
+fake rebalance --policy mcwa
+if [ "$rc" -eq 0 ] && grep -q '^rebalance: policy mcwa, trigger admin$' "$tmp/out" &&
+   grep -q '^balancing subcube X0X1, tree depth 2$' "$tmp/out" &&
+   grep -q '^  step 3: 1001->0001 7 1011->0011 7$' "$tmp/out" &&
+   grep -q '^  step 4: 0011->0001 11$' "$tmp/out" &&
+   grep -q '^  0011: 20 -> 10 -> 10$' "$tmp/out" &&
+   grep -q '^  pid 4242 (stuck) vertex 0000: Operation not permitted$' "$tmp/out" &&
+   grep -q '^  pid 4343 (pinned) vertex 0001 changed cpus 0 (was 0-31)$' "$tmp/out"; then
+	ok "rebalance: text report (paper's Table 5 transfers, failures, changed)"
+else
+	not_ok "rebalance: text report (rc $rc)"
+fi
+expect_ok "rebalance -j: applied report with failures and changed tasks" "
+assert d['dry_run'] is False and d['loads_after'] == d['loads_plan']
+assert d['failed'] == 1 and d['exited'] == 2 and d['evacuated'] == 0
+assert d['failures'] == [{'pid': 4242, 'comm': 'stuck', 'vertex': 0, 'label': '0000',
+                          'error': -1, 'error_str': 'Operation not permitted'}], d['failures']
+assert d['changed'][0]['state'] == 'changed' and d['changed'][0]['orig_cpus'] == '0-31'
+assert d['duration_ns'] == 123456
+" -j rebalance
+
+# ---- tasks ----
+expect_ok "task add -j: one object per registered task" "
+assert [(t['pid'], t['tgid']) for t in d] == [(10, 10), (11, 11)]
+assert [t['label'] for t in d] == ['0000', '0001'] and d[0]['state'] == 'active'
+" -j task add 10 11
+expect_ok "task add -j --threads --vertex 0b0111" "
+assert [t['pid'] for t in d] == [10, 11, 12] and {t['vertex'] for t in d} == {7}
+" -j task add 10 --threads --vertex 0b0111
+fake task add 5 888888 6
+if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ] &&
+   [ "$(grep -c '^registered pid [56] (worker) vertex' "$tmp/out")" -eq 2 ]; then
+	ok "task add: a task the kernel refused: its pid, stderr, status 1; the others printed"
+else
+	not_ok "task add: a task the kernel refused (rc $rc)"
+fi
+fake -j task add 5 888888 6
+if [ "$rc" -eq 1 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [t['pid'] for t in d] == [5, 888888, 6], d
+assert d[1] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, d[1]
+assert 'error' not in d[0] and d[2]['label'] == '0001'
+" "$tmp/out"; then
+	ok "task add -j: the refused task is an object with its error"
+else
+	not_ok "task add -j: the refused task (rc $rc)"
+fi
+# With --threads the kernel's entries do not follow the command line: the
+# pid of a refused task is the one the kernel names.
+fake -j task add 5 888888 --threads
+if [ "$rc" -eq 1 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [t['pid'] for t in d] == [5, 6, 7, 888888], d
+assert d[3] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, d[3]
+" "$tmp/out" && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ]; then
+	ok "task add --threads: the refused task named by the kernel's pid"
+else
+	not_ok "task add --threads: the refused task named by the kernel's pid (rc $rc)"
+fi
+expect_ok "task list -j: comm made valid UTF-8, state, cpus" "
+assert [t['pid'] for t in d] == [100, 101, 200, 300]
+assert d[1]['tgid'] == 100 and d[2]['state'] == 'changed'
+assert d[2]['comm'] == 'bad???name', d[2]['comm']
+assert d[3]['comm'] == 'caf\u00e9' and d[3]['orig_cpus'] == '' and d[3]['label'] == '1111'
+" -j task list
+fake task list
+if [ "$rc" -eq 0 ] && [ "$(head -1 "$tmp/out")" = "PID  TGID  COMM        VERTEX  STATE    CPUS   ORIG CPUS" ] &&
+   grep -q '^300   300  café        1111    active   30-31  -$' "$tmp/out"; then
+	ok "task list: table (aligned by characters)"
+else
+	not_ok "task list: table"
+fi
+expect_ok "task del -j: {}" "assert d == {}" -j task del 10 11 --threads
+expect_ok "task del --all -j: {}" "assert d == {}" -j task del --all
+
+# ---- other commands ----
+expect_ok "stats -j: every counter" "
+keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
+        'failures', 'evacuations', 'exited', 'changed', 'registered',
+        'unregistered', 'tasks']
+assert list(d) == keys, list(d)
+assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 14)]
+" -j stats
+expect_ok "config show -j" "
+assert d == {'policy': 'dem', 'auto': True, 'threshold': 3, 'cooldown_ms': 250,
+             'max_tasks': 4096}, d
+" -j config show
+expect_ok "config set -j: {}" "assert d == {}" -j config set policy cwa auto off threshold 9 cooldown 10
+expect_ok "fault add -j: {}" "assert d == {}" -j fault add cpu 31
+expect_ok "fault del vertex -j: {}" "assert d == {}" -j fault del vertex 0b1111
+expect_ok "topology set -j: {}" "assert d == {}" -j topology set node
+expect_ok "topology set custom -j: {}" "assert d == {}" -j topology set custom 0-3 4-7 8,10
+expect_ok "topology set custom -j: one group (a 0-cube)" "assert d == {}" -j topology set custom 0-31
+
+# ---- kernel errors: one line, the attribute named, the kernel's range ----
+ERANGE_S=$(python3 -c 'import os; print(os.strerror(34))')
+EINVAL_S=$(python3 -c 'import os; print(os.strerror(22))')
+ENODEV_S=$(python3 -c 'import os; print(os.strerror(19))')
+expect_err "fault add cpu: out of range" \
+	"hcubectl: fault add: cpu 99: $ERANGE_S: integer out of range (valid range 0..39)" \
+	fault add cpu 99
+expect_err "fault del cpu: in range, not present" \
+	"hcubectl: fault del: cpu 35: $ENODEV_S: HCUBE_A_CPU: the CPU is not present (valid range 0..39)" \
+	fault del cpu 35
+expect_err "fault add vertex: out of range for this cube, named" \
+	"hcubectl: fault add: vertex 16: $ERANGE_S: HCUBE_A_VERTEX_ID: vertex id out of range for this cube (valid range 0..15)" \
+	fault add vertex 16
+expect_err "fault add vertex: out of the policy's range" \
+	"hcubectl: fault add: vertex 0b10000000000: $ERANGE_S: integer out of range (valid range 0..1023)" \
+	fault add vertex 0b10000000000
+expect_err "task add --vertex: out of range for this cube" \
+	"hcubectl: task add: vertex 99: $ERANGE_S: HCUBE_A_VERTEX_ID: vertex id out of range for this cube (valid range 0..15)" \
+	task add 5 --vertex 99
+expect_err "task add: the third pid of four named" \
+	"hcubectl: task add: pid 999999: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" \
+	task add 5 6 999999 7
+expect_err "task add: pid range" \
+	"hcubectl: task add: pid 4194305: $ERANGE_S: integer out of range (valid range 1..4194304)" \
+	-j task add 5 4194305
+expect_err "task add --vertex: not healthy" \
+	"hcubectl: task add: vertex 0b0101: $EINVAL_S: HCUBE_A_VERTEX_ID: the vertex is not healthy" \
+	task add 5 --vertex 0b0101
+expect_err "task del: not registered" \
+	"hcubectl: task del: pid 999999: $(python3 -c 'import os; print(os.strerror(2))'): HCUBE_A_PID: the task is not registered" \
+	task del 1 999999
+expect_err "config set threshold: the kernel's range" \
+	"hcubectl: config set: threshold 2000000: $ERANGE_S: integer out of range (valid range 0..1000000)" \
+	config set threshold 2000000
+expect_err "config set cooldown: the second key named" \
+	"hcubectl: config set: cooldown 5: $ERANGE_S: integer out of range (valid range 10..3600000)" \
+	config set policy dem cooldown 5
+expect_err "topology set custom: the group named" \
+	"hcubectl: topology set: group 2 ('3,8'): $EINVAL_S: HCUBE_A_GROUP: CPUs already in another group" \
+	topology set custom 0-3 4-7 3,8
+expect_err "topology set custom: CPUs not present" \
+	"hcubectl: topology set: group 1 ('30-33'): $EINVAL_S: HCUBE_A_GROUP: CPUs that are not present" \
+	topology set custom 0-3 30-33
+expect_err "rebalance cwa on a faulty cube" \
+	"hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_R_A_POLICY: cwa needs a fault-free cube" \
+	-j rebalance --dry-run --policy cwa
+HCUBE_FAKE_NOADMIN=1 expect_err "EPERM without CAP_NET_ADMIN" \
+	"hcubectl: task del: $(python3 -c 'import os; print(os.strerror(1))') (this command needs CAP_NET_ADMIN)" \
+	task del --all
+
+# ---- monitor ----
+expect_events() {	# NAME ARGS...
+	local name=$1
+	shift
+	fake "$@"
+	if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ] && python3 - "$tmp/out" 2>"$tmp/py" <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert [e['event'] for e in ev] == ['fault'] * 4 + ['topology', 'task', 'rebalance',
+                                                  'unknown'], ev
+f = ev[0]
+assert (f['what'], f['cpu'], f['vertex'], f['label'], f['state'], f['reason']) == \
+       ('added', 3, 1, '0001', 'faulty', 'admin'), f
+assert f['dim'] == 4 and f['healthy'] == 12 and f['balancing_subcube'] == 'X0X1'
+assert ev[1] == {'event': 'fault', 'what': 'cleared', 'vertex': 15, 'label': '1111',
+                 'state': 'healthy', 'reason': 'admin'}, ev[1]
+assert [(e['what'], e['cpu'], e['vertex'], e['state'], e['reason']) for e in ev[2:4]] == \
+       [('offline', 5, 2, 'offline', 'hotplug'), ('online', 5, 2, 'healthy', 'hotplug')]
+assert ev[4]['dim'] == 4 and ev[4]['reason'] == 'hotplug'
+assert ev[4]['balancing_subcube'] == 'X0X1'
+assert ev[5]['pid'] == 777 and ev[5]['state'] == 'exited' and ev[5]['reason'] == 'exited'
+r = ev[6]
+assert r['trigger'] == 'auto' and r['dry_run'] is False and len(r['loads_before']) == 16
+assert r['ntransfers'] == len(r['transfers']) > 0 and r['balancing_subcube'] == 'X0X1'
+assert r['failures'][0]['pid'] == 4242 and r['changed'][0]['pid'] == 4343
+assert ev[7] == {'event': 'unknown', 'cmd': 99}
+PY
+	then
+		ok "$name"
+	else
+		not_ok "$name (rc $rc)"
+		sed 's/^/#   python: /' "$tmp/py" | tail -3
+	fi
+}
+expect_events "monitor -j --count 8: one JSON object per line" -j monitor --count 8
+expect_events "monitor -p --count 8: still one object per line" -p monitor --count 8
+fake monitor --count 4
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "fault: added cpu 3, vertex 0001, now faulty (admin); mode llc, \
+4-cube, 12 of 16 vertices healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 42
+fault: cleared vertex 1111, now healthy (admin)
+fault: offline cpu 5, vertex 0010, now offline (hotplug); mode llc, 4-cube, 12 of 16 vertices \
+healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 42
+fault: online cpu 5, vertex 0010, now healthy (hotplug); mode llc, 4-cube, 12 of 16 vertices \
+healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 42" ]; then
+	ok "monitor --count 4: text lines"
+else
+	not_ok "monitor --count 4: text lines (rc $rc)"
+fi
+HCUBE_FAKE_UNLOAD=1 fake monitor --count 100 -j
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 8 ] &&
+   [ "$(cat "$tmp/err")" = "hcubectl: monitor: the hcube module was unloaded" ]; then
+	ok "monitor: the events, then the module unloaded: status 1 (-j after the command)"
+else
+	not_ok "monitor: the module unloaded (rc $rc)"
+fi
+for sig in TERM INT; do
+	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	# Signal it once it is waiting: after its 8 events (slow under ASan
+	# on a loaded machine).
+	for _ in $(seq 300); do
+		[ "$(wc -l <"$tmp/out")" -ge 8 ] && break
+		sleep 0.1
+	done
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 8 ] && [ ! -s "$tmp/err" ]; then
+		ok "monitor: SIG$sig ends it with status 0, output flushed"
+	else
+		not_ok "monitor: SIG$sig (rc $rc)"
+	fi
+done
+
+echo "1..$n"
+if [ "$fails" -gt 0 ]; then
+	echo "# $fails of $n failed"
+	exit 1
+fi
+exit 0

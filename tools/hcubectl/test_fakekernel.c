@@ -1,0 +1,1430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fake hcube kernel module for testing hcubectl without one: an LD_PRELOAD
+ * library that answers the generic netlink requests hcubectl sends, with
+ * messages laid out as the kernel lays them out (genl replies, NLM_F_MULTI
+ * dumps ending in NLMSG_DONE, capped acks and errors with extended-ack TLVs
+ * and policy nests), and plays a few multicast events to "monitor".
+ *
+ * It intercepts socket(), setsockopt(), sendmsg(), recvmsg(), poll() and
+ * ppoll() on NETLINK_GENERIC sockets. Requests for the controller about
+ * "hcube", and all requests to the fake family, are answered from a queue;
+ * everything else goes to the real kernel. Plans come from the project's
+ * own core (module/core), the code the module runs.
+ *
+ * The fake cube (environment):
+ *   HCUBE_FAKE_DIM      dimension (default 4)
+ *   HCUBE_FAKE_LOADS    comma-separated loads, 1 << dim of them (default:
+ *                       the paper's Example 2 for dim 4, else pseudo-random)
+ *   HCUBE_FAKE_FAULTY   comma-separated unusable vertices (default for dim 4:
+ *                       5 marked faulty, 6 all CPUs faulty, 8 offline,
+ *                       10 absent; else none)
+ *   HCUBE_FAKE_NOADMIN  set: every mutating command fails with EPERM
+ *   HCUBE_FAKE_UNLOAD   set: after its events, "monitor" sees the family go
+ *   HCUBE_FAKE_CHUNK    at most this many transfers per HCUBE_R_A_TRANSFERS
+ *                       attribute (default and most: HCUBE_TRANSFERS_PER_ATTR,
+ *                       as the module)
+ *   HCUBE_FAKE_LOG      a file that gets one line per request received
+ *
+ * Semantics checked like the kernel's strict validation would, with the
+ * module's per-op policies: attribute types and lengths, NLA_F_NESTED on
+ * nests, ranges of the policy (-ERANGE with the policy in the ack). CPU ids
+ * go to nr_cpu_ids - 1 = 2 * (1 << dim) + 7; the last 8 are not present
+ * (-ENODEV).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/hcube.h>
+#include "hcube_core.h"
+
+#define FAKE_FAMILY	0x7ff0
+#define FAKE_GROUP	0x3ff0
+#define CPUS_PER_VERTEX	2
+/* CPU ids: 0 .. nr_cpu_ids - 1; those past the cube's are not present. */
+#define FAKE_NR_CPU_IDS	(cube.n * CPUS_PER_VERTEX + 8)
+#define FAKE_MAX_VERTICES	1024
+
+/* ---- the real functions ---- */
+
+static int (*real_socket)(int, int, int);
+static int (*real_setsockopt)(int, int, int, const void *, socklen_t);
+static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+static ssize_t (*real_recvmsg)(int, struct msghdr *, int);
+static int (*real_poll)(struct pollfd *, nfds_t, int);
+static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
+			 const sigset_t *);
+
+static void resolve(void)
+{
+	if (real_socket)
+		return;
+	real_socket = dlsym(RTLD_NEXT, "socket");
+	real_setsockopt = dlsym(RTLD_NEXT, "setsockopt");
+	real_sendmsg = dlsym(RTLD_NEXT, "sendmsg");
+	real_recvmsg = dlsym(RTLD_NEXT, "recvmsg");
+	real_poll = dlsym(RTLD_NEXT, "poll");
+	real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+}
+
+/* ---- the generic netlink socket and its queue of messages to read ---- */
+
+struct qmsg {
+	struct qmsg *next;
+	size_t len;
+	uint8_t data[];
+};
+
+static int genl_fd = -1;
+static bool cap_ack;
+static struct qmsg *qhead, **qtail = &qhead;
+
+static void enqueue(const void *data, size_t len)
+{
+	struct qmsg *m = malloc(sizeof(*m) + len);
+
+	if (!m)
+		abort();
+	m->next = NULL;
+	m->len = len;
+	memcpy(m->data, data, len);
+	*qtail = m;
+	qtail = &m->next;
+}
+
+static void dequeue(void)
+{
+	struct qmsg *m = qhead;
+
+	qhead = m->next;
+	if (!qhead)
+		qtail = &qhead;
+	free(m);
+}
+
+/* ---- building messages ---- */
+
+struct mb {
+	uint8_t *d;
+	size_t len, cap;
+	size_t msg;	/* start of the current message */
+};
+
+static void mb_room(struct mb *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return;
+	b->cap = 2 * (b->len + n) + 4096;
+	b->d = realloc(b->d, b->cap);
+	if (!b->d)
+		abort();
+}
+
+static void mb_put(struct mb *b, const void *p, size_t n)
+{
+	mb_room(b, n + 4);
+	memcpy(b->d + b->len, p, n);
+	b->len += n;
+	while (b->len % 4)
+		b->d[b->len++] = 0;
+}
+
+static void msg_begin(struct mb *b, uint16_t type, uint16_t flags, uint32_t seq,
+		      uint32_t pid, int cmd)
+{
+	struct nlmsghdr nlh = {
+		.nlmsg_type = type, .nlmsg_flags = flags, .nlmsg_seq = seq,
+		.nlmsg_pid = pid,
+	};
+
+	b->len = 0;
+	b->msg = 0;
+	mb_put(b, &nlh, sizeof(nlh));
+	if (cmd >= 0) {
+		struct genlmsghdr gh = { .cmd = (uint8_t)cmd, .version = 1 };
+
+		mb_put(b, &gh, sizeof(gh));
+	}
+}
+
+static void msg_end_queue(struct mb *b)
+{
+	uint32_t len = (uint32_t)b->len;
+
+	memcpy(b->d, &len, sizeof(len));
+	enqueue(b->d, b->len);
+}
+
+static size_t nest_begin(struct mb *b, uint16_t type)
+{
+	struct nlattr nla = { .nla_type = type };
+	size_t off = b->len;
+
+	mb_put(b, &nla, sizeof(nla));
+	return off;
+}
+
+static void nest_end(struct mb *b, size_t off)
+{
+	size_t len = b->len - off;
+
+	if (len > 0xffff) {
+		fprintf(stderr, "fake kernel: attribute %u of %zu bytes does not fit nla_len\n",
+			b->d[off + 2] | b->d[off + 3] << 8, len);
+		abort();
+	}
+	memcpy(b->d + off, &(uint16_t){ (uint16_t)len }, 2);
+}
+
+static void put_attr(struct mb *b, uint16_t type, const void *p, size_t n)
+{
+	struct nlattr nla = { .nla_len = (uint16_t)(NLA_HDRLEN + n), .nla_type = type };
+
+	if (NLA_HDRLEN + n > 0xffff) {
+		fprintf(stderr, "fake kernel: attribute %u of %zu bytes does not fit nla_len\n",
+			type, n);
+		abort();
+	}
+	mb_room(b, NLA_HDRLEN + n + 4);
+	memcpy(b->d + b->len, &nla, sizeof(nla));
+	memcpy(b->d + b->len + NLA_HDRLEN, p, n);
+	b->len += NLA_HDRLEN + n;
+	while (b->len % 4)
+		b->d[b->len++] = 0;
+}
+
+static void put_u32(struct mb *b, uint16_t type, uint32_t v)
+{
+	put_attr(b, type, &v, sizeof(v));
+}
+
+static void put_u8(struct mb *b, uint16_t type, uint8_t v)
+{
+	put_attr(b, type, &v, sizeof(v));
+}
+
+static void put_str(struct mb *b, uint16_t type, const char *s)
+{
+	put_attr(b, type, s, strlen(s) + 1);
+}
+
+/* Like nla_put_64bit(): a pad attribute first when the value would be unaligned. */
+static void put_u64(struct mb *b, uint16_t type, uint64_t v, uint16_t pad)
+{
+	if ((b->len + NLA_HDRLEN) % 8)
+		put_attr(b, pad, NULL, 0);
+	put_attr(b, type, &v, sizeof(v));
+}
+
+/* ---- acks and errors ---- */
+
+struct ext {
+	const char *msg;
+	bool has_offs;
+	uint32_t offs;
+	bool has_range;
+	uint64_t min, max;
+	bool has_miss;
+	uint32_t miss_type;
+};
+
+static void queue_error(const struct nlmsghdr *req, int error, const struct ext *x)
+{
+	bool tlvs = x && (x->msg || x->has_offs || x->has_range || x->has_miss);
+	bool capped = cap_ack || !error;
+	struct nlmsgerr e = { .error = error };
+	struct mb b = { 0 };
+
+	msg_begin(&b, NLMSG_ERROR, (capped ? NLM_F_CAPPED : 0) |
+		  (tlvs ? NLM_F_ACK_TLVS : 0), req->nlmsg_seq, req->nlmsg_pid, -1);
+	memcpy(&e.msg, req, sizeof(*req));
+	mb_put(&b, &e, sizeof(e));
+	if (!capped)
+		mb_put(&b, (const uint8_t *)req + NLMSG_HDRLEN,
+		       req->nlmsg_len - NLMSG_HDRLEN);
+	if (tlvs && x->msg)
+		put_str(&b, NLMSGERR_ATTR_MSG, x->msg);
+	if (tlvs && x->has_offs)
+		put_u32(&b, NLMSGERR_ATTR_OFFS, x->offs);
+	if (tlvs && x->has_miss)
+		put_u32(&b, NLMSGERR_ATTR_MISS_TYPE, x->miss_type);
+	if (tlvs && x->has_range) {
+		size_t n = nest_begin(&b, NLMSGERR_ATTR_POLICY | NLA_F_NESTED);
+
+		put_u32(&b, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
+		put_u64(&b, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, x->min, NL_POLICY_TYPE_ATTR_PAD);
+		put_u64(&b, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, x->max, NL_POLICY_TYPE_ATTR_PAD);
+		nest_end(&b, n);
+	}
+	msg_end_queue(&b);
+	free(b.d);
+}
+
+static void queue_ack(const struct nlmsghdr *req)
+{
+	if (req->nlmsg_flags & NLM_F_ACK)
+		queue_error(req, 0, NULL);
+}
+
+static void queue_done(const struct nlmsghdr *req)
+{
+	struct mb b = { 0 };
+	int32_t zero = 0;
+
+	msg_begin(&b, NLMSG_DONE, NLM_F_MULTI, req->nlmsg_seq, req->nlmsg_pid, -1);
+	mb_put(&b, &zero, sizeof(zero));
+	msg_end_queue(&b);
+	free(b.d);
+}
+
+/* ---- the fake cube ---- */
+
+static struct {
+	bool ready;
+	u32 dim, n;
+	u8 *core_state;		/* hcube_vstate for the core */
+	u32 *vstate;		/* the uAPI's state */
+	bool *marked;
+	u32 *load;
+	struct hcube_topo topo;
+	void *topo_mem, *work;
+} cube;
+
+static const u32 ex2_loads[16] = { 6, 2, 4, 20, 4, 0, 0, 10, 0, 10, 0, 5, 15, 12, 14, 18 };
+
+static size_t parse_list(const char *s, u32 *out, size_t cap)
+{
+	size_t n = 0;
+
+	while (s && *s && n < cap) {
+		char *end;
+
+		out[n++] = (u32)strtoul(s, &end, 10);
+		s = *end == ',' ? end + 1 : end;
+		if (!*end)
+			break;
+	}
+	return n;
+}
+
+static void cube_init(void)
+{
+	const char *s;
+	u32 v, i, list[1024];
+	size_t nl;
+	unsigned int seed = 7;
+
+	if (cube.ready)
+		return;
+	s = getenv("HCUBE_FAKE_DIM");
+	cube.dim = s ? (u32)atoi(s) : 4;
+	if (cube.dim > HCUBE_MAX_DIM)
+		cube.dim = HCUBE_MAX_DIM;
+	cube.n = 1U << cube.dim;
+	cube.core_state = calloc(cube.n, 1);
+	cube.vstate = calloc(cube.n, sizeof(u32));
+	cube.marked = calloc(cube.n, sizeof(bool));
+	cube.load = calloc(cube.n, sizeof(u32));
+
+	s = getenv("HCUBE_FAKE_FAULTY");
+	if (!s && cube.dim == 4) {
+		cube.vstate[5] = HCUBE_VERTEX_FAULTY;
+		cube.marked[5] = true;
+		cube.vstate[6] = HCUBE_VERTEX_FAULTY;
+		cube.vstate[8] = HCUBE_VERTEX_OFFLINE;
+		cube.vstate[10] = HCUBE_VERTEX_ABSENT;
+	} else {
+		nl = parse_list(s, list, 1024);
+		for (i = 0; i < nl; i++)
+			if (list[i] < cube.n) {
+				cube.vstate[list[i]] = HCUBE_VERTEX_FAULTY;
+				cube.marked[list[i]] = true;
+			}
+	}
+	for (v = 0; v < cube.n; v++)
+		cube.core_state[v] = cube.vstate[v] == HCUBE_VERTEX_HEALTHY ? HCUBE_V_HEALTHY :
+				     cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? HCUBE_V_OFFLINE :
+				     cube.vstate[v] == HCUBE_VERTEX_ABSENT ? HCUBE_V_ABSENT :
+				     HCUBE_V_FAULTY;
+
+	s = getenv("HCUBE_FAKE_LOADS");
+	if (s) {
+		parse_list(s, cube.load, cube.n);
+	} else {
+		for (v = 0; v < cube.n; v++)
+			cube.load[v] = cube.dim == 4 ? ex2_loads[v] :
+				       (u32)(rand_r(&seed) % 50);
+	}
+	for (v = 0; v < cube.n; v++)
+		if (cube.core_state[v] != HCUBE_V_HEALTHY)
+			cube.load[v] = 0;
+
+	cube.topo_mem = malloc(hcube_topo_memsize(cube.dim));
+	cube.work = malloc(hcube_work_memsize(cube.dim));
+	if (hcube_topo_init(&cube.topo, cube.dim, cube.topo_mem) ||
+	    hcube_topo_build(&cube.topo, cube.dim, cube.core_state, cube.work))
+		fprintf(stderr, "fake kernel: no topology for this cube\n");
+	cube.ready = true;
+}
+
+static bool usable(u32 v)
+{
+	return cube.vstate[v] == HCUBE_VERTEX_HEALTHY;
+}
+
+static void put_pattern(struct mb *b, uint16_t type)
+{
+	char pat[HCUBE_MAX_DIM + 2];
+
+	put_str(b, type, hcube_pattern(pat, cube.dim, cube.topo.cb_base, cube.topo.cb_mask));
+}
+
+static void put_summary(struct mb *b)
+{
+	put_u32(b, HCUBE_A_MODE, HCUBE_MODE_LLC);
+	put_u32(b, HCUBE_A_DIM, cube.dim);
+	put_u32(b, HCUBE_A_NVERTICES, cube.n);
+	put_u32(b, HCUBE_A_NHEALTHY, cube.topo.nhealthy);
+	put_u32(b, HCUBE_A_NATTACHED, cube.topo.nattached);
+	put_u32(b, HCUBE_A_NTASKS, 4);
+	put_u32(b, HCUBE_A_CB_BASE, cube.topo.cb_base);
+	put_u32(b, HCUBE_A_CB_MASK, cube.topo.cb_mask);
+	put_pattern(b, HCUBE_A_CB_PATTERN);
+	put_u32(b, HCUBE_A_TREE_DEPTH, cube.topo.depth);
+	put_u32(b, HCUBE_A_GENERATION, 42);
+}
+
+static void cpus_of(u32 v, char *buf, size_t size)
+{
+	snprintf(buf, size, "%u-%u", v * CPUS_PER_VERTEX, v * CPUS_PER_VERTEX + 1);
+}
+
+static void put_vertex(struct mb *b, u32 v)
+{
+	size_t n = nest_begin(b, HCUBE_A_VERTEX | NLA_F_NESTED);
+	char cpus[32];
+
+	cpus_of(v, cpus, sizeof(cpus));
+	put_u32(b, HCUBE_V_A_ID, v);
+	put_u32(b, HCUBE_V_A_STATE, cube.vstate[v]);
+	if (cube.vstate[v] != HCUBE_VERTEX_ABSENT) {
+		put_str(b, HCUBE_V_A_CPUS, cpus);
+		put_str(b, HCUBE_V_A_USABLE_CPUS, usable(v) ? cpus : "");
+		put_str(b, HCUBE_V_A_FAULTY_CPUS,
+			cube.vstate[v] == HCUBE_VERTEX_FAULTY && !cube.marked[v] ? cpus : "");
+		put_str(b, HCUBE_V_A_OFFLINE_CPUS,
+			cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? cpus : "");
+	}
+	put_u32(b, HCUBE_V_A_LOAD, cube.load[v]);
+	if (cube.topo.dist[v] == 0 && usable(v))
+		put_attr(b, HCUBE_V_A_IN_CB, NULL, 0);
+	put_attr(b, HCUBE_V_A_PARENT, &(int32_t){ cube.topo.parent[v] }, 4);
+	if (cube.topo.dist[v] != HCUBE_DIST_NONE)
+		put_u32(b, HCUBE_V_A_DIST, cube.topo.dist[v]);
+	put_u32(b, HCUBE_V_A_OMEGA, cube.topo.omega[v]);
+	if (usable(v) && cube.topo.dist[v] == HCUBE_DIST_NONE)
+		put_attr(b, HCUBE_V_A_DETACHED, NULL, 0);
+	if (cube.marked[v])
+		put_attr(b, HCUBE_V_A_MARKED, NULL, 0);
+	nest_end(b, n);
+}
+
+struct task_desc {
+	u32 pid, tgid, vertex, state, reason;
+	const char *comm, *cpus, *orig;
+	bool has_error, has_reason;
+	int32_t error;
+};
+
+static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
+{
+	size_t n = nest_begin(b, type | NLA_F_NESTED);
+
+	put_u32(b, HCUBE_T_A_PID, t->pid);
+	if (t->tgid)
+		put_u32(b, HCUBE_T_A_TGID, t->tgid);
+	if (t->comm)
+		put_str(b, HCUBE_T_A_COMM, t->comm);
+	put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
+	if (type != HCUBE_R_A_FAILURE)
+		put_u32(b, HCUBE_T_A_STATE, t->state);
+	if (t->cpus)
+		put_str(b, HCUBE_T_A_CPUS, t->cpus);
+	if (t->orig)
+		put_str(b, HCUBE_T_A_ORIG_CPUS, t->orig);
+	if (t->has_error)
+		put_attr(b, HCUBE_T_A_ERROR, &t->error, sizeof(t->error));
+	if (t->has_reason)
+		put_u32(b, HCUBE_T_A_REASON, t->reason);
+	nest_end(b, n);
+}
+
+/* The n-th healthy vertex, cyclically. */
+static u32 healthy_vertex(u32 k)
+{
+	u32 v, seen = 0;
+
+	for (;;)
+		for (v = 0; v < cube.n; v++)
+			if (usable(v) && seen++ == k)
+				return v;
+}
+
+/* ---- requests ---- */
+
+struct req {
+	const struct nlmsghdr *nlh;
+	uint8_t cmd;
+	const struct nlattr *a[HCUBE_A_MAX + 1];
+	const struct nlattr *pids[4096];
+	u32 npids;
+	const struct nlattr *groups[1024];
+	u32 ngroups;
+};
+
+static uint32_t offs_of(const struct req *r, const void *attr)
+{
+	return (uint32_t)((const uint8_t *)attr - (const uint8_t *)r->nlh);
+}
+
+static u32 get_u32(const struct nlattr *a)
+{
+	u32 v;
+
+	memcpy(&v, (const uint8_t *)a + NLA_HDRLEN, sizeof(v));
+	return v;
+}
+
+static bool fail(const struct req *r, int error, const char *msg, const void *attr,
+		 bool range, uint64_t min, uint64_t max)
+{
+	struct ext x = {
+		.msg = msg, .has_offs = attr != NULL,
+		.offs = attr ? offs_of(r, attr) : 0,
+		.has_range = range, .min = min, .max = max,
+	};
+
+	queue_error(r->nlh, -error, &x);
+	return false;
+}
+
+enum kind { K_NONE, K_U32, K_U8, K_FLAG, K_STR, K_NEST };
+
+/*
+ * The module's per-op policies: the highest attribute type an op accepts
+ * (above it: "Unknown attribute type"), and the kind of each type up to it
+ * (K_NONE: not in the policy, "Unsupported attribute"). REBALANCE's types
+ * are those of enum hcube_report_attr.
+ */
+static int op_maxattr(uint8_t cmd)
+{
+	switch (cmd) {
+	case HCUBE_CMD_VERTEX_GET:
+		return HCUBE_A_VERTEX_ID;
+	case HCUBE_CMD_TOPO_SET:
+		return HCUBE_A_GROUP;
+	case HCUBE_CMD_FAULT_ADD: case HCUBE_CMD_FAULT_DEL:
+		return HCUBE_A_VERTEX_ID;
+	case HCUBE_CMD_TASK_ADD:
+		return HCUBE_A_THREADS;
+	case HCUBE_CMD_TASK_DEL:
+		return HCUBE_A_ALL;
+	case HCUBE_CMD_REBALANCE:
+		return HCUBE_R_A_DRY_RUN;
+	case HCUBE_CMD_CONFIG_SET:
+		return HCUBE_A_CONFIG;
+	default:
+		return 0;	/* the reject-all policy */
+	}
+}
+
+static enum kind attr_kind(uint8_t cmd, uint16_t type)
+{
+	if (cmd == HCUBE_CMD_REBALANCE)
+		return type == HCUBE_R_A_POLICY ? K_U32 :
+		       type == HCUBE_R_A_DRY_RUN ? K_FLAG : K_NONE;
+	switch (type) {
+	case HCUBE_A_MODE:
+		return cmd == HCUBE_CMD_TOPO_SET ? K_U32 : K_NONE;
+	case HCUBE_A_GROUP:
+		return cmd == HCUBE_CMD_TOPO_SET ? K_STR : K_NONE;
+	case HCUBE_A_CPU:
+		return cmd == HCUBE_CMD_FAULT_ADD || cmd == HCUBE_CMD_FAULT_DEL ? K_U32 : K_NONE;
+	case HCUBE_A_VERTEX_ID:
+		return cmd == HCUBE_CMD_TASK_DEL ? K_NONE : K_U32;
+	case HCUBE_A_PID:
+		return K_U32;
+	case HCUBE_A_THREADS: case HCUBE_A_ALL:
+		return K_FLAG;
+	case HCUBE_A_CONFIG:
+		return K_NEST;
+	default:
+		return K_NONE;	/* reply-only attributes: rejected in requests */
+	}
+}
+
+/* Strict validation of one attribute against its kind. */
+static bool check_attr(const struct req *r, const struct nlattr *a, enum kind k)
+{
+	size_t len = a->nla_len - NLA_HDRLEN;
+	const char *s = (const char *)a + NLA_HDRLEN;
+
+	switch (k) {
+	case K_NONE:
+		return fail(r, EINVAL, "Unsupported attribute", a, false, 0, 0);
+	case K_U32:
+		if (len != 4)
+			return fail(r, ERANGE, "Attribute failed policy validation", a,
+				    false, 0, 0);
+		break;
+	case K_U8:
+		if (len != 1)
+			return fail(r, ERANGE, "Attribute failed policy validation", a,
+				    false, 0, 0);
+		break;
+	case K_FLAG:
+		if (len)
+			return fail(r, ERANGE, "Attribute failed policy validation", a,
+				    false, 0, 0);
+		break;
+	case K_STR:
+		if (!len || s[len - 1] || strlen(s) >= HCUBE_CPULIST_MAX)
+			return fail(r, EINVAL, "Attribute failed policy validation", a,
+				    false, 0, 0);
+		break;
+	case K_NEST:
+		if (!(a->nla_type & NLA_F_NESTED))
+			return fail(r, EINVAL, "NLA_F_NESTED is missing", a, false, 0, 0);
+		break;
+	}
+	return true;
+}
+
+static bool parse_req(struct req *r, const struct nlmsghdr *nlh)
+{
+	const uint8_t *p = (const uint8_t *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
+	size_t left = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+
+	memset(r, 0, sizeof(*r));
+	r->nlh = nlh;
+	r->cmd = ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd;
+	while (left >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
+			return fail(r, EINVAL, "malformed attribute", a, false, 0, 0);
+		if (type > op_maxattr(r->cmd))
+			return fail(r, EINVAL, "Unknown attribute type", a, false, 0, 0);
+		if (!check_attr(r, a, attr_kind(r->cmd, type)))
+			return false;
+		if (type == HCUBE_A_PID && r->npids < 4096)
+			r->pids[r->npids++] = a;
+		else if (type == HCUBE_A_GROUP && r->ngroups < 1024)
+			r->groups[r->ngroups++] = a;
+		else
+			r->a[type] = a;
+		p += NLA_ALIGN(a->nla_len);
+		left = left > (size_t)NLA_ALIGN(a->nla_len) ? left - NLA_ALIGN(a->nla_len) : 0;
+	}
+	return true;
+}
+
+static bool mutating(uint8_t cmd)
+{
+	return cmd == HCUBE_CMD_TOPO_SET || cmd == HCUBE_CMD_FAULT_ADD ||
+	       cmd == HCUBE_CMD_FAULT_DEL || cmd == HCUBE_CMD_TASK_ADD ||
+	       cmd == HCUBE_CMD_TASK_DEL || cmd == HCUBE_CMD_REBALANCE ||
+	       cmd == HCUBE_CMD_CONFIG_SET;
+}
+
+static void reply_begin(struct mb *b, const struct req *r, uint16_t flags)
+{
+	msg_begin(b, FAKE_FAMILY, flags, r->nlh->nlmsg_seq, r->nlh->nlmsg_pid, r->cmd);
+}
+
+/* As the module: the policy's range, then the cube's (both -ERANGE). */
+static bool check_vertex(const struct req *r, const struct nlattr *a)
+{
+	if (get_u32(a) >= FAKE_MAX_VERTICES)
+		return fail(r, ERANGE, "integer out of range", a, true, 0,
+			    FAKE_MAX_VERTICES - 1);
+	if (get_u32(a) >= cube.n)
+		return fail(r, ERANGE, "HCUBE_A_VERTEX_ID: vertex id out of range for this cube",
+			    a, true, 0, cube.n - 1);
+	return true;
+}
+
+static void do_fault(const struct req *r)
+{
+	const struct nlattr *cpu = r->a[HCUBE_A_CPU], *v = r->a[HCUBE_A_VERTEX_ID];
+
+	if (!cpu == !v) {
+		fail(r, EINVAL, "exactly one of HCUBE_A_CPU and HCUBE_A_VERTEX_ID", cpu ? cpu : v,
+		     false, 0, 0);
+		return;
+	}
+	/* the policy's range of CPU ids, then presence (-ENODEV, same policy) */
+	if (cpu && get_u32(cpu) >= FAKE_NR_CPU_IDS) {
+		fail(r, ERANGE, "integer out of range", cpu, true, 0, FAKE_NR_CPU_IDS - 1);
+		return;
+	}
+	if (cpu && get_u32(cpu) >= cube.n * CPUS_PER_VERTEX) {
+		fail(r, ENODEV, "HCUBE_A_CPU: the CPU is not present", cpu, true, 0,
+		     FAKE_NR_CPU_IDS - 1);
+		return;
+	}
+	if (v && !check_vertex(r, v))
+		return;
+	queue_ack(r->nlh);
+}
+
+static void do_task_add(const struct req *r)
+{
+	const struct nlattr *va = r->a[HCUBE_A_VERTEX_ID];
+	struct mb b = { 0 };
+	u32 i, k = 0, t;
+
+	if (!r->npids) {
+		struct ext x = { .msg = "missing attribute", .has_miss = true,
+				 .miss_type = HCUBE_A_PID };
+
+		queue_error(r->nlh, -EINVAL, &x);
+		return;
+	}
+	for (i = 0; i < r->npids; i++) {
+		u32 pid = get_u32(r->pids[i]);
+
+		if (pid == 0 || pid > 4194304) {
+			fail(r, ERANGE, "integer out of range", r->pids[i], true, 1, 4194304);
+			return;
+		}
+		if (pid == 999999) {
+			fail(r, ESRCH, "HCUBE_A_PID: no such process", r->pids[i], false, 0, 0);
+			return;
+		}
+	}
+	if (va && !check_vertex(r, va))
+		return;
+	if (va && !usable(get_u32(va))) {
+		fail(r, EINVAL, "HCUBE_A_VERTEX_ID: the vertex is not healthy", va, false, 0, 0);
+		return;
+	}
+	reply_begin(&b, r, 0);
+	for (i = 0; i < r->npids; i++) {
+		u32 pid = get_u32(r->pids[i]);
+
+		if (pid == 888888) {	/* as the module: the pid and its error */
+			size_t nest = nest_begin(&b, HCUBE_A_TASK | NLA_F_NESTED);
+
+			put_u32(&b, HCUBE_T_A_PID, pid);
+			put_attr(&b, HCUBE_T_A_ERROR, &(int32_t){ -EPERM }, 4);
+			nest_end(&b, nest);
+			continue;
+		}
+		for (t = 0; t < (r->a[HCUBE_A_THREADS] ? 3U : 1U); t++) {
+			struct task_desc d = {
+				.pid = pid + t, .tgid = pid, .comm = "worker",
+				.vertex = va ? get_u32(va) : healthy_vertex(k++),
+				.state = HCUBE_TASK_ACTIVE, .orig = "0-31",
+			};
+			char cpus[32];
+
+			cpus_of(d.vertex, cpus, sizeof(cpus));
+			d.cpus = cpus;
+			put_task(&b, HCUBE_A_TASK, &d);
+		}
+	}
+	msg_end_queue(&b);
+	free(b.d);
+	queue_ack(r->nlh);
+}
+
+static void do_task_del(const struct req *r)
+{
+	u32 i;
+
+	if (!!r->a[HCUBE_A_ALL] == !!r->npids) {
+		fail(r, EINVAL, "give either HCUBE_A_PID or HCUBE_A_ALL", r->a[HCUBE_A_ALL],
+		     false, 0, 0);
+		return;
+	}
+	for (i = 0; i < r->npids; i++)
+		if (get_u32(r->pids[i]) == 999999) {
+			fail(r, ENOENT, "HCUBE_A_PID: the task is not registered", r->pids[i],
+			     false, 0, 0);
+			return;
+		}
+	queue_ack(r->nlh);
+}
+
+static void do_task_get(const struct req *r)
+{
+	static const struct task_desc tasks[] = {
+		{ .pid = 100, .tgid = 100, .comm = "stress", .vertex = 0,
+		  .state = HCUBE_TASK_ACTIVE, .cpus = "0-1", .orig = "0-31" },
+		{ .pid = 101, .tgid = 100, .comm = "stress", .vertex = 1,
+		  .state = HCUBE_TASK_ACTIVE, .cpus = "2-3", .orig = "0-31" },
+		{ .pid = 200, .tgid = 200, .comm = "bad\xff\xfe\tname", .vertex = 3,
+		  .state = HCUBE_TASK_CHANGED, .cpus = "5", .orig = "0-31" },
+		{ .pid = 300, .tgid = 300, .comm = "caf\xc3\xa9", .vertex = 15,
+		  .state = HCUBE_TASK_ACTIVE, .cpus = "30-31", .orig = "" },
+	};
+	struct mb b = { 0 };
+	size_t i;
+
+	if (!(r->nlh->nlmsg_flags & NLM_F_DUMP)) {
+		fail(r, EOPNOTSUPP, NULL, NULL, false, 0, 0);
+		return;
+	}
+	for (i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++) {
+		struct task_desc d = tasks[i];
+
+		d.vertex %= cube.n;
+		reply_begin(&b, r, NLM_F_MULTI);
+		put_task(&b, HCUBE_A_TASK, &d);
+		msg_end_queue(&b);
+	}
+	free(b.d);
+	queue_done(r->nlh);
+}
+
+/*
+ * A report from the core's plan, as the module lays it out: the report's
+ * attributes at the top level of the message, the transfers in attributes
+ * of at most HCUBE_TRANSFERS_PER_ATTR (HCUBE_FAKE_CHUNK: fewer), always at
+ * least one.
+ */
+static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
+{
+	struct hcube_cube c = { .dim = cube.dim, .state = cube.core_state, .load = cube.load };
+	struct hcube_plan p;
+	void *mem = malloc(hcube_plan_memsize(cube.dim));
+	size_t i = 0, max_chunk;
+	int err;
+
+	hcube_plan_init(&p, cube.dim, mem);
+	err = hcube_plan_build(&p, policy, &c, policy == HCUBE_POL_DEM ? NULL : &cube.topo,
+			       cube.work);
+	if (err) {
+		free(mem);
+		return false;
+	}
+	put_u32(b, HCUBE_R_A_POLICY, policy);
+	if (dry_run)
+		put_attr(b, HCUBE_R_A_DRY_RUN, NULL, 0);
+	put_u32(b, HCUBE_R_A_TRIGGER, trigger);
+	put_attr(b, HCUBE_R_A_LOADS_BEFORE, cube.load, cube.n * 4);
+	/* as the module: a dry run moves nothing, after = before */
+	put_attr(b, HCUBE_R_A_LOADS_AFTER, dry_run ? cube.load : p.after, cube.n * 4);
+	put_u32(b, HCUBE_R_A_MOVED, dry_run ? 0 : p.stats.moved_tasks);
+	put_u32(b, HCUBE_R_A_FAILED, dry_run ? 0 : 1);
+	put_u32(b, HCUBE_R_A_EXITED, dry_run ? 0 : 2);
+	put_u32(b, HCUBE_R_A_EVACUATED, 0);
+	put_u64(b, HCUBE_R_A_DURATION_NS, 123456, HCUBE_R_A_PAD);
+	put_attr(b, HCUBE_R_A_LOADS_PLAN, p.after, cube.n * 4);
+	put_u32(b, HCUBE_R_A_NTRANSFERS, p.ntransfers);
+	put_u32(b, HCUBE_R_A_STEPS, p.nsteps);
+	put_u32(b, HCUBE_R_A_COMM_STEPS, p.stats.comm_steps);
+	put_u64(b, HCUBE_R_A_MIGRATIONS, p.stats.migrations, HCUBE_R_A_PAD);
+	max_chunk = getenv("HCUBE_FAKE_CHUNK") ? strtoul(getenv("HCUBE_FAKE_CHUNK"), NULL, 10) : 0;
+	if (!max_chunk || max_chunk > HCUBE_TRANSFERS_PER_ATTR)
+		max_chunk = HCUBE_TRANSFERS_PER_ATTR;
+	do {
+		size_t k, chunk = p.ntransfers - i < max_chunk ? p.ntransfers - i : max_chunk;
+		struct hcube_transfer_info *x = calloc(chunk ? chunk : 1, sizeof(*x));
+
+		for (k = 0; k < chunk; k++, i++) {
+			x[k].step = p.transfers[i].step;
+			x[k].from = p.transfers[i].from;
+			x[k].to = p.transfers[i].to;
+			x[k].count = p.transfers[i].count;
+		}
+		put_attr(b, HCUBE_R_A_TRANSFERS, x, chunk * sizeof(*x));
+		free(x);
+	} while (i < p.ntransfers);
+	if (policy != HCUBE_POL_DEM) {
+		put_pattern(b, HCUBE_R_A_CB_PATTERN);
+		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
+	}
+	if (!dry_run) {
+		struct task_desc f = {
+			.pid = 4242, .comm = "stuck", .vertex = healthy_vertex(0),
+			.has_error = true, .error = -EPERM,
+		};
+		struct task_desc ch = {
+			.pid = 4343, .tgid = 4343, .comm = "pinned", .vertex = healthy_vertex(1),
+			.state = HCUBE_TASK_CHANGED, .cpus = "0", .orig = "0-31",
+		};
+
+		put_task(b, HCUBE_R_A_FAILURE, &f);
+		put_task(b, HCUBE_R_A_CHANGED, &ch);
+	}
+	free(mem);
+	return true;
+}
+
+static void do_rebalance(const struct req *r)
+{
+	const struct nlattr *pa = r->a[HCUBE_R_A_POLICY];
+	u32 policy = pa ? get_u32(pa) : HCUBE_POL_MCWA;
+	struct mb b = { 0 };
+
+	if (pa && policy > HCUBE_POLICY_MAX) {
+		fail(r, ERANGE, "integer out of range", pa, true, 0, HCUBE_POLICY_MAX);
+		return;
+	}
+	reply_begin(&b, r, 0);
+	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
+		free(b.d);
+		if (policy == HCUBE_POL_CWA)
+			fail(r, EINVAL, "HCUBE_R_A_POLICY: cwa needs a fault-free cube", pa,
+			     false, 0, 0);
+		else
+			fail(r, EIO, "the plan failed", NULL, false, 0, 0);
+		return;
+	}
+	msg_end_queue(&b);
+	free(b.d);
+	queue_ack(r->nlh);
+}
+
+static void do_config_set(const struct req *r)
+{
+	const struct nlattr *nest = r->a[HCUBE_A_CONFIG], *a;
+	const uint8_t *p;
+	size_t left;
+	bool any = false;
+
+	if (!nest) {
+		struct ext x = { .msg = "missing attribute", .has_miss = true,
+				 .miss_type = HCUBE_A_CONFIG };
+
+		queue_error(r->nlh, -EINVAL, &x);
+		return;
+	}
+	p = (const uint8_t *)nest + NLA_HDRLEN;
+	left = nest->nla_len - NLA_HDRLEN;
+	while (left >= NLA_HDRLEN) {
+		uint16_t type;
+		u32 v;
+
+		a = (const struct nlattr *)p;
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left) {
+			fail(r, EINVAL, "malformed attribute", a, false, 0, 0);
+			return;
+		}
+		type = a->nla_type & NLA_TYPE_MASK;
+		switch (type) {
+		case HCUBE_C_A_AUTO:
+			if (!check_attr(r, a, K_U8))
+				return;
+			if (*((const uint8_t *)a + NLA_HDRLEN) > 1) {
+				fail(r, ERANGE, "integer out of range", a, true, 0, 1);
+				return;
+			}
+			break;
+		case HCUBE_C_A_POLICY:
+		case HCUBE_C_A_THRESHOLD:
+		case HCUBE_C_A_COOLDOWN_MS:
+			if (!check_attr(r, a, K_U32))
+				return;
+			v = get_u32(a);
+			if (type == HCUBE_C_A_POLICY && v > HCUBE_POLICY_MAX) {
+				fail(r, ERANGE, "integer out of range", a, true, 0,
+				     HCUBE_POLICY_MAX);
+				return;
+			}
+			if (type == HCUBE_C_A_THRESHOLD && v > HCUBE_THRESHOLD_MAX) {
+				fail(r, ERANGE, "integer out of range", a, true, 0,
+				     HCUBE_THRESHOLD_MAX);
+				return;
+			}
+			if (type == HCUBE_C_A_COOLDOWN_MS &&
+			    (v < HCUBE_COOLDOWN_MS_MIN || v > HCUBE_COOLDOWN_MS_MAX)) {
+				fail(r, ERANGE, "integer out of range", a, true,
+				     HCUBE_COOLDOWN_MS_MIN, HCUBE_COOLDOWN_MS_MAX);
+				return;
+			}
+			break;
+		default:
+			fail(r, EINVAL, "HCUBE_A_CONFIG: read-only or unknown key", a,
+			     false, 0, 0);
+			return;
+		}
+		any = true;
+		p += NLA_ALIGN(a->nla_len);
+		left = left > (size_t)NLA_ALIGN(a->nla_len) ? left - NLA_ALIGN(a->nla_len) : 0;
+	}
+	if (!any) {
+		fail(r, EINVAL, "HCUBE_A_CONFIG: nothing to change", nest, false, 0, 0);
+		return;
+	}
+	queue_ack(r->nlh);
+}
+
+/*
+ * A cpulist ("0-3,8", "0-7:2/4") into @cpus (FAKE_NR_CPU_IDS entries):
+ * false if it is not one, or names a CPU past nr_cpu_ids.
+ */
+static bool parse_cpulist(const char *s, bool *cpus)
+{
+	while (*s) {
+		unsigned long a, b, used = 1, group = 1, c;
+		char *end;
+
+		if (*s < '0' || *s > '9')
+			return false;
+		a = b = strtoul(s, &end, 10);
+		if (*end == '-') {
+			b = strtoul(end + 1, &end, 10);
+			if (*end == ':') {
+				used = strtoul(end + 1, &end, 10);
+				if (*end++ != '/')
+					return false;
+				group = strtoul(end, &end, 10);
+				if (!used || !group || used > group)
+					return false;
+			}
+		}
+		if (b < a || b >= FAKE_NR_CPU_IDS)
+			return false;
+		for (c = a; c <= b; c++)
+			if ((c - a) % group < used)
+				cpus[c] = true;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return false;
+		s = end;
+	}
+	return true;
+}
+
+/* Mode custom as the module checks it: non-empty, present, disjoint groups. */
+static bool check_groups(const struct req *r)
+{
+	bool *all = calloc(FAKE_NR_CPU_IDS, 1), *g = calloc(FAKE_NR_CPU_IDS, 1);
+	const char *msg = NULL;
+	const struct nlattr *bad = NULL;
+	u32 i, c, n;
+
+	for (i = 0; i < r->ngroups && !msg; i++) {
+		bad = r->groups[i];
+		memset(g, 0, FAKE_NR_CPU_IDS);
+		if (!parse_cpulist((const char *)bad + NLA_HDRLEN, g)) {
+			msg = "HCUBE_A_GROUP: not a cpulist (like 0-3,8) of CPUs below nr_cpu_ids";
+			break;
+		}
+		for (c = n = 0; c < FAKE_NR_CPU_IDS; c++)
+			n += g[c];
+		if (!n)
+			msg = "HCUBE_A_GROUP: empty group";
+		for (c = 0; c < FAKE_NR_CPU_IDS && !msg; c++) {
+			if (g[c] && c >= cube.n * CPUS_PER_VERTEX)
+				msg = "HCUBE_A_GROUP: CPUs that are not present";
+			else if (g[c] && all[c])
+				msg = "HCUBE_A_GROUP: CPUs already in another group";
+			all[c] |= g[c];
+		}
+	}
+	free(all);
+	free(g);
+	if (msg)
+		return fail(r, EINVAL, msg, bad, false, 0, 0);
+	return true;
+}
+
+static void do_topo_set(const struct req *r)
+{
+	const struct nlattr *m = r->a[HCUBE_A_MODE];
+	u32 mode;
+
+	if (!m) {
+		struct ext x = { .msg = "missing attribute", .has_miss = true,
+				 .miss_type = HCUBE_A_MODE };
+
+		queue_error(r->nlh, -EINVAL, &x);
+		return;
+	}
+	mode = get_u32(m);
+	if (mode > HCUBE_MODE_MAX) {
+		fail(r, ERANGE, "integer out of range", m, true, 0, HCUBE_MODE_MAX);
+		return;
+	}
+	if (mode != HCUBE_MODE_CUSTOM && r->ngroups) {
+		fail(r, EINVAL, "HCUBE_A_GROUP: only with mode custom", r->groups[0],
+		     false, 0, 0);
+		return;
+	}
+	if (mode == HCUBE_MODE_CUSTOM && !r->ngroups) {
+		struct ext x = {
+			.msg = "HCUBE_A_GROUP is required with mode custom (one cpulist per vertex)",
+			.has_miss = true, .miss_type = HCUBE_A_GROUP,
+		};
+
+		queue_error(r->nlh, -EINVAL, &x);
+		return;
+	}
+	if (mode == HCUBE_MODE_CUSTOM && !check_groups(r))
+		return;
+	queue_ack(r->nlh);
+}
+
+static void fake_log(const struct nlmsghdr *nlh)
+{
+	const char *path = getenv("HCUBE_FAKE_LOG");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "cmd %u flags 0x%x len %u\n",
+		((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd, nlh->nlmsg_flags,
+		nlh->nlmsg_len);
+	fclose(f);
+}
+
+static void handle_hcube(const struct nlmsghdr *nlh)
+{
+	struct mb b = { 0 };
+	struct req *r;
+	u32 v;
+
+	cube_init();
+	fake_log(nlh);
+	r = calloc(1, sizeof(*r));
+	if (!parse_req(r, nlh))
+		goto out;
+	if (mutating(r->cmd) && getenv("HCUBE_FAKE_NOADMIN")) {
+		queue_error(nlh, -EPERM, NULL);
+		goto out;
+	}
+	switch (r->cmd) {
+	case HCUBE_CMD_CUBE_GET:
+		reply_begin(&b, r, 0);
+		put_summary(&b);
+		msg_end_queue(&b);
+		queue_ack(nlh);
+		break;
+	case HCUBE_CMD_VERTEX_GET:
+		if (nlh->nlmsg_flags & NLM_F_DUMP) {
+			for (v = 0; v < cube.n; v++) {
+				reply_begin(&b, r, NLM_F_MULTI);
+				put_vertex(&b, v);
+				msg_end_queue(&b);
+			}
+			queue_done(nlh);
+		} else if (r->a[HCUBE_A_VERTEX_ID] && check_vertex(r, r->a[HCUBE_A_VERTEX_ID])) {
+			reply_begin(&b, r, 0);
+			put_vertex(&b, get_u32(r->a[HCUBE_A_VERTEX_ID]));
+			msg_end_queue(&b);
+			queue_ack(nlh);
+		}
+		break;
+	case HCUBE_CMD_FAULT_ADD:
+	case HCUBE_CMD_FAULT_DEL:
+		do_fault(r);
+		break;
+	case HCUBE_CMD_TASK_ADD:
+		do_task_add(r);
+		break;
+	case HCUBE_CMD_TASK_DEL:
+		do_task_del(r);
+		break;
+	case HCUBE_CMD_TASK_GET:
+		do_task_get(r);
+		break;
+	case HCUBE_CMD_REBALANCE:
+		do_rebalance(r);
+		break;
+	case HCUBE_CMD_STATS_GET: {
+		size_t n;
+		int i;
+
+		reply_begin(&b, r, 0);
+		n = nest_begin(&b, HCUBE_A_STATS | NLA_F_NESTED);
+		for (i = HCUBE_S_A_PAD + 1; i <= HCUBE_S_A_MAX; i++)
+			put_u64(&b, (uint16_t)i, 1000ULL * i + 7, HCUBE_S_A_PAD);
+		nest_end(&b, n);
+		msg_end_queue(&b);
+		queue_ack(nlh);
+		break;
+	}
+	case HCUBE_CMD_CONFIG_GET: {
+		size_t n;
+
+		reply_begin(&b, r, 0);
+		n = nest_begin(&b, HCUBE_A_CONFIG | NLA_F_NESTED);
+		put_u32(&b, HCUBE_C_A_POLICY, HCUBE_POLICY_DEM);
+		put_u8(&b, HCUBE_C_A_AUTO, 1);
+		put_u32(&b, HCUBE_C_A_THRESHOLD, 3);
+		put_u32(&b, HCUBE_C_A_COOLDOWN_MS, 250);
+		put_u32(&b, HCUBE_C_A_MAX_TASKS, 4096);
+		nest_end(&b, n);
+		msg_end_queue(&b);
+		queue_ack(nlh);
+		break;
+	}
+	case HCUBE_CMD_CONFIG_SET:
+		do_config_set(r);
+		break;
+	case HCUBE_CMD_TOPO_SET:
+		do_topo_set(r);
+		break;
+	default:
+		queue_error(nlh, -EOPNOTSUPP, NULL);
+		break;
+	}
+out:
+	free(b.d);
+	free(r);
+}
+
+/* CTRL_CMD_GETFAMILY by name: answer for "hcube", else let the kernel. */
+static bool handle_ctrl(const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *gh = NLMSG_DATA(nlh);
+	const uint8_t *p = (const uint8_t *)gh + GENL_HDRLEN;
+	size_t left = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	const char *name = NULL;
+	struct mb b = { 0 };
+	size_t grps, grp;
+
+	if (gh->cmd != CTRL_CMD_GETFAMILY || (nlh->nlmsg_flags & NLM_F_DUMP))
+		return false;
+	while (left >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_FAMILY_NAME)
+			name = (const char *)a + NLA_HDRLEN;
+		p += NLA_ALIGN(a->nla_len);
+		left = left > (size_t)NLA_ALIGN(a->nla_len) ? left - NLA_ALIGN(a->nla_len) : 0;
+	}
+	if (!name || strcmp(name, HCUBE_FAMILY_NAME))
+		return false;
+	msg_begin(&b, GENL_ID_CTRL, 0, nlh->nlmsg_seq, nlh->nlmsg_pid, CTRL_CMD_NEWFAMILY);
+	put_str(&b, CTRL_ATTR_FAMILY_NAME, HCUBE_FAMILY_NAME);
+	put_attr(&b, CTRL_ATTR_FAMILY_ID, &(uint16_t){ FAKE_FAMILY }, 2);
+	put_u32(&b, CTRL_ATTR_VERSION, HCUBE_FAMILY_VERSION);
+	put_u32(&b, CTRL_ATTR_HDRSIZE, 0);
+	put_u32(&b, CTRL_ATTR_MAXATTR, HCUBE_A_MAX);
+	grps = nest_begin(&b, CTRL_ATTR_MCAST_GROUPS | NLA_F_NESTED);
+	grp = nest_begin(&b, 1 | NLA_F_NESTED);
+	put_u32(&b, CTRL_ATTR_MCAST_GRP_ID, FAKE_GROUP);
+	put_str(&b, CTRL_ATTR_MCAST_GRP_NAME, HCUBE_MCGRP_EVENTS);
+	nest_end(&b, grp);
+	nest_end(&b, grps);
+	msg_end_queue(&b);
+	free(b.d);
+	queue_ack(nlh);
+	return true;
+}
+
+/* A FAULT_NTF about @cpu (its vertex), or about vertex n - 1 if @cpu < 0. */
+static void queue_fault_event(struct mb *b, int cpu, u32 event, u32 state, u32 reason,
+			      bool summary)
+{
+	msg_begin(b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_FAULT_NTF);
+	if (cpu >= 0)
+		put_u32(b, HCUBE_A_CPU, (u32)cpu);
+	put_u32(b, HCUBE_A_VERTEX_ID, cpu >= 0 ? (u32)cpu / CPUS_PER_VERTEX : cube.n - 1);
+	put_u32(b, HCUBE_A_EVENT, event);
+	put_u32(b, HCUBE_A_STATE, state);
+	put_u32(b, HCUBE_A_REASON, reason);
+	if (summary)
+		put_summary(b);
+	msg_end_queue(b);
+}
+
+/* What "monitor" gets once it joins the events group. */
+static void queue_events(void)
+{
+	struct mb b = { 0 };
+
+	cube_init();
+	/* as the module: the CPU, its vertex, the event, the state, the cube */
+	queue_fault_event(&b, 3, HCUBE_FAULT_ADDED, HCUBE_VERTEX_FAULTY,
+			  HCUBE_REASON_ADMIN, true);
+	/* a vertex, and without the summary (a module that sends less) */
+	queue_fault_event(&b, -1, HCUBE_FAULT_CLEARED, HCUBE_VERTEX_HEALTHY,
+			  HCUBE_REASON_ADMIN, false);
+	/* CPU hotplug */
+	queue_fault_event(&b, 5, HCUBE_CPU_OFFLINE, HCUBE_VERTEX_OFFLINE,
+			  HCUBE_REASON_HOTPLUG, true);
+	queue_fault_event(&b, 5, HCUBE_CPU_ONLINE, HCUBE_VERTEX_HEALTHY,
+			  HCUBE_REASON_HOTPLUG, true);
+
+	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_TOPO_NTF);
+	put_summary(&b);
+	put_u32(&b, HCUBE_A_REASON, HCUBE_REASON_HOTPLUG);
+	msg_end_queue(&b);
+
+	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_TASK_NTF);
+	{
+		struct task_desc d = {
+			.pid = 777, .tgid = 777, .comm = "sleep", .vertex = cube.n - 1,
+			.state = HCUBE_TASK_EXITED, .has_reason = true,
+			.reason = HCUBE_REASON_EXITED,
+		};
+
+		put_task(&b, HCUBE_A_TASK, &d);
+	}
+	msg_end_queue(&b);
+
+	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_REBALANCE_NTF);
+	put_report(&b, HCUBE_POL_MCWA, false, HCUBE_REASON_AUTO);
+	msg_end_queue(&b);
+
+	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, 99);	/* from a newer module */
+	put_u32(&b, HCUBE_A_DIM, 1);
+	msg_end_queue(&b);
+
+	if (getenv("HCUBE_FAKE_UNLOAD")) {
+		msg_begin(&b, GENL_ID_CTRL, 0, 0, 0, CTRL_CMD_DELFAMILY);
+		put_attr(&b, CTRL_ATTR_FAMILY_ID, &(uint16_t){ FAKE_FAMILY }, 2);
+		put_str(&b, CTRL_ATTR_FAMILY_NAME, HCUBE_FAMILY_NAME);
+		msg_end_queue(&b);
+	}
+	free(b.d);
+}
+
+/* ---- the interposed functions ---- */
+
+int socket(int domain, int type, int protocol)
+{
+	int fd;
+
+	resolve();
+	fd = real_socket(domain, type, protocol);
+	if (fd >= 0 && domain == AF_NETLINK && protocol == NETLINK_GENERIC)
+		genl_fd = fd;
+	return fd;
+}
+
+int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
+{
+	resolve();
+	if (fd == genl_fd && level == SOL_NETLINK && len >= sizeof(int)) {
+		int v;
+
+		memcpy(&v, val, sizeof(v));
+		if (name == NETLINK_CAP_ACK)
+			cap_ack = v;
+		if (name == NETLINK_ADD_MEMBERSHIP && v == FAKE_GROUP) {
+			queue_events();
+			return 0;
+		}
+	}
+	return real_setsockopt(fd, level, name, val, len);
+}
+
+ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
+{
+	const struct nlmsghdr *nlh;
+	uint8_t *buf;
+	size_t len = 0, i;
+	bool mine;
+
+	resolve();
+	if (fd != genl_fd)
+		return real_sendmsg(fd, msg, flags);
+	for (i = 0; i < msg->msg_iovlen; i++)
+		len += msg->msg_iov[i].iov_len;
+	buf = malloc(len ? len : 1);
+	for (len = 0, i = 0; i < msg->msg_iovlen; i++) {
+		memcpy(buf + len, msg->msg_iov[i].iov_base, msg->msg_iov[i].iov_len);
+		len += msg->msg_iov[i].iov_len;
+	}
+	nlh = (const struct nlmsghdr *)buf;
+	mine = len >= NLMSG_HDRLEN + GENL_HDRLEN && nlh->nlmsg_len <= len &&
+	       nlh->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN &&
+	       (nlh->nlmsg_type == FAKE_FAMILY ||
+		(nlh->nlmsg_type == GENL_ID_CTRL && handle_ctrl(nlh)));
+	if (mine && nlh->nlmsg_type == FAKE_FAMILY)
+		handle_hcube(nlh);
+	free(buf);
+	if (!mine)
+		return real_sendmsg(fd, msg, flags);
+	return (ssize_t)len;
+}
+
+ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	size_t room = 0, copied = 0, i;
+
+	resolve();
+	if (fd != genl_fd || !qhead)
+		return real_recvmsg(fd, msg, flags);
+	for (i = 0; i < msg->msg_iovlen; i++) {
+		size_t n = msg->msg_iov[i].iov_len;
+
+		if (n > qhead->len - copied)
+			n = qhead->len - copied;
+		memcpy(msg->msg_iov[i].iov_base, qhead->data + copied, n);
+		copied += n;
+		room += msg->msg_iov[i].iov_len;
+	}
+	if (msg->msg_name && msg->msg_namelen >= sizeof(kernel)) {
+		memcpy(msg->msg_name, &kernel, sizeof(kernel));
+		msg->msg_namelen = sizeof(kernel);
+	}
+	msg->msg_controllen = 0;
+	msg->msg_flags = qhead->len > room ? MSG_TRUNC : 0;
+	{
+		size_t full = qhead->len;
+
+		if (!(flags & MSG_PEEK))
+			dequeue();
+		return (ssize_t)((flags & MSG_TRUNC) ? full : copied);
+	}
+}
+
+static int queued_poll(struct pollfd *fds, nfds_t n)
+{
+	nfds_t i;
+	int ready = 0;
+
+	for (i = 0; i < n; i++) {
+		fds[i].revents = 0;
+		if (fds[i].fd == genl_fd && qhead && (fds[i].events & POLLIN)) {
+			fds[i].revents = POLLIN;
+			ready++;
+		}
+	}
+	return ready;
+}
+
+int poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	int ready;
+
+	resolve();
+	ready = queued_poll(fds, n);
+	return ready ? ready : real_poll(fds, n, timeout);
+}
+
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
+{
+	int ready;
+
+	resolve();
+	ready = queued_poll(fds, n);
+	return ready ? ready : real_ppoll(fds, n, ts, mask);
+}
