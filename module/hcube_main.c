@@ -345,16 +345,16 @@ static bool hcube_any_healthy(struct hcube *hc, const struct cpumask *faulty,
 
 /*
  * After the vertex states changed: new masks for tasks on healthy vertices,
- * tasks off vertices that can no longer run them, then a rebalance.
+ * tasks off vertices that can no longer run them (nearest first) and, when
+ * some had to move, a rebalance with the configured policy.
  */
-static void hcube_after_change(struct hcube *hc, u32 trigger, bool rebalance)
+static void hcube_after_change(struct hcube *hc, u32 trigger)
 {
-	u32 policy = hc->cfg.policy, evacuated;
+	u32 policy = hc->cfg.policy;
 
 	hcube_remask_all(hc);
 	hcube_report_reset(&hc->report, hc);
-	evacuated = hcube_evacuate_all(hc, &hc->report);
-	if (!rebalance && !evacuated)
+	if (!hcube_evacuate_all(hc, &hc->report))
 		return;
 	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
 		policy = HCUBE_POLICY_MCWA;
@@ -366,7 +366,6 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 {
 	cpumask_var_t faulty;
 	bool was;
-	u8 old_state;
 
 	if (cpu >= 0) {
 		if (hc->cpu_vertex[cpu] == HCUBE_NO_VERTEX) {
@@ -375,7 +374,6 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 			return -EINVAL;
 		}
 		was = cpumask_test_cpu(cpu, hc->faulty);
-		old_state = hc->v[hc->cpu_vertex[cpu]].state;
 	} else {
 		if (hc->v[vertex].state == HCUBE_VERTEX_ABSENT) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
@@ -383,7 +381,6 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 			return -EINVAL;
 		}
 		was = hc->v[vertex].marked;
-		old_state = hc->v[vertex].state;
 	}
 	if (add && was) {
 		if (cpu >= 0)
@@ -435,9 +432,7 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 	hcube_refresh(hc);
 	hcube_ntf_fault(hc, cpu, vertex, add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED,
 			HCUBE_REASON_ADMIN);
-	hcube_after_change(hc, HCUBE_REASON_FAULT,
-			   old_state == HCUBE_VERTEX_HEALTHY &&
-			   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);
+	hcube_after_change(hc, HCUBE_REASON_FAULT);
 	return 0;
 }
 
@@ -467,19 +462,15 @@ static int hcube_cpu_down(unsigned int cpu)
 {
 	struct hcube *hc = &hcube;
 	u16 vertex;
-	u8 old_state;
 
 	mutex_lock(&hc->lock);
 	cpumask_clear_cpu(cpu, hc->online);
 	vertex = hc->cpu_vertex[cpu];
 	if (vertex != HCUBE_NO_VERTEX) {
-		old_state = hc->v[vertex].state;
 		hcube_refresh(hc);
 		hcube_ntf_fault(hc, cpu, vertex, HCUBE_CPU_OFFLINE,
 				HCUBE_REASON_HOTPLUG);
-		hcube_after_change(hc, HCUBE_REASON_HOTPLUG,
-				   old_state == HCUBE_VERTEX_HEALTHY &&
-				   hc->v[vertex].state != HCUBE_VERTEX_HEALTHY);
+		hcube_after_change(hc, HCUBE_REASON_HOTPLUG);
 	}
 	mutex_unlock(&hc->lock);
 	return 0;

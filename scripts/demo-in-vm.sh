@@ -28,18 +28,28 @@ say $HC show
 # 4 busy loops and 28 sleepers, all started on CPU 0
 for i in $(seq 4); do taskset -c 0 sh -c 'while :; do :; done' & pids+=($!); done
 for i in $(seq 28); do taskset -c 0 sleep 100000 & pids+=($!); done
+# registered only once taskset has pinned them and exec'd the program
+for p in "${pids[@]}"; do
+	while [ "$(cat /proc/$p/comm)" = taskset ]; do sleep 0.05; done
+done
 echo
 echo "started ${#pids[@]} processes on CPU 0"
 say $HC task add "${pids[@]}" --vertex 0
-say $HC show
 say $HC fault add cpu 2
 say $HC fault add cpu 5
+say $HC show
 say $HC rebalance
+say $HC show
+
+echo
+echo "A fault where tasks run: they are evacuated to the nearest healthy"
+echo "vertices, then the configured policy rebalances."
+say $HC fault add cpu 1
 say $HC show
 say $HC stats
 
 echo
-echo "checked from /proc: how many of the processes each CPU may run"
+echo "checked from /proc: processes allowed on each CPU"
 for c in $(seq 0 $(($(nproc) - 1))); do
 	n=0
 	for p in "${pids[@]}"; do
