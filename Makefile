@@ -19,7 +19,7 @@ KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
-	    module/core/hcube_route.c
+	    module/core/hcube_route.c module/core/hcube_flow.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h
@@ -37,7 +37,7 @@ TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
 COMMON_SRC := tools/common/json.c
 SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
-CORE_TESTS := paper_test props_test
+CORE_TESTS := paper_test props_test flow_test
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -220,9 +220,24 @@ check: deps
 	$(MAKE) check-vm-dmesg
 	$(MAKE) check-core
 	$(MAKE) check-hcubectl
+	$(MAKE) check-sim
 	$(MAKE) module-check
 	$(MAKE) check-vm
 	$(MAKE) check-rt
+
+# hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
+# the full grid, the sensitivity runs and the plots; check-sim runs a reduced
+# grid that asserts properties, with the plain and the ASan/UBSan build.
+.PHONY: experiment check-sim
+
+experiment: $(BUILD)/hcube-sim
+	tools/hcube-sim/experiment.sh $(BUILD)/hcube-sim $(BUILD)/experiment Documentation/benchmarks
+
+$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
+	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
+
+check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
+	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).

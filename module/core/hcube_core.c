@@ -13,6 +13,9 @@ static const char *const hcube_errors[HCUBE_E_NERRORS] = {
 	[HCUBE_E_OVERFLOW] = "total load above 2147483647",
 	[HCUBE_E_NEED_MCWA] = "cwa needs a fault-free cube: use mcwa",
 	[HCUBE_E_TOPO] = "topology does not match the cube",
+	[HCUBE_E_FLOW_TOTAL] = "before and after hold different numbers of tasks",
+	[HCUBE_E_FLOW_UNREACHABLE] =
+		"a vertex that needs tasks has no healthy path from one that has them",
 };
 
 const char *hcube_strerror(int err)

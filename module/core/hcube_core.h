@@ -54,6 +54,8 @@ enum hcube_err {
 	HCUBE_E_OVERFLOW,	/* total load above HCUBE_MAX_TOTAL_LOAD */
 	HCUBE_E_NEED_MCWA,	/* CWA asked for on a cube with unusable vertices */
 	HCUBE_E_TOPO,		/* topology does not match the cube */
+	HCUBE_E_FLOW_TOTAL,	/* mincost: before and after hold different totals */
+	HCUBE_E_FLOW_UNREACHABLE, /* mincost: no healthy path from a surplus */
 	HCUBE_E_NERRORS,
 };
 
@@ -269,20 +271,24 @@ u32 hcube_cwa_vertex(const struct hcube_cwa *cwa, u32 local_vertex);
  * path. A minimum-cost flow on the healthy subgraph, exact and in integers.
  * A plan's stats.migrations is never below the cost for its own final loads.
  * @work: hcube_mincost_memsize(dim) bytes. At most D phases, D the largest
- * healthy distance within a component (<= N - 1, n + 2 or less in
- * practice); each is one Dijkstra and a maximum flow on the arcs of reduced
- * cost 0 (see hcube_flow.c).
+ * healthy distance within a component (<= N - 1, usually n or n + 1);
+ * each is one Dijkstra and a maximum flow on the arcs of reduced cost 0
+ * (see hcube_flow.c).
  *
  * Errors: HCUBE_E_DIM, HCUBE_E_STATE, HCUBE_E_FAULTY_LOAD (an unusable
- * vertex with tasks before or after), HCUBE_E_OVERFLOW, and these two,
- * which hcube_flow_strerror() names (it names every other code as well):
+ * vertex with tasks before or after), HCUBE_E_OVERFLOW, HCUBE_E_FLOW_TOTAL
+ * and HCUBE_E_FLOW_UNREACHABLE.
  */
-#define HCUBE_E_FLOW_TOTAL		(HCUBE_E_NERRORS + 0)	/* totals differ */
-#define HCUBE_E_FLOW_UNREACHABLE	(HCUBE_E_NERRORS + 1)	/* healthy components */
 
 size_t hcube_mincost_memsize(u32 dim);
 int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
 		  const u32 *after, u64 *cost, void *work);
-const char *hcube_flow_strerror(int err);
+/*
+ * After hcube_mincost() returned HCUBE_OK: the optimal flow it found, kept
+ * in its @work until that is reused. flow[v * max(dim, 1) + d] tasks go
+ * from v to v ^ BIT(d); at most one direction of an edge carries tasks, and
+ * the entries sum to the cost.
+ */
+const u32 *hcube_mincost_flow(const void *work);
 
 #endif /* HCUBE_CORE_H */

@@ -101,6 +101,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "commands:\n"
 	      "  plan    the transfers a policy makes for given loads and faults\n"
+	      "  run     simulate paper 000's workload under each balancing policy\n"
+	      "  experiment  the paper's grid of runs: CSV, tables and plot data\n"
 	      "\n"
 	      "'hcube-sim COMMAND --help' describes a command.\n", f);
 }
@@ -118,5 +120,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "plan"))
 		return cmd_plan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "experiment"))
+		return cmd_experiment(argc - 1, argv + 1);
 	sim_die("unknown command '%s' (try 'hcube-sim --help')", argv[1]);
 }

@@ -38,4 +38,140 @@ void sim_core_free(struct sim_core *c);
 
 int cmd_plan(int argc, char **argv);
 
+/* ---- the execution simulator (model.c, run.c, experiment.c, stats.c) ---- */
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Policies of the simulator: the core's plans, RID, and no balancing. */
+enum sim_pol {
+	SIM_NONE,
+	SIM_MCWA,
+	SIM_DEM,
+	SIM_RID,
+	SIM_CWA,		/* fault-free cubes only */
+	SIM_MCWAOPT,		/* beyond the paper: MCWA's loads, optimal paths */
+	SIM_NPOL,
+};
+
+const char *sim_pol_name(int pol);
+int sim_pol_parse(const char *name);	/* -1 if unknown */
+
+/* Redistribution of the faulty nodes' tasks at the start. */
+enum sim_redist {
+	SIM_REDIST_EVEN,	/* dealt in turn over all healthy nodes (paper) */
+	SIM_REDIST_NEAREST,	/* hcube_evacuate(): the nearest healthy nodes */
+};
+
+/* What a synchronous round costs (see model.c). */
+enum sim_round_cost {
+	SIM_COST_NODES,		/* all stop for the messages; each node pays its migrations */
+	SIM_COST_GLOBAL,	/* all stop until the last migration step ends */
+};
+
+/* Parameters of one simulated run; times are in units of E[tau]. */
+struct sim_params {
+	u32 dim;
+	u32 nfaults;
+	u32 tasks_per_node;	/* 100 */
+	double alpha;		/* trigger: queue < alpha * queue after last balancing */
+	double mig_cost;	/* one task over one hop: 0.1 */
+	double msg_cost;	/* one load-information message step: 0.01 */
+	int redist;
+	int round_cost;		/* enum sim_round_cost */
+	uint64_t seed;		/* of the experiment; per-run seeds derive from it */
+	u32 run;		/* run index within its grid point */
+};
+
+#define SIM_DEFAULT_TASKS	100
+#define SIM_DEFAULT_ALPHA	0.25
+#define SIM_DEFAULT_MIG		0.1
+#define SIM_DEFAULT_MSG		0.01
+#define SIM_DEFAULT_SEED	20240501ULL
+
+/* Property failures a run can report (bit mask). */
+#define SIM_BAD_IDEAL		0x01	/* makespan below work / healthy nodes */
+#define SIM_BAD_BALANCE		0x02	/* MCWA/CWA round left max - min > 1 */
+#define SIM_BAD_TASKS		0x04	/* a task lost, duplicated or run twice */
+#define SIM_BAD_OPT		0x08	/* a plan beat the optimal migration cost */
+#define SIM_BAD_NOBAL		0x10	/* simulated no-balancing makespan differs */
+
+/* What one policy did in one run. */
+struct sim_result {
+	double makespan;
+	double lb_time;		/* time per healthy node spent balancing */
+	uint64_t rounds;	/* synchronous rounds, or RID requests */
+	uint64_t moved;		/* tasks that changed node */
+	uint64_t hops;		/* task-hops */
+	uint64_t opt_hops;	/* optimal task-hops for the same final loads */
+	uint64_t comm_steps;	/* synchronous steps; RID: of all requests */
+	uint64_t messages;	/* load-information messages, all nodes */
+	u32 bad;		/* SIM_BAD_* */
+	u32 ran;		/* 1 if the policy applies to this cube */
+};
+
+/* The instance shared by every policy of one run. */
+struct sim_info {
+	u32 nhealthy;
+	u32 ntasks;
+	u32 depth;		/* MCWA tree depth T */
+	u32 cb_dim;		/* k */
+	u32 ncomp;		/* components of healthy nodes */
+	u32 diameter;		/* largest healthy distance within a component */
+	double work;		/* sum of all execution times */
+	double t_nobal;		/* makespan without balancing */
+	double ideal;		/* t_nobal / (work / nhealthy) */
+};
+
+struct sim_run_out {
+	struct sim_info info;
+	struct sim_result res[SIM_NPOL];
+};
+
+struct sim_model;
+
+/* Memory for runs on one dimension; reused from run to run. */
+struct sim_model *sim_model_new(u32 dim, u32 tasks_per_node);
+void sim_model_free(struct sim_model *m);
+
+/*
+ * Draw the instance of @p (faults, execution times, initial queues) and run
+ * every policy whose bit is set in @pols on it. Faults are drawn unless
+ * @faulty (p->nfaults labels) is given.
+ */
+void sim_model_run(struct sim_model *m, const struct sim_params *p,
+		   const u32 *faulty, u32 pols, struct sim_run_out *out);
+/* The faulty labels of the last run, in increasing order; returns the count. */
+u32 sim_model_faulty(const struct sim_model *m, const u32 **faulty);
+/* The last run's topology (for reports). */
+const struct hcube_topo *sim_model_topo(const struct sim_model *m);
+
+/* The per-run seed of (experiment seed, dim, faults, run). */
+uint64_t sim_run_seed(uint64_t seed, u32 dim, u32 nfaults, u32 run);
+
+/* Statistics (stats.c). */
+double sim_t_quantile(double p, double df);	/* Student t, P(T <= t) = p */
+struct sim_mean {
+	double mean, sd, ci95;	/* ci95: half-width, Student t */
+	u32 n;
+};
+
+void sim_mean_of(struct sim_mean *m, const double *x, u32 n);
+
+/* Shared by run and experiment (run.c). */
+double sim_parse_double(const char *what, const char *s, double min, double max);
+u32 sim_parse_policies(const char *s);		/* bit mask of enum sim_pol */
+void sim_params_default(struct sim_params *p);
+/* Options --tasks (T) --threshold (a) --mig-cost (M) --msg-cost (m) --seed (s)
+ * --redistribute (R) --round-cost (C); false if @c is none of them.
+ */
+bool sim_model_option(struct sim_params *p, int c, const char *arg);
+const char *sim_bad_text(u32 bad);
+void sim_csv_header(FILE *f);
+void sim_csv_row(FILE *f, const struct sim_params *p,
+		 const struct sim_run_out *o, int pol);
+
+int cmd_run(int argc, char **argv);
+int cmd_experiment(int argc, char **argv);
+
 #endif
