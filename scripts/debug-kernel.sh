@@ -5,15 +5,22 @@
 # x86_64_defconfig + kvm_guest.config. It is cached outside the repository
 # (HCUBE_DEBUG_KERNEL_DIR, default ~/.cache/hcube/debug-kernel) and its few
 # modules are installed under /lib/modules/<version> so the test VM, which
-# runs on the host's root, finds them. Prints the kernel version.
+# runs on the host's root, finds them. Prints the kernel version, or with
+# --image the path of the kernel image.
 set -euo pipefail
 DIR=${HCUBE_DEBUG_KERNEL_DIR:-$HOME/.cache/hcube/debug-kernel}
 TAR=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
 SRC=$DIR/linux-source-6.1
-STAMP=$DIR/.built-$(sha256sum "$0" | cut -c1-16)
+# bump CONFIG_VERSION when the configuration below changes
+CONFIG_VERSION=1
+STAMP=$DIR/.built-v$CONFIG_VERSION
 
 if [ -e "$STAMP" ]; then
-	cat "$STAMP"
+	if [ "${1:-}" = --image ]; then
+		echo "$SRC/arch/x86/boot/bzImage"
+	else
+		cat "$STAMP"
+	fi
 	exit 0
 fi
 mkdir -p "$DIR"
@@ -48,4 +55,8 @@ ver=$(make -s kernelrelease)
 make -s INSTALL_MOD_STRIP=1 modules_install >&2
 # the build tree stays where it is: /lib/modules/VER/build points to it
 echo "$ver" >"$STAMP"
-echo "$ver"
+if [ "${1:-}" = --image ]; then
+	echo "$SRC/arch/x86/boot/bzImage"
+else
+	echo "$ver"
+fi

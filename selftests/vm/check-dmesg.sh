@@ -86,7 +86,8 @@ page allocation failure'
 # Lines that match a pattern above but are not kernel splats.
 BENIGN='^(Spectre V1|Spectre V2|Spectre BHI|RETBleed|Speculative Store Bypass|Speculative Return Stack Overflow|SRSO|MDS|TAA|MMIO Stale Data|SRBDS|GDS|L1TF|Register File Data Sampling|RFDS|ITS|BHI|VMSCAPE|Transient Scheduler Attacks|TSA|x86/bugs) *: 
 ^traps: .*\[[0-9]+\] general protection fault ip:
-^traps: .*\[[0-9]+\] trap (invalid opcode|stack segment|divide error|int3) ip:'
+^traps: .*\[[0-9]+\] trap (invalid opcode|stack segment|divide error|int3) ip:
+^rcu:[[:space:]]+RCU lockdep checking is enabled\.$'
 
 before=3
 after=15
