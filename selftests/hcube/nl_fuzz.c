@@ -283,6 +283,10 @@ static void fuzz(struct hnl *h, double seconds, int unprivileged)
 		if (!below(40))
 			((struct genlmsghdr *)NLMSG_DATA(r->nlh))->reserved = rnd();
 
+		/* the kernel drops a malformed header silently: do not wait long */
+		tv.tv_sec = truncated ? 0 : 2;
+		tv.tv_usec = truncated ? 50000 : 0;
+		setsockopt(h->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		sent++;
 		err = hnl_do(h, r, &rp);
 		if (err == -EAGAIN || err == -EWOULDBLOCK) {
