@@ -188,6 +188,7 @@ check-debug: tools selftests
 	ko=$$(scripts/build-module-for.sh $$v $(BUILD)/debug) && \
 	KVER=$$v HCUBE_KO=$$ko HCUBE_VM_TIMEOUT=1800 \
 	HCUBE_VM_KERNEL=$$(scripts/debug-kernel.sh --image) \
+	HCUBE_DMESG_FROM='hcube-selftests: start' \
 	HCUBE_STRESS_SECONDS=$${HCUBE_STRESS_SECONDS:-30} \
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
 	selftests/run-vm-tests.sh $(DEBUG_TOPOS)

@@ -12,6 +12,8 @@ tests=(lifecycle_test load nl_test balance_test hcubectl_test.sh nl_fuzz stress 
 n=0
 fails=0
 
+# a marker in the kernel log: what comes after it is the tests' doing
+echo "hcube-selftests: start" >/dev/kmsg 2>/dev/null || true
 echo "TAP version 13"
 echo "1..${#tests[@]}"
 echo "# topology: $(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) node(s), kernel $(uname -r)"

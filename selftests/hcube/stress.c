@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 	ncpu = get_nprocs_conf();
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	printf("TAP version 13\n1..4\n# seed %llu, %.0f s, %d CPUs, %d clients, %d workers\n",
+	printf("TAP version 13\n1..5\n# seed %llu, %.0f s, %d CPUs, %d clients, %d workers\n",
 	       (unsigned long long)seed, seconds, ncpu, NCLIENTS, NWORKERS);
 	if (hnl_open(&h) || hc_reset(&h, HCUBE_MODE_CPU) || hc_stats(&h, s0)) {
 		printf("not ok 1 module not loaded\n");
@@ -288,13 +288,22 @@ int main(int argc, char **argv)
 	       s[HCUBE_S_A_REGISTERED] == s[HCUBE_S_A_UNREGISTERED] +
 	       s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS] ? "ok" : "not ok");
 	fails += stale != 0;
+	/*
+	 * Nothing here changes a task's affinity behind the module's back:
+	 * no task may be taken for changed (a remask that failed while a CPU
+	 * came online once was).
+	 */
+	printf("%s 4 no task taken for changed by someone else (%llu)\n",
+	       s[HCUBE_S_A_CHANGED] == s0[HCUBE_S_A_CHANGED] ? "ok" : "not ok",
+	       (unsigned long long)(s[HCUBE_S_A_CHANGED] - s0[HCUBE_S_A_CHANGED]));
+	fails += s[HCUBE_S_A_CHANGED] != s0[HCUBE_S_A_CHANGED];
 	fails += s[HCUBE_S_A_REGISTERED] != s[HCUBE_S_A_UNREGISTERED] +
 		 s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
 	hnl_close(&h);
 
 	/* unload with tasks registered: everything back to the original */
 	if (system("rmmod hcube")) {
-		printf("not ok 4 rmmod failed\n");
+		printf("not ok 5 rmmod failed\n");
 		return 1;
 	}
 	for (i = 0; i < NWORKERS; i++) {
@@ -310,7 +319,7 @@ int main(int argc, char **argv)
 		else
 			printf("# worker %d (pid %d): affinity not restored\n", i, workers[i]);
 	}
-	printf("%s 4 after rmmod %d of %d workers have their original affinity (%d gone)\n",
+	printf("%s 5 after rmmod %d of %d workers have their original affinity (%d gone)\n",
 	       restored == total ? "ok" : "not ok", restored, total, lost);
 	fails += restored != total;
 	hc_kill_all(workers, NWORKERS);

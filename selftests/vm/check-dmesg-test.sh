@@ -53,6 +53,14 @@ for f in "${clean_logs[@]}"; do
 	expect 0 "clean: $(basename "$f")" "$f"
 done
 expect 0 "clean: benign lines that contain trigger words" "$DATA/benign-lines.log"
+
+# --from: a report before the start marker is shown but not counted
+printf '%s\n' '[    1.0] BUG: KASAN: wild-memory-access in do_raw_spin_lock+0x11f/0x270' \
+	'[    9.0] hcube-selftests: start' '[   10.0] all fine' >"$tmp/early.log"
+expect 1 "--from: without it an early report counts" "$tmp/early.log"
+HCUBE_DMESG_FROM='hcube-selftests: start' expect 0 "--from: an early report does not count" "$tmp/early.log"
+printf '%s\n' '[   11.0] BUG: KASAN: use-after-free in hcube_reap+0x1/0x2' >>"$tmp/early.log"
+HCUBE_DMESG_FROM='hcube-selftests: start' expect 1 "--from: a later report still counts" "$tmp/early.log"
 base=${clean_logs[0]}
 
 # --- splat samples (hand-written in the kernel's formats) -----------------------

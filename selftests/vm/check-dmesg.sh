@@ -6,7 +6,7 @@
 # stalls and hung tasks.  Prints each offending line (marked ">>") with some
 # context and exits 1 if there is any, 0 if the log is clean.
 #
-# Usage: check-dmesg.sh [-B N] [-A N] [-q] [--ignore RE]... FILE...
+# Usage: check-dmesg.sh [-B N] [-A N] [-q] [--ignore RE]... [--from RE] FILE...
 #   -B N, -A N   lines of context before/after each hit (default 3/15)
 #   -q           print nothing, only set the exit status
 #   --ignore RE  ignore a report whose line matches the extended regex RE
@@ -14,6 +14,8 @@
 #                with the rest of that report (up to its "</TASK>" or
 #                "---[ end trace" line); repeatable.  Also taken from
 #                $HCUBE_DMESG_IGNORE (one regex per line).
+#   --from RE    count only reports after the first line matching RE (also
+#                $HCUBE_DMESG_FROM); earlier ones are shown, not counted
 #   FILE         "-" reads standard input
 # Exit status: 0 clean, 1 splat found, 2 usage error or unreadable file.
 #
@@ -105,6 +107,7 @@ while [ $# -gt 0 ]; do
 	-A) [ $# -ge 2 ] || usage; after=$2; shift 2 ;;
 	-q) quiet=1; shift ;;
 	--ignore) [ $# -ge 2 ] || usage; ignores+=("$2"); shift 2 ;;
+	--from) [ $# -ge 2 ] || usage; from_re=$2; shift 2 ;;
 	-h | --help) usage ;;
 	--) shift; files+=("$@"); break ;;
 	-?*) usage ;;
@@ -125,8 +128,13 @@ for re in "${ignores[@]}"; do
 	ignore_list+=${ignore_list:+$'\n'}$re
 done
 
+# --from RE (or HCUBE_DMESG_FROM): count only reports after the first line
+# matching RE; earlier ones (say, a debug kernel's early boot) are shown
+# but do not fail the check.
+from_re=${from_re:-${HCUBE_DMESG_FROM:-}}
+
 # Regexes go through the environment: awk -v would interpret backslashes.
-export CD_PATTERNS=$PATTERNS CD_BENIGN=$BENIGN CD_IGNORE=$ignore_list
+export CD_PATTERNS=$PATTERNS CD_BENIGN=$BENIGN CD_IGNORE=$ignore_list CD_FROM=$from_re
 
 rc=0
 for f in "${files[@]}"; do
@@ -169,6 +177,9 @@ for f in "${files[@]}"; do
 		ni = load(ENVIRON["CD_IGNORE"], ign)
 		maxprint = 400
 		hits = 0; suppress = 0; pending = 0; last_printed = 0
+		from = ENVIRON["CD_FROM"]
+		started = from == ""
+		early = 0
 	}
 	{
 		sub(/\r+$/, "")
@@ -182,6 +193,14 @@ for f in "${files[@]}"; do
 		hit = 0
 		if (matches_any(s, pat, np) && !matches_any(s, benign, nb))
 			hit = 1
+		if (!started && from != "" && s ~ from)
+			started = 1
+		if (hit && !started) {
+			early++
+			if (!quiet)
+				printf "-- %s:%d: (before the start marker, not counted) %s\n", name, NR, line
+			hit = 0
+		}
 		if (ni && matches_any(s, ign, ni)) {
 			suppress = 200		# until the end of this report
 			hit = 0
