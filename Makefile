@@ -19,6 +19,8 @@ KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
+	    module/core/hcube_opt.c module/core/hcube_diffuse.c module/core/hcube_lplan.c \
+	    module/core/hcube_sbn.c module/core/hcube_pebble.c module/core/hcube_aapc.c \
 	    module/core/hcube_route.c module/core/hcube_flow.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \

@@ -7,7 +7,8 @@ static const char *const hcube_errors[HCUBE_E_NERRORS] = {
 	[HCUBE_E_INTERNAL] = "internal error: the plan failed its replay check",
 	[HCUBE_E_DIM] = "dimension out of range (0..10)",
 	[HCUBE_E_STATE] = "unknown vertex state",
-	[HCUBE_E_POLICY] = "unknown policy (mcwa, dem, cwa)",
+	[HCUBE_E_POLICY] =
+		"unknown policy (mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble)",
 	[HCUBE_E_NO_HEALTHY] = "no healthy vertex",
 	[HCUBE_E_FAULTY_LOAD] = "a faulty, offline or absent vertex has tasks",
 	[HCUBE_E_OVERFLOW] = "total load above 2147483647",
@@ -16,6 +17,9 @@ static const char *const hcube_errors[HCUBE_E_NERRORS] = {
 	[HCUBE_E_FLOW_TOTAL] = "before and after hold different numbers of tasks",
 	[HCUBE_E_FLOW_UNREACHABLE] =
 		"a vertex that needs tasks has no healthy path from one that has them",
+	[HCUBE_E_BUDGET] = "the computation exceeded its work bound",
+	[HCUBE_E_PLAN_SIZE] = "the plan needs more transfers than its room",
+	[HCUBE_E_AAPC_FAULTS] = "more than floor(n/2) faulty nodes for AAPC",
 };
 
 const char *hcube_strerror(int err)
@@ -29,6 +33,14 @@ static const char *const hcube_policies[HCUBE_POL_NPOLICIES] = {
 	[HCUBE_POL_MCWA] = "mcwa",
 	[HCUBE_POL_DEM] = "dem",
 	[HCUBE_POL_CWA] = "cwa",
+	[HCUBE_POL_OPTIMAL] = "optimal",
+	[HCUBE_POL_AUTO] = "auto",
+	[HCUBE_POL_RID] = "rid",
+	[HCUBE_POL_SID] = "sid",
+	[HCUBE_POL_SBN] = "sbn",
+	[HCUBE_POL_SBN_CUBE] = "sbn-cube",
+	[HCUBE_POL_SBN_HEUR] = "sbn-heur",
+	[HCUBE_POL_PEBBLE] = "pebble",
 };
 
 const char *hcube_policy_name(u32 policy)

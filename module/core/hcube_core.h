@@ -8,7 +8,14 @@
  *
  * The algorithms are those of J. Nam, S. Seo, S. Lee, J. Kim, "Synchronous
  * Load Balancing in Hypercube Multicomputers with Faulty Nodes", JPDC 1999
- * (CWA, MCWA, DEM and the balancing-subcube topology).
+ * (CWA, MCWA, DEM, RID/SID and the balancing-subcube topology); of Das,
+ * Harvey, Biswas, "Adaptive Load-Balancing Algorithms using Symmetric
+ * Broadcast Networks", JPDC 2002 (SBN); of Gulati, Iyengar, Barhen, "The
+ * Pebble-Crunching Model for Fault-tolerant Load Balancing in Hypercube
+ * Ensembles", 1989; of H. and E. Masuyama, "A Method of Fault-Tolerant
+ * All-to-All Personalized Communication in Hypercubes", 2003 (AAPC); and
+ * an exact minimum-cost balancing (optimal, auto) of our own.
+ * Documentation/algorithms.md describes each one.
  */
 #ifndef HCUBE_CORE_H
 #define HCUBE_CORE_H
@@ -27,6 +34,13 @@
 #define HCUBE_MAX_TOTAL_LOAD	0x7fffffffU
 /* dist[] value of a vertex that is not attached to the balancing subcube. */
 #define HCUBE_DIST_NONE		0xffU
+/* No vertex (an SBN root, a cluster controller). */
+#define HCUBE_VERTEX_NONE	0xffffU
+/*
+ * Default work bound of auto's optimal plan (units: heap and arc steps of
+ * the flow, about 5 ns each on the development machine).
+ */
+#define HCUBE_AUTO_BUDGET	4000000ULL
 
 enum hcube_vstate {
 	HCUBE_V_HEALTHY = 0,
@@ -40,6 +54,14 @@ enum hcube_pol {
 	HCUBE_POL_MCWA = 0,
 	HCUBE_POL_DEM,
 	HCUBE_POL_CWA,
+	HCUBE_POL_OPTIMAL,	/* exact fewest task-hops to floor/ceil balance */
+	HCUBE_POL_AUTO,		/* the cheapest of the plans reaching the best balance */
+	HCUBE_POL_RID,		/* receiver-initiated diffusion, one round */
+	HCUBE_POL_SID,		/* sender-initiated diffusion, one round */
+	HCUBE_POL_SBN,		/* symmetric broadcast network, Basic */
+	HCUBE_POL_SBN_CUBE,	/* SBN, hypercube variant */
+	HCUBE_POL_SBN_HEUR,	/* SBN, heuristic variant */
+	HCUBE_POL_PEBBLE,	/* pebble-crunching, per-cluster controllers */
 	HCUBE_POL_NPOLICIES,
 };
 
@@ -56,6 +78,9 @@ enum hcube_err {
 	HCUBE_E_TOPO,		/* topology does not match the cube */
 	HCUBE_E_FLOW_TOTAL,	/* mincost: before and after hold different totals */
 	HCUBE_E_FLOW_UNREACHABLE, /* mincost: no healthy path from a surplus */
+	HCUBE_E_BUDGET,		/* a computation exceeded its work bound */
+	HCUBE_E_PLAN_SIZE,	/* a plan needs more transfers than its room */
+	HCUBE_E_AAPC_FAULTS,	/* AAPC: more than floor(n/2) faulty nodes */
 	HCUBE_E_NERRORS,
 };
 
@@ -118,6 +143,16 @@ struct hcube_stats {
 	u32 before_max, before_min, after_max, after_min;
 	u32 before_ratio_milli;	/* 1000 * max / avg (1000 when there are no tasks) */
 	u32 after_ratio_milli;
+	/*
+	 * Messages of load information and control the policy sends, as its
+	 * paper counts them (Documentation/algorithms.md); task transfers
+	 * are not messages here.
+	 */
+	u32 messages;
+	u32 job_messages;	/* SBN: J, the messages carrying jobs upwards */
+	u32 contended;		/* pebble: receivers in more than one pebble */
+	/* sum over vertices of the distance to their component's band */
+	u32 imbalance;
 };
 
 /*
@@ -127,6 +162,10 @@ struct hcube_stats {
  */
 struct hcube_plan {
 	u32 policy;
+	u32 applied;		/* the policy whose plan this is (auto's choice) */
+	u32 root;		/* SBN: root or initiator; HCUBE_VERTEX_NONE if none */
+	u64 budget;		/* auto: work bound of its optimal plan, 0 = none */
+	u64 work_done;		/* optimal, auto: work units the flow took */
 	u32 dim;
 	u32 nsteps;		/* the highest step number a plan of this shape uses */
 	u32 ntransfers;
@@ -290,5 +329,171 @@ int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
  * the entries sum to the cost.
  */
 const u32 *hcube_mincost_flow(const void *work);
+
+/*
+ * The balanced final loads that cost the fewest task-hops: within each
+ * connected component of healthy vertices (c vertices, T tasks) every
+ * vertex ends with floor(T/c) or floor(T/c) + 1 tasks, exactly T mod c of
+ * them with the extra task, and which ones is left to the optimisation: a
+ * minimum-cost flow whose super-sink takes a vertex's mandatory deficit at
+ * cost 0 and its optional extra task at cost N (more than any path), so
+ * every deficit is met first. Writes @after and @cost; the flow stays in
+ * @work (hcube_mincost_flow()). @budget: work units allowed, 0 for no
+ * limit (HCUBE_E_BUDGET when exceeded); @work_done: units used, or NULL.
+ * @work: hcube_mincost_memsize(dim) bytes.
+ */
+int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
+			   u32 *after, u64 *cost, u64 budget, u64 *work_done,
+			   void *work);
+
+/*
+ * The distance of @after from balance: the sum over healthy vertices of
+ * how far each load lies outside its component's [floor, ceil] average
+ * band (0 when every component is balanced). @work: hcube_work_memsize().
+ */
+u32 hcube_imbalance(u32 dim, const u8 *state, const u32 *after, void *work);
+
+/*
+ * RID and SID (paper 000, Sections 1 and 3.1), one vertex's view. @d
+ * healthy neighbours hold @sum tasks, the vertex @own; l_avg = (sum + own)
+ * / (d + 1). RID: a vertex below l_avg asks neighbour k (load @lk) for
+ * floor((l_avg - own) * lk / sum). SID: a vertex above l_avg sends
+ * neighbour k, below l_avg, floor((own - l_avg) * (l_avg - lk) / H) with
+ * H the sum of (l_avg - lj) over the neighbours below l_avg (@hsum, scaled
+ * by d + 1 as hcube_sid_deficit() returns it). Both in exact integers.
+ */
+u32 hcube_rid_phi(u32 d, u64 sum, u32 own, u32 lk);
+u64 hcube_sid_deficit(u32 d, u64 sum, u32 own, u32 lk);
+u32 hcube_sid_psi(u32 d, u64 sum, u32 own, u32 lk, u64 hsum);
+
+/*
+ * Symmetric broadcast networks (paper 003). SBN(d) on P = 2^d vertices has
+ * one pattern per root r: stages d (the root) down to 0.
+ * - HCUBE_SBN_XOR: the root-0 template relabelled by XOR with r; for a label
+ *   n = x ^ r at stage s: Pred = ((n - 2^s) | 2^(s+1)) mod 2^d (s < d),
+ *   Succ1 = n + 2^(s-1) (1 <= s <= d), Succ2 = n - 2^(s-1) (1 <= s < d).
+ * - HCUBE_SBN_TREE: the binary-tree template, Pred = n / 2, Succ1 = 2n + 1,
+ *   Succ2 = 2n, also relabelled by XOR.
+ * - HCUBE_SBN_CUBE: the hypercube embedding (two binomial trees back to
+ *   back): stage d - popcount(n); the broadcast parent of n clears its
+ *   highest set bit, its gather parent sets its highest clear bit, and the
+ *   destination is r ^ (P - 1). Every link is a hypercube edge.
+ * Labels outside [0, 2^d) and d > HCUBE_MAX_DIM give HCUBE_VERTEX_NONE / 0.
+ */
+enum hcube_sbn_template {
+	HCUBE_SBN_XOR,
+	HCUBE_SBN_TREE,
+	HCUBE_SBN_CUBE,
+};
+
+u32 hcube_sbn_stage(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x);
+/* XOR/TREE: the predecessor; CUBE: the broadcast (binomial) parent. */
+u32 hcube_sbn_pred(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x);
+/* XOR/TREE: Succ1 then Succ2 into @succ; CUBE: the binomial children. */
+u32 hcube_sbn_succ(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x,
+		   u32 *succ);
+/* CUBE: the gather parent (HCUBE_VERTEX_NONE at the destination). */
+u32 hcube_sbn_gather_parent(u32 d, u32 root, u32 x);
+/* CUBE: every predecessor of @x in the embedding's DAG; returns the count. */
+u32 hcube_sbn_cube_preds(u32 d, u32 root, u32 x, u32 *preds);
+
+/* UpdateLoad (paper 003, ConstParam 2). */
+struct hcube_sbn_th {
+	u32 sysll;		/* ceil(TotalJQ / P) */
+	s32 minth;		/* SysLL - 1, or 2 when SysLL > 2 */
+	u32 maxth;		/* SysLL + 2^floor(SysLL/2), capped at U32 max */
+};
+
+void hcube_sbn_update_load(u64 total, u32 nproc, struct hcube_sbn_th *th);
+/*
+ * The heuristic's overload push (its Distribute and GetDistribute away
+ * from the root). The pusher, at @sysll with @qlen jobs: its new SysLL =
+ * sysll + ceil((qlen - sysll) / nproc) goes to @new_sysll; returns the
+ * jobs it sends down. A receiver at @stage that had @queued jobs and gets
+ * @recv: SysLL = queued + ceil(recv / (2^(stage+1) - 1)); returns what it
+ * forwards, queued + recv - SysLL (0 when that is negative).
+ */
+u32 hcube_sbz_push(u32 sysll, u32 qlen, u32 nproc, u32 *new_sysll);
+u32 hcube_sbz_forward(u32 queued, u32 recv, u32 stage, u32 *new_sysll);
+
+/*
+ * Pebble-crunching (paper 001): clusters are the subcubes of the
+ * hcube_pebble_cdim() low dimensions; cluster c holds the labels whose
+ * high bits are c. Each has a controller (DCC): the lowest healthy label
+ * at the start, and after that a controller keeps its role while it is
+ * healthy; when it is not, the lowest healthy label of the cluster takes
+ * over (a recovered vertex does not take its role back). @ctrl has
+ * 2^(dim - cdim) entries, HCUBE_VERTEX_NONE for none; it is read and
+ * updated. Returns how many clusters changed controller.
+ */
+u32 hcube_pebble_cdim(u32 dim);
+u32 hcube_pebble_elect(u32 dim, u32 cdim, const u8 *state, u16 *ctrl);
+
+/*
+ * Exact minimum-cost transportation (pebble-crunching's line 12): @ns
+ * sources with @supply, @nr sinks with room @cap, cost[i * nr + j] per
+ * task from i to j (HCUBE_NO_ARC: not allowed). Moves as many tasks as
+ * the arcs allow and, among those, the cheapest assignment; flow[i * nr +
+ * j] receives it. Successive shortest paths (Bellman-Ford on the small
+ * residual graph), exact in integers. @ns, @nr <= HCUBE_ASSIGN_MAX.
+ */
+#define HCUBE_NO_ARC		0xffffffffU
+#define HCUBE_ASSIGN_MAX	256
+size_t hcube_assign_memsize(u32 ns, u32 nr);
+int hcube_assign(u32 ns, u32 nr, const u32 *supply, const u32 *cap,
+		 const u32 *cost, u32 *flow, u64 *total_cost, void *work);
+
+/*
+ * Fault-tolerant all-to-all personalized communication (paper 002): every
+ * healthy node sends one datum to every other healthy node. Multiport, one
+ * datum per link direction per time unit; a datum may cross several links
+ * in one unit (a circuit). Up to floor(n/2) faulty nodes (HCUBE_E_AAPC_FAULTS
+ * beyond). f = 0: the XOR exchange, 2^n - 1 units. f = 1: A_1 on the whole
+ * cube, 5*2^(n-1) - 2 units. f = 2: A_2 (two halves with one fault each).
+ * f >= 3 (or f = 2 with HCUBE_AAPC_FORCE_AF): A_f on subcubes of dimension
+ * f + 1 with at most one fault each. Data of sources whose exchange path
+ * meets a faulty node (the paper's Phase 2 Step 1) go on circuits placed in
+ * the free links of the schedule, adding units only when none are free.
+ */
+struct hcube_aapc_hop {
+	u16 unit;		/* time unit, from 1 */
+	u16 from, to;		/* one hypercube edge */
+	u16 src, dst;		/* the datum: its source and destination */
+	u16 reserved;
+};
+
+enum hcube_aapc_alg {
+	HCUBE_AAPC_XOR,
+	HCUBE_AAPC_A1,
+	HCUBE_AAPC_A2,
+	HCUBE_AAPC_AF,
+};
+
+#define HCUBE_AAPC_FORCE_AF	1U
+
+struct hcube_aapc_info {
+	u32 alg;		/* enum hcube_aapc_alg */
+	u32 faults;
+	u32 inner_mask;		/* dimensions of the subcubes */
+	u32 windows;		/* exchange windows (subcubes' XOR offsets) */
+	u32 window_units;	/* units per window */
+	u32 units;		/* time units of the whole schedule */
+	u32 main_units;		/* windows * window_units */
+	u32 special_data;	/* data of Phase 2 Step 1 */
+	u64 hops;		/* link crossings */
+	u64 data;		/* data delivered */
+	u32 paper_units;	/* the paper's formula for this n and f */
+};
+
+size_t hcube_aapc_memsize(u32 dim);
+/* Room hcube_aapc() needs for the hops of a dim-cube's schedule. */
+u64 hcube_aapc_max_hops(u32 dim);
+/*
+ * Build the schedule. @hops may be NULL (only @info is computed), else it
+ * has room for @cap hops; the hops of one datum come in unit order, data
+ * after data (not sorted by unit).
+ */
+int hcube_aapc(u32 dim, const u8 *state, u32 flags, struct hcube_aapc_hop *hops,
+	       u64 cap, struct hcube_aapc_info *info, void *work);
 
 #endif /* HCUBE_CORE_H */

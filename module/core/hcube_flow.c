@@ -29,6 +29,17 @@
  * arc v -> w of cost -1 that cancels it (capacity flow[w][d]); otherwise
  * v -> w costs +1 with unbounded capacity. At most one direction of an
  * edge carries flow.
+ *
+ * hcube_mincost_balanced() adds optional sink arcs: a vertex's arc to T
+ * takes its mandatory deficit at cost 0 and, when its component has a
+ * remainder, one optional extra task at cost OPT_COST = N, more than the
+ * longest simple path (N - 1). Successive shortest paths then fill every
+ * deficit before any optional slot: exactly the remainder's worth of
+ * optional slots is used, and the flow is a cheapest one among all the
+ * choices of which vertices end with the extra task. The shortest path
+ * lengths now run over [1, D] and then [N, N + D], so the phase bound
+ * doubles. The work done (heap pops, arcs scanned, search steps) is
+ * counted, and a caller's budget stops the computation.
  */
 #include "hcube_core.h"
 #include "hcube_internal.h"
@@ -48,9 +59,13 @@ struct flow_work {
 	u16 *queue;		/* BFS queue, then the DFS path */
 	u8 *arc;		/* DFS: next dimension to try from a vertex */
 	u8 *done;		/* Dijkstra: distance final */
+	u8 *opt;		/* 1: the optional extra-task slot is still free */
+	u16 *comp;		/* component of a healthy vertex (balanced) */
 	u32 dim;
 	const u8 *state;
 	s32 pot_t;		/* potential of T */
+	s32 opt_cost;		/* cost of an optional slot */
+	u64 ops, budget;	/* work done; allowed (0: no limit) */
 };
 
 static size_t flow_entries(u32 dim)
@@ -66,8 +81,8 @@ size_t hcube_mincost_memsize(u32 dim)
 		return 0;
 	return hcube_align(flow_entries(dim) * sizeof(u32)) +
 	       3 * hcube_align(n * sizeof(s32)) +
-	       4 * hcube_align(n * sizeof(u16)) +
-	       2 * hcube_align(n * sizeof(u8));
+	       5 * hcube_align(n * sizeof(u16)) +
+	       3 * hcube_align(n * sizeof(u8));
 }
 
 static void flow_work_init(struct flow_work *w, u32 dim, const u8 *state,
@@ -86,9 +101,19 @@ static void flow_work_init(struct flow_work *w, u32 dim, const u8 *state,
 	w->queue = hcube_carve(&c, n * sizeof(u16));
 	w->arc = hcube_carve(&c, n * sizeof(u8));
 	w->done = hcube_carve(&c, n * sizeof(u8));
+	w->opt = hcube_carve(&c, n * sizeof(u8));
+	w->comp = hcube_carve(&c, n * sizeof(u16));
 	w->dim = dim;
 	w->state = state;
 	w->pot_t = 0;
+	w->opt_cost = (s32)n;
+	w->ops = 0;
+	w->budget = 0;
+}
+
+static bool over_budget(const struct flow_work *w)
+{
+	return w->budget && w->ops > w->budget;
 }
 
 /* Reduced cost of the residual arc v -> v ^ BIT(d). */
@@ -184,11 +209,20 @@ static s32 flow_dijkstra(struct flow_work *w)
 	}
 	while (len) {
 		v = heap_pop(w, &len);
+		w->ops += 1 + w->dim;
 		if (w->dist[v] >= dt)
 			break;
 		w->done[v] = 1;
 		if (w->excess[v] < 0) {
 			s32 rc = w->pot[v] - w->pot_t;
+
+			if (rc < 0)
+				return -1;
+			if (w->dist[v] + rc < dt)
+				dt = w->dist[v] + rc;
+		}
+		if (w->opt[v]) {
+			s32 rc = w->opt_cost + w->pot[v] - w->pot_t;
 
 			if (rc < 0)
 				return -1;
@@ -222,9 +256,16 @@ static bool source_arc(const struct flow_work *w, u32 v)
 	return w->excess[v] > 0 && w->pot[v] == 0;
 }
 
-static bool sink_arc(const struct flow_work *w, u32 v)
+/* The mandatory sink arc of v is admissible. */
+static bool sink_need(const struct flow_work *w, u32 v)
 {
 	return w->excess[v] < 0 && w->pot[v] == w->pot_t;
+}
+
+static bool sink_arc(const struct flow_work *w, u32 v)
+{
+	return sink_need(w, v) ||
+	       (w->opt[v] && w->pot[v] + w->opt_cost == w->pot_t);
 }
 
 /*
@@ -258,6 +299,7 @@ static u32 flow_levels(struct flow_work *w)
 	}
 	while (head < tail) {
 		v = w->queue[head++];
+		w->ops += 1 + w->dim;
 		if (w->level[v] + 1U >= lt)
 			break;
 		if (sink_arc(w, v)) {
@@ -281,9 +323,12 @@ static u32 flow_augment(struct flow_work *w, u32 len)
 {
 	u32 src = w->queue[0], dst = w->queue[len - 1], i;
 	u32 amount = (u32)w->excess[src];
+	bool need = sink_need(w, dst);
 
-	if ((u32)-w->excess[dst] < amount)
+	if (need && (u32)-w->excess[dst] < amount)
 		amount = (u32)-w->excess[dst];
+	if (!need)
+		amount = 1;	/* the optional slot */
 	for (i = 0; i + 1 < len; i++) {
 		u32 cap = edge_cap(w, w->queue[i], w->arc[w->queue[i]]);
 
@@ -299,7 +344,10 @@ static u32 flow_augment(struct flow_work *w, u32 len)
 			w->flow[v * w->dim + d] += amount;
 	}
 	w->excess[src] -= amount;
-	w->excess[dst] += amount;
+	if (need)
+		w->excess[dst] += amount;
+	else
+		w->opt[dst] = 0;
 	return amount;
 }
 
@@ -314,12 +362,13 @@ static u64 flow_block(struct flow_work *w, u32 lt)
 
 		while (s < n && !(w->level[s] == 1 && source_arc(w, s)))
 			s++;
-		if (s == n)
+		if (s == n || over_budget(w))
 			return pushed;
 		w->queue[0] = s;
 		while (len) {
 			u32 v = w->queue[len - 1];
 
+			w->ops++;
 			if (w->level[v] + 1U == lt && sink_arc(w, v)) {
 				pushed += flow_augment(w, len);
 				break;
@@ -345,26 +394,76 @@ static u64 flow_block(struct flow_work *w, u32 lt)
 	}
 }
 
-int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
-		  const u32 *after, u64 *cost, void *work)
+/*
+ * Successive shortest paths from the excesses and optional slots set up
+ * in @w, until every supply is routed. The bounds of the header comment
+ * are enforced: a phase that would break them means a bug, not a slow
+ * case.
+ */
+static int flow_run(struct flow_work *w, u64 supply)
 {
-	struct flow_work w;
-	u64 tb = 0, ta = 0, supply = 0;
-	u32 n, v, i, phases;
+	u32 n = 1U << w->dim, phases;
 
-	*cost = 0;
+	for (phases = 0; supply; phases++) {
+		s32 dt = flow_dijkstra(w);
+		u64 phase = 0;
+		u32 lt, blocks = 0;
+
+		if (dt < 0 || phases >= 2 * n + 2)
+			return HCUBE_E_INTERNAL;
+		if (dt == FLOW_INF)
+			return HCUBE_E_FLOW_UNREACHABLE;
+		while ((lt = flow_levels(w)) != FLOW_DEAD) {
+			if (++blocks > n + 1)
+				return HCUBE_E_INTERNAL;
+			phase += flow_block(w, lt);
+			if (over_budget(w))
+				return HCUBE_E_BUDGET;
+		}
+		if (over_budget(w))
+			return HCUBE_E_BUDGET;
+		if (!phase || phase > supply)
+			return HCUBE_E_INTERNAL;
+		supply -= phase;
+	}
+	return HCUBE_OK;
+}
+
+static int flow_check(u32 dim, const u8 *state, const u32 *before,
+		      const u32 *after, u64 *tb)
+{
+	u32 n, v;
+
+	*tb = 0;
 	if (dim > HCUBE_MAX_DIM)
 		return HCUBE_E_DIM;
 	n = 1U << dim;
 	for (v = 0; v < n; v++) {
 		if (state[v] >= HCUBE_V_NSTATES)
 			return HCUBE_E_STATE;
-		if (!hcube_usable(state[v]) && (before[v] || after[v]))
+		if (!hcube_usable(state[v]) && (before[v] || (after && after[v])))
 			return HCUBE_E_FAULTY_LOAD;
-		tb += before[v];
-		ta += after[v];
+		*tb += before[v];
 	}
-	if (tb > HCUBE_MAX_TOTAL_LOAD || ta > HCUBE_MAX_TOTAL_LOAD)
+	return *tb > HCUBE_MAX_TOTAL_LOAD ? HCUBE_E_OVERFLOW : HCUBE_OK;
+}
+
+int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
+		  const u32 *after, u64 *cost, void *work)
+{
+	struct flow_work w;
+	u64 tb, ta = 0, supply = 0;
+	u32 n, v, i;
+	int err;
+
+	*cost = 0;
+	err = flow_check(dim, state, before, after, &tb);
+	if (err)
+		return err;
+	n = 1U << dim;
+	for (v = 0; v < n; v++)
+		ta += after[v];
+	if (ta > HCUBE_MAX_TOTAL_LOAD)
 		return HCUBE_E_OVERFLOW;
 	if (tb != ta)
 		return HCUBE_E_FLOW_TOTAL;
@@ -375,30 +474,123 @@ int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
 	for (v = 0; v < n; v++) {
 		w.excess[v] = (s32)before[v] - (s32)after[v];
 		w.pot[v] = 0;
+		w.opt[v] = 0;
 		if (w.excess[v] > 0)
 			supply += (u32)w.excess[v];
 	}
-	/*
-	 * The bounds of the header comment, enforced: a phase that would
-	 * break them means a bug, not a slow case.
-	 */
-	for (phases = 0; supply; phases++) {
-		s32 dt = flow_dijkstra(&w);
-		u64 phase = 0;
-		u32 lt, blocks = 0;
+	err = flow_run(&w, supply);
+	if (err)
+		return err;
+	for (i = 0; i < flow_entries(dim); i++)
+		*cost += w.flow[i];
+	return HCUBE_OK;
+}
 
-		if (dt < 0 || phases >= n)
-			return HCUBE_E_INTERNAL;
-		if (dt == FLOW_INF)
-			return HCUBE_E_FLOW_UNREACHABLE;
-		while ((lt = flow_levels(&w)) != FLOW_DEAD) {
-			if (++blocks > n + 1)
-				return HCUBE_E_INTERNAL;
-			phase += flow_block(&w, lt);
+/*
+ * Label the components of healthy vertices (comp[], 0xffff for unusable
+ * ones) with a breadth-first search; returns their number.
+ */
+static u32 flow_components(struct flow_work *w)
+{
+	u32 n = 1U << w->dim, v, d, ncomp = 0;
+
+	for (v = 0; v < n; v++)
+		w->comp[v] = 0xffff;
+	for (v = 0; v < n; v++) {
+		u32 head = 0, tail = 0;
+
+		if (!hcube_usable(w->state[v]) || w->comp[v] != 0xffff)
+			continue;
+		w->comp[v] = ncomp;
+		w->queue[tail++] = v;
+		while (head < tail) {
+			u32 u = w->queue[head++];
+
+			w->ops += 1 + w->dim;
+			for (d = 0; d < w->dim; d++) {
+				u32 x = u ^ (1U << d);
+
+				if (hcube_usable(w->state[x]) && w->comp[x] == 0xffff) {
+					w->comp[x] = ncomp;
+					w->queue[tail++] = x;
+				}
+			}
 		}
-		if (!phase || phase > supply)
-			return HCUBE_E_INTERNAL;
-		supply -= phase;
+		ncomp++;
+	}
+	return ncomp;
+}
+
+int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
+			   u32 *after, u64 *cost, u64 budget, u64 *work_done,
+			   void *work)
+{
+	struct flow_work w;
+	u64 tb, supply = 0;
+	u32 n, v, i, c, ncomp;
+	int err;
+
+	*cost = 0;
+	if (work_done)
+		*work_done = 0;
+	err = flow_check(dim, state, before, NULL, &tb);
+	if (err)
+		return err;
+	n = 1U << dim;
+	flow_work_init(&w, dim, state, work);
+	w.budget = budget;
+	for (i = 0; i < flow_entries(dim); i++)
+		w.flow[i] = 0;
+	ncomp = flow_components(&w);
+	/*
+	 * Per component: its total and size, kept in pot[] and dist[] of
+	 * the component's index (both are reset before the flow runs).
+	 */
+	for (c = 0; c < ncomp; c++) {
+		w.pot[c] = 0;
+		w.dist[c] = 0;
+	}
+	for (v = 0; v < n; v++) {
+		if (w.comp[v] == 0xffff)
+			continue;
+		w.pot[w.comp[v]] += (s32)before[v];
+		w.dist[w.comp[v]]++;
+	}
+	for (v = 0; v < n; v++) {
+		u32 fl, rem;
+
+		w.opt[v] = 0;
+		w.excess[v] = 0;
+		if (w.comp[v] == 0xffff)
+			continue;
+		c = w.comp[v];
+		fl = (u32)w.pot[c] / (u32)w.dist[c];
+		rem = (u32)w.pot[c] % (u32)w.dist[c];
+		w.excess[v] = (s32)before[v] - (s32)fl;
+		w.opt[v] = rem ? 1 : 0;
+	}
+	/* supply: the tasks above the floor; the remainder fills slots */
+	for (v = 0; v < n; v++)
+		if (w.excess[v] > 0)
+			supply += (u32)w.excess[v];
+	for (v = 0; v < n; v++)
+		w.pot[v] = 0;
+	err = flow_run(&w, supply);
+	if (work_done)
+		*work_done = w.ops;
+	if (err)
+		return err;
+	for (v = 0; v < n; v++) {
+		s64 a = before[v];
+		u32 d;
+
+		for (d = 0; d < dim; d++) {
+			u32 x = v ^ (1U << d);
+
+			a -= w.flow[v * dim + d];
+			a += w.flow[x * dim + d];
+		}
+		after[v] = (u32)a;
 	}
 	for (i = 0; i < flow_entries(dim); i++)
 		*cost += w.flow[i];

@@ -26,4 +26,62 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 size_t hcube_topo_work_memsize(u32 dim);
 size_t hcube_route_work_memsize(u32 dim);
 
+/* hcube_plan.c: append a transfer (count 0 is dropped). */
+int hcube_plan_emit(struct hcube_plan *p, u32 step, u32 from, u32 to, u32 count);
+
+/*
+ * A logical plan (hcube_lplan.c): transfers between any two healthy
+ * vertices of one component, by logical round. Each is routed along a
+ * shortest healthy path (direct when adjacent); hcube_lplan_emit() writes
+ * the hops as plan transfers, round r taking steps (r - 1) * L + 1 ..
+ * r * L with L the longest route, hop j of a route at step (r - 1) * L +
+ * j + 1. If every vertex sends in a round at most what it held at the end
+ * of the round before, the replay never goes negative: a relay forwards
+ * in the step after it received.
+ */
+struct hcube_lxfer {
+	u16 from, to;
+	u16 round, len;		/* logical round (from 1); hops */
+	u32 count;
+	u32 path;		/* index in the pool of the len vertices after from */
+};
+
+struct hcube_lplan {
+	u32 dim;
+	const u8 *state;
+	struct hcube_lxfer *x;
+	u32 nx, cap;
+	u16 *pool;
+	u32 npool;
+	u16 *dist, *queue;	/* breadth-first search towards bfs_to */
+	u32 *order;		/* emit: transfers by round */
+	u32 bfs_to;
+	u32 max_len, max_round;
+	u64 hops;		/* sum of count * len */
+};
+
+#define HCUBE_LPLAN_MAX_ROUND	(4 * HCUBE_MAX_DIM + 8)
+
+size_t hcube_lplan_memsize(u32 dim);
+void hcube_lplan_init(struct hcube_lplan *lp, u32 dim, const u8 *state,
+		      void *mem);
+/* Healthy hops from @u to @v, HCUBE_DIST_NONE if no healthy path. */
+u32 hcube_lplan_dist(struct hcube_lplan *lp, u32 u, u32 v);
+int hcube_lplan_add(struct hcube_lplan *lp, u32 from, u32 to, u32 count,
+		    u32 round);
+int hcube_lplan_emit(struct hcube_lplan *lp, struct hcube_plan *p);
+
+/* Per-policy scratch sizes and planners (all take hcube_work_memsize()). */
+size_t hcube_opt_work_memsize(u32 dim);
+size_t hcube_sbn_work_memsize(u32 dim);
+size_t hcube_pebble_work_memsize(u32 dim);
+int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
+		       u64 budget, void *work);
+int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
+		       bool sender, void *work);
+int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
+		   enum hcube_pol policy, void *work);
+int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
+		      void *work);
+
 #endif

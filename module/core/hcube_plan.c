@@ -10,6 +10,10 @@
  * The engine keeps the paper's per-node vectors l^j, q^j, delta^j, theta^j
  * once per j-subcube (all nodes of a j-subcube hold the same values): level j
  * has 2^(k-j) entries, so the whole state is O(N) and a plan O(N log N) time.
+ *
+ * hcube_plan_build() dispatches every policy (the others live in
+ * hcube_opt.c, hcube_diffuse.c, hcube_sbn.c and hcube_pebble.c) and
+ * replays each plan before returning it.
  */
 #include "hcube_core.h"
 #include "hcube_internal.h"
@@ -40,18 +44,33 @@ static size_t plan_work_memsize(u32 dim)
 	       2 * hcube_align(n * sizeof(u32));
 }
 
+static size_t max_size(size_t a, size_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Scratch of imbalance(): components, their totals and sizes. */
+static size_t imbalance_memsize(u32 dim)
+{
+	size_t n = (size_t)1 << dim;
+
+	return 2 * hcube_align(n * sizeof(u16)) + 2 * hcube_align(n * sizeof(u32));
+}
+
 size_t hcube_work_memsize(u32 dim)
 {
-	size_t a, b, c;
+	size_t a;
 
 	if (dim > HCUBE_MAX_DIM)
 		return 0;
 	a = plan_work_memsize(dim);
-	b = hcube_topo_work_memsize(dim);
-	c = hcube_route_work_memsize(dim);
-	if (b > a)
-		a = b;
-	return c > a ? c : a;
+	a = max_size(a, hcube_topo_work_memsize(dim));
+	a = max_size(a, hcube_route_work_memsize(dim));
+	a = max_size(a, hcube_opt_work_memsize(dim));
+	a = max_size(a, hcube_sbn_work_memsize(dim));
+	a = max_size(a, hcube_pebble_work_memsize(dim));
+	a = max_size(a, 2 * hcube_align(((size_t)1 << dim) * sizeof(u32)));
+	return max_size(a, imbalance_memsize(dim));
 }
 
 u32 hcube_plan_max_transfers(u32 dim)
@@ -61,8 +80,13 @@ u32 hcube_plan_max_transfers(u32 dim)
 	/*
 	 * DEM: at most one transfer per pair and dimension, dim * n / 2.
 	 * MCWA: one per tree edge (< n) plus one per C_b pair and dimension.
+	 * RID, SID: at most one per vertex and neighbour, dim * n. optimal:
+	 * one per edge. SBN: at most three logical transfers per vertex, of
+	 * two hops each when no vertex is faulty. The rest is room for
+	 * routes around faulty vertices; a plan that needs more fails with
+	 * HCUBE_E_PLAN_SIZE.
 	 */
-	return dim * n / 2 + n;
+	return dim * n + 8 * n;
 }
 
 size_t hcube_plan_memsize(u32 dim)
@@ -82,6 +106,10 @@ int hcube_plan_init(struct hcube_plan *p, u32 dim, void *mem)
 		return HCUBE_E_DIM;
 	p->dim = dim;
 	p->policy = HCUBE_POL_MCWA;
+	p->applied = HCUBE_POL_MCWA;
+	p->root = HCUBE_VERTEX_NONE;
+	p->budget = HCUBE_AUTO_BUDGET;
+	p->work_done = 0;
 	p->nsteps = 0;
 	p->ntransfers = 0;
 	p->cap = hcube_plan_max_transfers(dim);
@@ -144,14 +172,14 @@ u32 hcube_cwa_vertex(const struct hcube_cwa *c, u32 v)
 	return c->vertex[v];
 }
 
-static int emit(struct hcube_plan *p, u32 step, u32 from, u32 to, u32 count)
+int hcube_plan_emit(struct hcube_plan *p, u32 step, u32 from, u32 to, u32 count)
 {
 	struct hcube_transfer *x;
 
 	if (!count)
 		return HCUBE_OK;
 	if (p->ntransfers >= p->cap)
-		return HCUBE_E_INTERNAL;
+		return HCUBE_E_PLAN_SIZE;
 	x = &p->transfers[p->ntransfers++];
 	x->step = step;
 	x->from = from;
@@ -259,8 +287,8 @@ static int cwa_migrate(struct hcube_cwa *c, struct hcube_plan *p, u32 k,
 	for (v = 0; v < nv; v++) {
 		if (c->th[v] <= 0)
 			continue;
-		err = emit(p, step, c->vertex[v], c->vertex[v] ^ c->bit[k],
-			   c->th[v]);
+		err = hcube_plan_emit(p, step, c->vertex[v],
+				      c->vertex[v] ^ c->bit[k], c->th[v]);
 		if (err)
 			return err;
 	}
@@ -340,8 +368,8 @@ static int plan_mcwa(struct hcube_plan *p, const struct hcube_cube *cube,
 		for (v = 0; v < n; v++) {
 			if (t->dist[v] != d || w->lt[v] <= w->qt[v])
 				continue;
-			err = emit(p, t->depth - d + 1, v, t->parent[v],
-				   w->lt[v] - w->qt[v]);
+			err = hcube_plan_emit(p, t->depth - d + 1, v,
+					      t->parent[v], w->lt[v] - w->qt[v]);
 			if (err)
 				return err;
 		}
@@ -357,8 +385,8 @@ static int plan_mcwa(struct hcube_plan *p, const struct hcube_cube *cube,
 		for (v = 0; v < n; v++) {
 			if (t->dist[v] != d || w->lt[v] >= w->qt[v])
 				continue;
-			err = emit(p, t->depth + c->k + d, t->parent[v], v,
-				   w->qt[v] - w->lt[v]);
+			err = hcube_plan_emit(p, t->depth + c->k + d,
+					      t->parent[v], v, w->qt[v] - w->lt[v]);
 			if (err)
 				return err;
 		}
@@ -392,7 +420,7 @@ static int plan_dem(struct hcube_plan *p, const struct hcube_cube *cube,
 			from = cur[u] > cur[v] ? u : v;
 			to = from ^ (1U << k);
 			c = (cur[from] - cur[to]) / 2;
-			err = emit(p, k + 1, from, to, c);
+			err = hcube_plan_emit(p, k + 1, from, to, c);
 			if (err)
 				return err;
 			cur[from] -= c;
@@ -462,11 +490,16 @@ static int plan_replay(struct hcube_plan *p, const struct hcube_cube *cube)
 	return HCUBE_OK;
 }
 
+static int plan_one(struct hcube_plan *p, enum hcube_pol policy,
+		    const struct hcube_cube *cube, const struct hcube_topo *t,
+		    u64 budget, void *work);
+static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
+		     const struct hcube_topo *t, u32 nhealthy, void *work);
+
 int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work)
 {
-	struct plan_work w;
 	u32 n, v, nhealthy = 0;
 	u64 total = 0;
 	int err;
@@ -492,17 +525,75 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 	if (policy == HCUBE_POL_CWA && nhealthy != n)
 		return HCUBE_E_NEED_MCWA;
 
+	if (policy == HCUBE_POL_AUTO)
+		return plan_auto(p, cube, t, nhealthy, work);
+	err = plan_one(p, policy, cube, t, 0, work);
+	if (err)
+		return err;
+	p->stats.imbalance = hcube_imbalance(cube->dim, cube->state, p->after,
+					     work);
+	return HCUBE_OK;
+}
+
+static void plan_reset(struct hcube_plan *p, u32 policy)
+{
 	p->policy = policy;
+	p->applied = policy;
+	p->root = HCUBE_VERTEX_NONE;
+	p->work_done = 0;
 	p->ntransfers = 0;
 	p->nsteps = 0;
 	p->stats.comm_steps = 0;
-	plan_work_init(&w, cube->dim, work);
-	if (policy == HCUBE_POL_DEM) {
+	p->stats.messages = 0;
+	p->stats.job_messages = 0;
+	p->stats.contended = 0;
+	p->stats.imbalance = 0;
+}
+
+/* One policy's plan (not auto), replayed, with its statistics. */
+static int plan_one(struct hcube_plan *p, enum hcube_pol policy,
+		    const struct hcube_cube *cube, const struct hcube_topo *t,
+		    u64 budget, void *work)
+{
+	u32 n = 1U << cube->dim, v, nh = 0;
+	struct plan_work w;
+	int err;
+
+	plan_reset(p, policy);
+	for (v = 0; v < n; v++)
+		nh += hcube_usable(cube->state[v]);
+	switch (policy) {
+	case HCUBE_POL_DEM:
+		plan_work_init(&w, cube->dim, work);
 		err = plan_dem(p, cube, w.lt);
-	} else {
+		/* every vertex sends its load along each dimension it uses */
+		p->stats.messages = nh * (p->stats.comm_steps - p->nsteps);
+		break;
+	case HCUBE_POL_MCWA:
+	case HCUBE_POL_CWA:
 		if (!topo_matches(t, cube))
 			return HCUBE_E_TOPO;
+		plan_work_init(&w, cube->dim, work);
 		err = plan_mcwa(p, cube, t, &w);
+		p->stats.messages = nh * (p->stats.comm_steps - p->nsteps);
+		break;
+	case HCUBE_POL_OPTIMAL:
+		err = hcube_plan_optimal(p, cube, budget, work);
+		break;
+	case HCUBE_POL_RID:
+	case HCUBE_POL_SID:
+		err = hcube_plan_diffuse(p, cube, policy == HCUBE_POL_SID, work);
+		break;
+	case HCUBE_POL_SBN:
+	case HCUBE_POL_SBN_CUBE:
+	case HCUBE_POL_SBN_HEUR:
+		err = hcube_plan_sbn(p, cube, policy, work);
+		break;
+	case HCUBE_POL_PEBBLE:
+		err = hcube_plan_pebble(p, cube, work);
+		break;
+	default:
+		return HCUBE_E_POLICY;
 	}
 	if (!err)
 		err = plan_replay(p, cube);
@@ -517,4 +608,109 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 	hcube_stats_loads(&p->stats, cube->dim, cube->state, cube->load,
 			  p->after);
 	return HCUBE_OK;
+}
+
+/*
+ * auto: the candidates are DEM, MCWA (when the topology is there) and
+ * optimal within p->budget work units. Among those that reach the least
+ * imbalance, the fewest task-hops wins, then the cheaper to compute
+ * (DEM, MCWA, optimal). optimal is computed last, so that when it wins its
+ * plan is already in place; otherwise the winner is built again.
+ */
+#define AUTO_NCAND	3
+
+static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
+		     const struct hcube_topo *t, u32 nhealthy, void *work)
+{
+	static const u32 cand[AUTO_NCAND] = {
+		HCUBE_POL_DEM, HCUBE_POL_MCWA, HCUBE_POL_OPTIMAL
+	};
+	u32 best = HCUBE_POL_NPOLICIES, best_imb = 0, i;
+	u64 best_hops = 0, spent = 0;
+	int err;
+
+	for (i = 0; i < AUTO_NCAND; i++) {
+		u32 imb;
+
+		if (cand[i] == HCUBE_POL_MCWA && !topo_matches(t, cube))
+			continue;
+		err = plan_one(p, cand[i], cube, t, p->budget, work);
+		spent += p->work_done;
+		if (err == HCUBE_E_BUDGET || err == HCUBE_E_PLAN_SIZE)
+			continue;
+		if (err)
+			return err;
+		imb = hcube_imbalance(cube->dim, cube->state, p->after, work);
+		if (best == HCUBE_POL_NPOLICIES || imb < best_imb ||
+		    (imb == best_imb && p->stats.migrations < best_hops)) {
+			best = cand[i];
+			best_imb = imb;
+			best_hops = p->stats.migrations;
+		}
+	}
+	if (best == HCUBE_POL_NPOLICIES)
+		return HCUBE_E_BUDGET;
+	if (p->applied != best) {
+		err = plan_one(p, best, cube, t, 0, work);
+		if (err)
+			return err;
+	}
+	p->policy = HCUBE_POL_AUTO;
+	p->work_done = spent;
+	p->stats.imbalance = best_imb;
+	(void)nhealthy;
+	return HCUBE_OK;
+}
+
+/* Components of healthy vertices, for the imbalance. */
+u32 hcube_imbalance(u32 dim, const u8 *state, const u32 *after, void *work)
+{
+	struct hcube_carver c = { .pos = work };
+	size_t nn = (size_t)1 << dim;
+	u16 *comp = hcube_carve(&c, nn * sizeof(u16));
+	u16 *queue = hcube_carve(&c, nn * sizeof(u16));
+	u32 *total = hcube_carve(&c, nn * sizeof(u32));
+	u32 *size = hcube_carve(&c, nn * sizeof(u32));
+	u32 n = 1U << dim, v, d, nc = 0, imb = 0;
+
+	for (v = 0; v < n; v++)
+		comp[v] = 0xffff;
+	for (v = 0; v < n; v++) {
+		u32 head = 0, tail = 0;
+
+		if (!hcube_usable(state[v]) || comp[v] != 0xffff)
+			continue;
+		comp[v] = nc;
+		total[nc] = 0;
+		size[nc] = 0;
+		queue[tail++] = v;
+		while (head < tail) {
+			u32 u = queue[head++];
+
+			total[nc] += after[u];
+			size[nc]++;
+			for (d = 0; d < dim; d++) {
+				u32 x = u ^ (1U << d);
+
+				if (hcube_usable(state[x]) && comp[x] == 0xffff) {
+					comp[x] = nc;
+					queue[tail++] = x;
+				}
+			}
+		}
+		nc++;
+	}
+	for (v = 0; v < n; v++) {
+		u32 lo, hi;
+
+		if (comp[v] == 0xffff)
+			continue;
+		lo = total[comp[v]] / size[comp[v]];
+		hi = lo + (total[comp[v]] % size[comp[v]] ? 1 : 0);
+		if (after[v] > hi)
+			imb += after[v] - hi;
+		else if (after[v] < lo)
+			imb += lo - after[v];
+	}
+	return imb;
 }

@@ -5,19 +5,17 @@
  * balancing subcube. Whatever the input, the core must return an error or a
  * plan that keeps every rule; a broken rule aborts.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hcube_core.h"
 
-static u64 topo_mem[(2 * HCUBE_MAX_VERTICES * 4 + HCUBE_MAX_VERTICES) / 8 + 64];
-static u64 plan_mem[(HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 + HCUBE_MAX_VERTICES) * 2 +
-		    HCUBE_MAX_VERTICES];
-static u64 work_mem[HCUBE_MAX_VERTICES * 6];
+/* Sized at the first call for the largest cube. */
+static void *topo_mem, *plan_mem, *work_mem;
+static struct hcube_route *routes;
 static u8 state[HCUBE_MAX_VERTICES];
 static u32 load[HCUBE_MAX_VERTICES];
 static s64 cur[HCUBE_MAX_VERTICES];
-static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 +
-				 3 * HCUBE_MAX_VERTICES];
 static u32 out[HCUBE_MAX_VERTICES];
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
@@ -27,6 +25,7 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 {
 	u32 n = 1U << c->dim, i, v;
 	s64 before = 0, after = 0, max = -1, min = -1;
+	bool exact = policy == HCUBE_POL_MCWA || policy == HCUBE_POL_CWA;
 
 	for (v = 0; v < n; v++) {
 		cur[v] = c->load[v];
@@ -46,7 +45,7 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 	for (v = 0; v < n; v++) {
 		CHECK(cur[v] == p->after[v]);
 		after += cur[v];
-		if (policy == HCUBE_POL_DEM || !hcube_usable(c->state[v]))
+		if (!exact || !hcube_usable(c->state[v]))
 			continue;
 		if (t->dist[v] == HCUBE_DIST_NONE) {
 			CHECK(cur[v] == c->load[v]);
@@ -58,15 +57,18 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 			min = cur[v];
 	}
 	CHECK(before == after);
-	if (policy != HCUBE_POL_DEM)
+	if (exact)
 		CHECK(max - min <= 1);
+	/* optimal balances every component; auto does at least as well */
+	CHECK(p->stats.imbalance == hcube_imbalance(c->dim, c->state, p->after, work_mem));
+	if (policy == HCUBE_POL_OPTIMAL)
+		CHECK(p->stats.imbalance == 0);
 
 	/* The routes realise the plan, each task moving once. */
 	{
 		u32 nr;
 		u64 sum = 0;
 
-		CHECK(hcube_routes_max(c->dim) <= sizeof(routes) / sizeof(routes[0]));
 		CHECK(hcube_plan_routes(p, c->load, routes, hcube_routes_max(c->dim),
 					&nr, work_mem) == HCUBE_OK);
 		for (i = 0; i < nr; i++) {
@@ -90,14 +92,21 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	if (size < 6)
 		return 0;
+	if (!work_mem) {
+		topo_mem = malloc(hcube_topo_memsize(HCUBE_MAX_DIM));
+		plan_mem = malloc(hcube_plan_memsize(HCUBE_MAX_DIM));
+		work_mem = malloc(hcube_work_memsize(HCUBE_MAX_DIM));
+		routes = malloc(hcube_routes_max(HCUBE_MAX_DIM) * sizeof(*routes));
+		CHECK(topo_mem && plan_mem && work_mem && routes);
+	}
 	dim = data[0] % (HCUBE_MAX_DIM + 1);
 	policy = data[1] % (HCUBE_POL_NPOLICIES + 1);
 	base = data[2] | (u32)data[3] << 8;
 	mask = data[4] | (u32)data[5] << 8;
 	n = 1U << dim;
-	CHECK(hcube_topo_memsize(dim) <= sizeof(topo_mem));
-	CHECK(hcube_plan_memsize(dim) <= sizeof(plan_mem));
-	CHECK(hcube_work_memsize(dim) <= sizeof(work_mem));
+	CHECK(hcube_topo_memsize(dim) <= hcube_topo_memsize(HCUBE_MAX_DIM));
+	CHECK(hcube_plan_memsize(dim) <= hcube_plan_memsize(HCUBE_MAX_DIM));
+	CHECK(hcube_work_memsize(dim) <= hcube_work_memsize(HCUBE_MAX_DIM));
 	CHECK(hcube_topo_init(&topo, dim, topo_mem) == HCUBE_OK);
 	CHECK(hcube_plan_init(&plan, dim, plan_mem) == HCUBE_OK);
 

@@ -412,7 +412,7 @@ TEST(detached_vertex)
  */
 TEST(routes_example1)
 {
-	struct hcube_route r[64];
+	struct hcube_route r[128];
 	u32 nr, i, moved = 0, from_101 = 0;
 	struct ctx c;
 

@@ -136,8 +136,8 @@ static bool fault_free(const struct ctx *c)
 }
 
 static s64 cur[HCUBE_MAX_VERTICES];
-static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 +
-				 3 * HCUBE_MAX_VERTICES];
+static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES +
+				 10 * HCUBE_MAX_VERTICES];
 
 /* The plan's routes: every task moves once, as many as the net count. */
 static const char *check_routes(struct ctx *c)
@@ -183,12 +183,125 @@ static const char *check_routes(struct ctx *c)
 	return NULL;
 }
 
+/* Healthy neighbours' count and load sum of @v in the cube of @c. */
+static u32 nbr_sum(const struct ctx *c, u32 v, u64 *sum)
+{
+	u32 d, k = 0;
+
+	*sum = 0;
+	for (d = 0; d < c->dim; d++) {
+		u32 x = v ^ (1U << d);
+
+		if (c->state[x] == HCUBE_V_HEALTHY) {
+			k++;
+			*sum += c->load[x];
+		}
+	}
+	return k;
+}
+
+/*
+ * RID and SID: who may send to whom and how much. RID: only a vertex
+ * below its neighbourhood average receives, never more in all than
+ * floor(l_avg - l), each time from a heavier neighbour and at most half
+ * the difference. SID: mirrored.
+ */
+static const char *check_diffusion(const struct ctx *c, bool sender)
+{
+	static u64 got[HCUBE_MAX_VERTICES], sent[HCUBE_MAX_VERTICES];
+	const struct hcube_plan *p = &c->plan;
+	u32 n = 1U << c->dim, i, v;
+
+	for (v = 0; v < n; v++)
+		got[v] = sent[v] = 0;
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct hcube_transfer *x = &p->transfers[i];
+
+		if (x->step != 1)
+			return "diffusion transfer not in step 1";
+		if (c->load[x->from] <= c->load[x->to])
+			return "diffusion transfer from a vertex not heavier";
+		if (x->count > (c->load[x->from] - c->load[x->to]) / 2)
+			return "diffusion transfer above half the difference";
+		got[x->to] += x->count;
+		sent[x->from] += x->count;
+	}
+	for (v = 0; v < n; v++) {
+		u64 sum;
+		u32 d = nbr_sum(c, v, &sum);
+		u64 all = sum + c->load[v];
+
+		if (!sender) {
+			if (got[v] && (u64)(d + 1) * c->load[v] >= all)
+				return "RID: a vertex not below l_avg received";
+			/* got <= (l_avg - l) = (all - (d + 1) l) / (d + 1) */
+			if (got[v] && got[v] * (d + 1) > all - (u64)(d + 1) * c->load[v])
+				return "RID: received more than l_avg - l";
+		} else {
+			if (sent[v] && (u64)(d + 1) * c->load[v] <= all)
+				return "SID: a vertex not above l_avg sent";
+			if (sent[v] && sent[v] * (d + 1) > (u64)(d + 1) * c->load[v] - all)
+				return "SID: sent more than l - l_avg";
+		}
+	}
+	return NULL;
+}
+
+/* pebble: receivers stay within capacity, owners keep their share. */
+static const char *check_pebble(const struct ctx *c, const s64 *cur)
+{
+	u32 n = 1U << c->dim, v, h = 0, fl, ce;
+	u64 total = 0;
+
+	for (v = 0; v < n; v++) {
+		if (c->state[v] != HCUBE_V_HEALTHY)
+			continue;
+		h++;
+		total += c->load[v];
+	}
+	fl = (u32)(total / h);
+	ce = fl + (total % h ? 1 : 0);
+	for (v = 0; v < n; v++) {
+		if (c->state[v] != HCUBE_V_HEALTHY)
+			continue;
+		if (c->load[v] < fl && (cur[v] < c->load[v] || cur[v] > fl))
+			return "pebble: a light vertex ended above its capacity or lost tasks";
+		if (c->load[v] > ce && (cur[v] > c->load[v] || cur[v] < ce))
+			return "pebble: an owner gained tasks or gave beyond its excess";
+		if (c->load[v] >= fl && c->load[v] <= ce && cur[v] != c->load[v])
+			return "pebble: a vertex neither light nor excessive changed";
+	}
+	return NULL;
+}
+
+/* The least-loaded healthy vertex (lowest label), the SBN initiator. */
+static u32 least_loaded(const struct ctx *c)
+{
+	u32 v, best = ~0U;
+
+	for (v = 0; v < (1U << c->dim); v++)
+		if (c->state[v] == HCUBE_V_HEALTHY &&
+		    (best == ~0U || c->load[v] < c->load[best]))
+			best = v;
+	return best;
+}
+
+static const enum hcube_pol all_pols[] = {
+	HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA, HCUBE_POL_OPTIMAL,
+	HCUBE_POL_AUTO, HCUBE_POL_RID, HCUBE_POL_SID, HCUBE_POL_SBN,
+	HCUBE_POL_SBN_CUBE, HCUBE_POL_SBN_HEUR, HCUBE_POL_PEBBLE,
+};
+
+static u64 cand_hops[HCUBE_POL_NPOLICIES];
+static u32 cand_imb[HCUBE_POL_NPOLICIES];
+static bool cand_ok[HCUBE_POL_NPOLICIES];
+static u8 flow_mem[1 << 20];
+static u32 plan_count[HCUBE_POL_NPOLICIES];
+
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
 {
-	static const enum hcube_pol pols[] = {
-		HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA
-	};
+	static const enum hcube_pol *pols = all_pols;
 	static struct ctx ctxs[HCUBE_MAX_DIM + 1];
 	u32 iter, d, i;
 
@@ -199,11 +312,12 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 		struct ctx *c = &ctxs[dmin + rnd_below(dmax - dmin + 1)];
 
 		make_instance(c, 1000);
-		for (i = 0; i < ARRAY_SIZE(pols); i++) {
+		for (i = 0; i < ARRAY_SIZE(all_pols); i++) {
 			const char *name = hcube_policy_name(pols[i]);
 			const char *bad;
 			int err;
 
+			cand_ok[pols[i]] = false;
 			err = ctx_plan(c, pols[i]);
 			if (pols[i] == HCUBE_POL_CWA && !fault_free(c)) {
 				EXPECT_EQ(HCUBE_E_NEED_MCWA, err)
@@ -218,12 +332,74 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			bad = replay(c, cur);
 			if (!bad)
 				bad = check_routes(c);
+			if (!bad && (pols[i] == HCUBE_POL_RID || pols[i] == HCUBE_POL_SID))
+				bad = check_diffusion(c, pols[i] == HCUBE_POL_SID);
+			if (!bad && pols[i] == HCUBE_POL_PEBBLE)
+				bad = check_pebble(c, cur);
+			if (!bad && hcube_imbalance(c->dim, c->state, c->plan.after,
+						    c->work) != c->plan.stats.imbalance)
+				bad = "imbalance statistic wrong";
 			if (bad) {
 				EXPECT_EQ(NULL, bad)
 					dump(_metadata, c, name, seed, iter);
 				TH_LOG("%s", bad);
 				continue;
 			}
+			plan_count[pols[i]]++;
+			cand_ok[pols[i]] = true;
+			cand_hops[pols[i]] = c->plan.stats.migrations;
+			cand_imb[pols[i]] = c->plan.stats.imbalance;
+			if (pols[i] == HCUBE_POL_OPTIMAL) {
+				u64 opt;
+
+				/* balanced, and optimal for its own final loads */
+				EXPECT_EQ(0, c->plan.stats.imbalance)
+					dump(_metadata, c, name, seed, iter);
+				ASSERT_EQ(HCUBE_OK, hcube_mincost(c->dim, c->state, c->load,
+								  c->plan.after, &opt,
+								  flow_mem));
+				EXPECT_EQ(opt, c->plan.stats.migrations)
+					dump(_metadata, c, name, seed, iter);
+				/* never more than a balanced MCWA plan */
+				if (cand_ok[HCUBE_POL_MCWA] && !cand_imb[HCUBE_POL_MCWA])
+					EXPECT_LE(opt, cand_hops[HCUBE_POL_MCWA])
+						dump(_metadata, c, name, seed, iter);
+				continue;
+			}
+			if (pols[i] == HCUBE_POL_AUTO) {
+				u32 k;
+
+				/* the least imbalance, then the fewest task-hops */
+				for (k = 0; k < HCUBE_POL_NPOLICIES; k++) {
+					if (!cand_ok[k] || (k != HCUBE_POL_MCWA &&
+							    k != HCUBE_POL_DEM &&
+							    k != HCUBE_POL_OPTIMAL))
+						continue;
+					EXPECT_LE(c->plan.stats.imbalance, cand_imb[k])
+						dump(_metadata, c, name, seed, iter);
+					if (c->plan.stats.imbalance == cand_imb[k])
+						EXPECT_LE(c->plan.stats.migrations, cand_hops[k])
+							dump(_metadata, c, name, seed, iter);
+				}
+				continue;
+			}
+			if (pols[i] == HCUBE_POL_SBN || pols[i] == HCUBE_POL_SBN_CUBE ||
+			    pols[i] == HCUBE_POL_SBN_HEUR) {
+				EXPECT_EQ(least_loaded(c), c->plan.root)
+					dump(_metadata, c, name, seed, iter);
+				if (pols[i] == HCUBE_POL_SBN && fault_free(c) && c->dim)
+					EXPECT_EQ(3 * ((1U << c->dim) - 1),
+						  c->plan.stats.messages -
+						  c->plan.stats.job_messages);
+				if (pols[i] == HCUBE_POL_SBN_CUBE && fault_free(c) && c->dim)
+					EXPECT_EQ(3 * (1U << c->dim) - 4,
+						  c->plan.stats.messages -
+						  c->plan.stats.job_messages);
+				continue;
+			}
+			if (pols[i] != HCUBE_POL_MCWA && pols[i] != HCUBE_POL_CWA &&
+			    pols[i] != HCUBE_POL_DEM)
+				continue;
 			if (pols[i] == HCUBE_POL_DEM) {
 				if (fault_free(c))
 					EXPECT_LE(spread(c, cur, false), c->dim)
@@ -251,7 +427,11 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 
 TEST(plans_small_cubes)
 {
+	u32 k;
+
 	run_instances(_metadata, 0x1234567ULL, 12000, 1, 8);
+	for (k = 0; k < HCUBE_POL_NPOLICIES; k++)
+		TH_LOG("%s: %u plans checked", hcube_policy_name(k), plan_count[k]);
 }
 
 /*

@@ -101,8 +101,8 @@ expect_error "too many loads" "9 values given" \
 	plan --dim 3 --loads 1,1,1,1,1,1,1,1,1
 expect_error "faulty id out of range" "--faulty: 8 is out of range \(0..7\)" \
 	plan --dim 3 --loads 0,0,0,0,0,0,0,0 --faulty 8
-expect_error "unknown policy" "unknown policy 'rid'" \
-	plan --dim 1 --loads 1,2 --policy rid
+expect_error "unknown policy" "unknown policy 'ridx'" \
+	plan --dim 1 --loads 1,2 --policy ridx
 expect_error "dimension out of range" "--dim: 11 is out of range \(0..10\)" \
 	plan --dim 11 --loads 1
 expect_error "negative load" "not a non-negative integer" \
