@@ -240,6 +240,13 @@ check: deps
 experiment: $(BUILD)/hcube-sim
 	tools/hcube-sim/experiment.sh $(BUILD)/hcube-sim $(BUILD)/experiment Documentation/benchmarks
 
+# Paper 003's three Poisson workloads for every policy beside the paper's
+# Figs. 9-11 (Documentation/benchmarks.md); about 2 s.
+.PHONY: experiment-sbn
+experiment-sbn: $(BUILD)/hcube-sim
+	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
+	cp $(BUILD)/sbn/sbn.md Documentation/benchmarks/sbn.md
+
 $(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
 

@@ -93,6 +93,77 @@ else
 	not_ok "plan: DEM dimension-0 count"
 fi
 
+# Every core policy by name: the JSON carries the new statistics and auto's
+# choice; optimal takes no more task-hops than any policy that reaches
+# balance (imbalance 0) on the same loads, and auto no more than MCWA/DEM.
+if python3 - "$SIM" <<'PY'
+import json, random, subprocess, sys
+sim = sys.argv[1]
+pols = ["mcwa", "dem", "cwa", "optimal", "auto", "rid", "sid", "sbn",
+        "sbn-cube", "sbn-heur", "pebble"]
+rng = random.Random(11)
+cases = 0
+for trial in range(40):
+    dim = rng.randint(1, 5)
+    n = 1 << dim
+    faulty = sorted(rng.sample(range(n), rng.randint(0, n // 3))) if trial % 2 else []
+    loads = [0 if v in faulty else rng.randint(0, 40) for v in range(n)]
+    res = {}
+    for pol in pols:
+        if pol == "cwa" and faulty:
+            continue
+        args = [sim, "plan", "--dim", str(dim), "--loads", ",".join(map(str, loads)),
+                "--policy", pol, "--json"]
+        if faulty:
+            args += ["--faulty", ",".join(map(str, faulty))]
+        r = subprocess.run(args, capture_output=True, text=True)
+        assert r.returncode == 0, (pol, args, r.stderr)
+        p = json.loads(r.stdout)
+        for key in ("applied", "root", "budget", "work_done", "messages",
+                    "job_messages", "contended", "imbalance"):
+            assert key in p, (pol, key)
+        assert p["policy"] == pol, p["policy"]
+        assert sum(p["loads_after"]) == sum(loads), pol
+        assert p["migrations"] == sum(t["count"] for t in p["transfers"]), pol
+        if pol == "auto":
+            assert p["applied"] in ("dem", "mcwa", "optimal"), p["applied"]
+            assert p["budget"] == 4000000
+        else:
+            assert p["applied"] == pol, (pol, p["applied"])
+        if pol in ("sbn", "sbn-cube", "sbn-heur") and any(loads):
+            assert p["root"] is not None and p["root"] not in faulty, (pol, p["root"])
+        res[pol] = p
+    opt = res["optimal"]
+    assert opt["imbalance"] == 0, opt
+    for pol, p in res.items():
+        if p["imbalance"] == 0:
+            assert opt["migrations"] <= p["migrations"], (pol, loads, faulty)
+            cases += 1
+    for pol in ("mcwa", "optimal"):
+        assert res[pol]["imbalance"] == 0, (pol, loads, faulty)
+    for pol in ("mcwa", "dem"):
+        a, b = res["auto"], res[pol]
+        assert (a["imbalance"], a["migrations"]) <= (b["imbalance"], b["migrations"]), (pol, loads)
+print(f"# {cases} balanced plans compared with optimal", file=sys.stderr)
+PY
+then ok "plan: every policy by name; optimal <= every balanced plan's task-hops"
+else not_ok "plan: every policy by name; optimal <= every balanced plan's task-hops"
+fi
+
+# auto with a budget of 1 work unit cannot afford optimal: MCWA or DEM.
+if "$SIM" plan --dim 4 --loads 9,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7 --policy auto --budget 1 \
+	--json >"$tmp/auto.json" &&
+   python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))
+assert p["applied"] in ("mcwa", "dem") and p["budget"] == 1, p["applied"]' "$tmp/auto.json" &&
+   "$SIM" plan --dim 2 --loads 4,0,0,0 --policy sbn | grep -qE "^root [01]{2}$" &&
+   "$SIM" plan --dim 2 --loads 4,0,0,0 --policy auto | grep -q "^auto applied "; then
+	ok "plan: auto's budget, text report names the root and auto's choice"
+else
+	not_ok "plan: auto's budget, text report names the root and auto's choice"
+fi
+
 expect_error "faulty vertex with load" "vertex 5 has load 3" \
 	plan --dim 3 --loads 1,1,1,1,1,3,1,1 --faulty 5
 expect_error "too few loads" "7 values given, a 3-cube needs 8" \
@@ -101,7 +172,7 @@ expect_error "too many loads" "9 values given" \
 	plan --dim 3 --loads 1,1,1,1,1,1,1,1,1
 expect_error "faulty id out of range" "--faulty: 8 is out of range \(0..7\)" \
 	plan --dim 3 --loads 0,0,0,0,0,0,0,0 --faulty 8
-expect_error "unknown policy" "unknown policy 'ridx'" \
+expect_error "unknown policy" "unknown policy 'ridx' \(mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble\)" \
 	plan --dim 1 --loads 1,2 --policy ridx
 expect_error "dimension out of range" "--dim: 11 is out of range \(0..10\)" \
 	plan --dim 11 --loads 1
@@ -123,6 +194,8 @@ expect_error "no healthy vertex" "no healthy vertex" \
 	plan --dim 1 --loads 0,0 --faulty 0,1
 expect_error "total load overflow" "total load above" \
 	plan --dim 1 --loads 4294967295,1
+expect_error "bad budget" "--budget: 'x' is not a non-negative integer" \
+	plan --dim 1 --loads 1,2 --policy auto --budget x
 expect_error "unknown command" "unknown command" \
 	frobnicate
 

@@ -179,6 +179,156 @@ check "run: a 1-cube, no costs" \
 	quiet "$SIM" run --dim 1 --runs 3 --mig-cost 0 --msg-cost 0 --csv
 check "run: a 10-cube" quiet "$SIM" run --dim 10 --faults 13 --tasks 10 --csv
 
+# aapc: the schedule as printed (JSON), checked independently: every hop
+# is a cube edge between healthy nodes, each link direction carries at most
+# one datum per unit, every datum travels a contiguous path from its source
+# to its destination in non-decreasing units, and every ordered pair of
+# distinct healthy nodes is delivered exactly once; units equal the paper's
+# formula without faults and with one fault (n >= 3), and do not exceed it
+# with two.
+if python3 - "$SIM" <<'PY'
+import itertools, json, random, subprocess, sys
+sim = sys.argv[1]
+rng = random.Random(3)
+checked = 0
+for n in range(1, 6):
+    N = 1 << n
+    sets = [()]
+    for f in range(1, n // 2 + 1):
+        combos = list(itertools.combinations(range(N), f))
+        sets += rng.sample(combos, min(6, len(combos)))
+    for fs in sets:
+        args = [sim, "aapc", "--dim", str(n), "--json"]
+        if fs:
+            args += ["--faulty", ",".join(map(str, fs))]
+        r = subprocess.run(args, capture_output=True, text=True)
+        assert r.returncode == 0, (args, r.stderr)
+        a = json.loads(r.stdout)
+        healthy = [v for v in range(N) if v not in fs]
+        sched = a["schedule"]
+        assert len(sched) == a["hops"], (n, fs)
+        used = set()
+        paths = {}
+        last_unit = 0
+        for unit, fr, to, src, dst in sched:
+            assert unit >= last_unit and 1 <= unit <= a["units"], (n, fs, unit)
+            last_unit = unit
+            assert bin(fr ^ to).count("1") == 1, ("not an edge", fr, to)
+            assert fr not in fs and to not in fs, ("faulty node used", fr, to)
+            assert (unit, fr, to) not in used, ("link used twice", unit, fr, to)
+            used.add((unit, fr, to))
+            paths.setdefault((src, dst), []).append((unit, fr, to))
+        want = {(s, d) for s in healthy for d in healthy if s != d}
+        assert set(paths) == want, (n, fs, len(paths), len(want))
+        assert a["data"] == len(want), (a["data"], len(want))
+        for (s, d), hops in paths.items():
+            at = s
+            for unit, fr, to in hops:
+                assert fr == at, ("path broken", n, fs, s, d, hops)
+                at = to
+            assert at == d, ("not delivered", n, fs, s, d, hops)
+        f = len(fs)
+        if f == 0 or (f == 1 and n >= 3):
+            assert a["units"] == a["paper_units"], (n, fs, a["units"], a["paper_units"])
+        if f == 0:
+            assert a["units"] == N - 1
+        if f == 1:
+            assert a["paper_units"] == 5 * 2 ** (n - 1) - 2
+        assert a["units"] <= a["paper_units"], (n, fs, a["units"], a["paper_units"])
+        checked += 1
+print(f"# {checked} schedules checked", file=sys.stderr)
+PY
+then ok "aapc: exactly-once delivery on contiguous paths, link capacity, paper's units"
+else not_ok "aapc: exactly-once delivery on contiguous paths, link capacity, paper's units"
+fi
+if "$SIM" aapc --dim 4 --faulty 0,3 >"$tmp/aapc.txt" &&
+   "$SIM" aapc --dim 4 --faulty 0,3 --json >"$tmp/aapc.json" &&
+   python3 - "$tmp/aapc.txt" "$tmp/aapc.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read().splitlines()
+a = json.load(open(sys.argv[2]))
+assert text[0] == "aapc, 4-cube, 2 faulty: 0000 0011, algorithm a2", text[0]
+units = [l for l in text if l.startswith("unit ")]
+hops = sum(len(re.findall(r"[01]{4}->[01]{4} [01]{4}>[01]{4}", l)) for l in units)
+assert hops == a["hops"], (hops, a["hops"])
+assert int(units[-1].split()[1].rstrip(":")) == a["units"]
+assert f"units {a['units']} (paper's formula {a['paper_units']})" in text[-2], text[-2]
+assert text[-1] == f"hops {a['hops']}, data {a['data']}", text[-1]
+PY
+then ok "aapc: text report agrees with the JSON"
+else not_ok "aapc: text report agrees with the JSON"
+fi
+expect_error "aapc: too many faults" "aapc: 3 faulty nodes, a 5-cube allows at most 2" \
+	aapc --dim 5 --faulty 1,2,4
+expect_error "aapc: without --dim" "aapc: --dim is required" aapc --faulty 1
+expect_error "aapc: faulty out of range" "--faulty: 8 is out of range" aapc --dim 3 --faulty 8
+expect_error "aapc: faulty twice" "vertex 2 listed twice" aapc --dim 4 --faulty 2,2
+expect_error "aapc: dim out of range" "--dim: 11 is out of range" aapc --dim 11
+expect_error "aapc: unknown option" "unknown or incomplete option" aapc --dim 3 --bogus
+
+# sbn: paper 003's three workloads, 2 runs per point, every policy. The CSV,
+# checked independently: every job runs exactly once, the policies of a
+# run share its workload, nobal sends nothing, the once-only policies move
+# no job twice, message counts agree with each algorithm's definition per
+# operation, completion is at least the last arrival and work / P; the run
+# is deterministic and the table carries the paper's numbers.
+"$SIM" sbn --runs 2 --quiet --out "$tmp/sbn" 2>"$tmp/sbn.err"
+rc=$?
+check "sbn: three scenarios, every policy, exit 0 (exit $rc)" [ "$rc" -eq 0 ]
+"$SIM" sbn --runs 2 --quiet --out "$tmp/sbn2"
+check "sbn: deterministic (the same CSV twice)" cmp -s "$tmp/sbn/sbn.csv" "$tmp/sbn2/sbn.csv"
+if python3 - "$tmp/sbn" <<'PY'
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(f"{d}/sbn.csv")))
+pols = ["nobal", "rand", "grad", "recv", "send", "acwn", "twa", "sbn", "sbn-cube",
+        "sbn-heur", "mcwa", "dem", "optimal", "auto", "rid", "sid", "pebble"]
+assert len(rows) == 3 * 5 * len(pols) * 2, len(rows)
+aapc = {2: (1, 2), 4: (3, 12), 8: (7, 56), 16: (15, 240), 32: (31, 992)}
+cycle = {"heavy": 1.0, "heavy-light": 4.0, "light": 4.0}
+work = {}
+for r in rows:
+    P, ops, msgs = int(r["procs"]), int(r["operations"]), float(r["messages"])
+    pol = r["policy"]
+    assert r["bad"] == "0", r
+    assert r["executed"] == r["jobs"], ("a job lost or run twice", r)
+    key = (r["scenario"], P, r["run"])
+    assert work.setdefault(key, (r["jobs"], r["work"])) == (r["jobs"], r["work"]), r
+    comp = float(r["completion"])
+    assert comp >= 9 * cycle[r["scenario"]], r
+    assert comp >= float(r["work"]) / P * (1 - 1e-9), r
+    assert float(r["idle_range"]) >= 0, r
+    if pol == "nobal":
+        assert msgs == 0 and r["jobs_transferred"] == "0" and ops == 0, r
+    if pol in ("rand", "send", "acwn"):
+        assert int(r["max_moves"]) <= 1, ("moved twice", r)
+        assert float(r["jobs_transferred"]) <= int(r["jobs"]), r
+    if pol == "sbn":
+        assert msgs >= ops * (3 * P - 3), r
+    if pol == "sbn-cube":
+        assert msgs >= ops * (3 * P - 4), r
+    if pol == "twa":
+        assert msgs >= ops * 3 * (P - 1), r
+    if pol == "optimal":
+        assert msgs == ops * aapc[P][1], ("optimal: one AAPC per operation", r)
+    if pol in ("optimal", "auto"):
+        assert int(r["aapc_units"]) == ops * aapc[P][0], r
+    else:
+        assert r["aapc_units"] == "0", r
+    if pol in ("mcwa", "dem"):
+        assert msgs % P == 0, ("one message per node per step", r)
+md = open(f"{d}/sbn.md").read()
+for s in ("### heavy (paper Fig. 9)", "### heavy-light (paper Fig. 10)",
+          "### light (paper Fig. 11)", "(33065)", "(39.95) |"):
+    assert s in md, s
+PY
+then ok "sbn: CSV invariants (jobs conserved, messages per operation, AAPC cost)"
+else not_ok "sbn: CSV invariants"
+fi
+expect_error "sbn: unknown policy" "unknown policy 'sbx'" sbn --policy sbn,sbx
+expect_error "sbn: bad procs" "--procs: 6 is not one of 2, 4, 8, 16, 32" sbn --procs 2,6
+expect_error "sbn: bad scenario" "--scenario: 'medium' is not" sbn --scenario medium
+
 expect_error "run without --dim" "--dim is required" run --faults 1
 expect_error "run: 0-cube" "at least a 1-cube" run --dim 0
 expect_error "run: all nodes faulty" "leave no healthy node" run --dim 2 --faults 4

@@ -95,6 +95,21 @@ void sim_core_free(struct sim_core *c)
 	free(c->work);
 }
 
+const char *sim_core_policies(void)
+{
+	static char buf[256];
+	u32 i;
+
+	if (buf[0])
+		return buf;
+	for (i = 0; i < HCUBE_POL_NPOLICIES; i++) {
+		if (i)
+			strcat(buf, ", ");
+		strcat(buf, hcube_policy_name(i));
+	}
+	return buf;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: hcube-sim COMMAND [OPTIONS]\n"
@@ -103,6 +118,8 @@ static void usage(FILE *f)
 	      "  plan    the transfers a policy makes for given loads and faults\n"
 	      "  run     simulate paper 000's workload under each balancing policy\n"
 	      "  experiment  the paper's grid of runs: CSV, tables and plot data\n"
+	      "  sbn     paper 003's Poisson workloads: SBN beside the other policies\n"
+	      "  aapc    the fault-tolerant all-to-all personalized schedule (paper 002)\n"
 	      "\n"
 	      "'hcube-sim COMMAND --help' describes a command.\n", f);
 }
@@ -120,6 +137,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "plan"))
 		return cmd_plan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "sbn"))
+		return cmd_sbn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "aapc"))
+		return cmd_aapc(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "experiment"))

@@ -13,12 +13,14 @@
 static void plan_usage(FILE *f)
 {
 	fputs("usage: hcube-sim plan --dim N --loads L0,L1,...,L(2^N-1)\n"
-	      "                      [--faulty V,V,...] [--policy mcwa|cwa|dem] [--json]\n"
+	      "                      [--faulty V,V,...] [--policy P] [--budget W] [--json]\n"
 	      "\n"
 	      "Computes the transfers (step, from, to, count) with which a policy\n"
 	      "balances the loads of an N-cube (N = 0..10). Vertex ids are integers,\n"
-	      "bit i = dimension i. Faulty vertices must have load 0. The default\n"
-	      "policy is mcwa; cwa needs a fault-free cube.\n"
+	      "bit i = dimension i. Faulty vertices must have load 0. Policies: mcwa\n"
+	      "(default), dem, cwa (fault-free cubes only), optimal, auto, rid, sid,\n"
+	      "sbn, sbn-cube, sbn-heur, pebble. --budget: auto's work bound for its\n"
+	      "optimal candidate (default 4000000, 0 = none).\n"
 	      "\n"
 	      "Exit status: 0 on success, 2 on bad input (one line on stderr).\n", f);
 }
@@ -27,6 +29,7 @@ struct plan_input {
 	u32 dim;
 	int policy;
 	bool json;
+	unsigned long long budget;
 	u32 nfaulty;
 	u32 faulty[HCUBE_MAX_VERTICES];
 	u8 state[HCUBE_MAX_VERTICES];
@@ -41,6 +44,7 @@ static void parse(struct plan_input *in, int argc, char **argv)
 		{ "faulty", required_argument, NULL, 'f' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "budget", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -50,6 +54,7 @@ static void parse(struct plan_input *in, int argc, char **argv)
 	int c;
 
 	in->policy = HCUBE_POL_MCWA;
+	in->budget = HCUBE_AUTO_BUDGET;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -66,8 +71,11 @@ static void parse(struct plan_input *in, int argc, char **argv)
 		case 'p':
 			in->policy = hcube_policy_parse(optarg);
 			if (in->policy < 0)
-				sim_die("--policy: unknown policy '%s' (mcwa, dem, cwa)",
-					optarg);
+				sim_die("--policy: unknown policy '%s' (%s)", optarg,
+					sim_core_policies());
+			break;
+		case 'b':
+			in->budget = sim_parse_uint("--budget", optarg, ~0ULL);
 			break;
 		case 'j':
 			in->json = true;
@@ -144,6 +152,12 @@ static void print_loads(u32 dim, const u8 *state, const u32 *before,
 	}
 }
 
+/* The plan is MCWA's or CWA's (auto's choice included): it has trees. */
+static bool uses_trees(const struct hcube_plan *p)
+{
+	return p->applied == HCUBE_POL_MCWA || p->applied == HCUBE_POL_CWA;
+}
+
 static void print_text(const struct plan_input *in, const struct hcube_topo *t,
 		       const struct hcube_plan *p)
 {
@@ -158,8 +172,17 @@ static void print_text(const struct plan_input *in, const struct hcube_topo *t,
 	for (i = 0; i < in->nfaulty; i++)
 		printf(" %s", sim_label(a, in->dim, in->faulty[i]));
 	printf("\n");
+	if (p->policy == HCUBE_POL_AUTO)
+		printf("auto applied %s (work %llu of budget %llu)\n",
+		       hcube_policy_name(p->applied),
+		       (unsigned long long)p->work_done,
+		       (unsigned long long)p->budget);
+	else if (p->policy == HCUBE_POL_OPTIMAL)
+		printf("optimal: work %llu units\n", (unsigned long long)p->work_done);
+	if (p->root != HCUBE_VERTEX_NONE)
+		printf("root %s\n", sim_label(a, in->dim, p->root));
 
-	if (p->policy != HCUBE_POL_DEM) {
+	if (uses_trees(p)) {
 		printf("balancing subcube %s (%u-cube), tree depth %u, total distance %u, %u candidate%s\n",
 		       in->dim ? hcube_pattern(pat, in->dim, t->cb_base, t->cb_mask) : "-",
 		       t->cb_dim, t->depth, t->total_dist, t->ncandidates,
@@ -193,6 +216,8 @@ static void print_text(const struct plan_input *in, const struct hcube_topo *t,
 	printf("transfers %u, migrations (task-hops) %llu, moved tasks %u, communication steps %u\n",
 	       s->transfers, (unsigned long long)s->migrations, s->moved_tasks,
 	       s->comm_steps);
+	printf("messages %u, job messages %u, contended %u, imbalance %u\n",
+	       s->messages, s->job_messages, s->contended, s->imbalance);
 	printf("before: max %u min %u max/avg %.3f; after: max %u min %u max/avg %.3f\n",
 	       s->before_max, s->before_min, s->before_ratio_milli / 1000.0,
 	       s->after_max, s->after_min, s->after_ratio_milli / 1000.0);
@@ -212,7 +237,7 @@ static void print_json(const struct plan_input *in, const struct hcube_topo *t,
 		       const struct hcube_plan *p)
 {
 	const struct hcube_stats *s = &p->stats;
-	bool trees = p->policy != HCUBE_POL_DEM;
+	bool trees = uses_trees(p);
 	char pat[HCUBE_MAX_DIM + 2];
 	u32 n = 1U << in->dim, v, i;
 	struct json j;
@@ -220,7 +245,14 @@ static void print_json(const struct plan_input *in, const struct hcube_topo *t,
 	json_init(&j, stdout, false);
 	json_obj_open(&j, NULL);
 	json_str(&j, "policy", hcube_policy_name(p->policy));
+	json_str(&j, "applied", hcube_policy_name(p->applied));
 	json_uint(&j, "dim", in->dim);
+	if (p->root != HCUBE_VERTEX_NONE)
+		json_uint(&j, "root", p->root);
+	else
+		json_null(&j, "root");
+	json_uint(&j, "budget", p->budget);
+	json_uint(&j, "work_done", p->work_done);
 	json_u32_list(&j, "faulty", in->faulty, in->nfaulty);
 	if (trees) {
 		json_str(&j, "balancing_subcube",
@@ -259,6 +291,10 @@ static void print_json(const struct plan_input *in, const struct hcube_topo *t,
 	json_uint(&j, "migrations", s->migrations);
 	json_uint(&j, "moved_tasks", s->moved_tasks);
 	json_uint(&j, "comm_steps", s->comm_steps);
+	json_uint(&j, "messages", s->messages);
+	json_uint(&j, "job_messages", s->job_messages);
+	json_uint(&j, "contended", s->contended);
+	json_uint(&j, "imbalance", s->imbalance);
 	json_uint(&j, "healthy", s->nvertices);
 	json_uint(&j, "total", s->total);
 	json_uint(&j, "before_max", s->before_max);
@@ -283,8 +319,10 @@ int cmd_plan(int argc, char **argv)
 	cube.dim = in.dim;
 	cube.state = in.state;
 	cube.load = in.load;
+	c.plan.budget = in.budget;
 	err = hcube_topo_build(&c.topo, in.dim, in.state, c.work);
-	if (!err || in.policy == HCUBE_POL_DEM)
+	/* only MCWA and CWA need the topology (auto skips MCWA without it) */
+	if (!err || (in.policy != HCUBE_POL_MCWA && in.policy != HCUBE_POL_CWA))
 		err = hcube_plan_build(&c.plan, in.policy, &cube, err ? NULL : &c.topo,
 				       c.work);
 	if (err)

@@ -22,6 +22,9 @@ size_t sim_parse_list(const char *what, const char *s, unsigned long long max,
 unsigned long long sim_parse_uint(const char *what, const char *s,
 				  unsigned long long max);
 
+/* The core's policy names, comma-separated. */
+const char *sim_core_policies(void);
+
 /* A vertex label written as dim binary digits, highest dimension first. */
 const char *sim_label(char *buf, u32 dim, u32 v);
 
@@ -37,6 +40,12 @@ void sim_core_init(struct sim_core *c, u32 dim);
 void sim_core_free(struct sim_core *c);
 
 int cmd_plan(int argc, char **argv);
+int cmd_aapc(int argc, char **argv);
+int cmd_sbn(int argc, char **argv);
+
+/* AAPC totals for a cube (aapc.c); returns the core's error. */
+int sim_aapc_info(u32 dim, const u8 *state, struct hcube_aapc_info *info);
+const char *sim_aapc_alg(u32 alg);
 
 /* ---- the execution simulator (model.c, run.c, experiment.c, stats.c) ---- */
 
