@@ -89,10 +89,12 @@ import csv, math, sys
 d = sys.argv[1]
 runs = list(csv.DictReader(open(f"{d}/runs.csv")))
 summ = list(csv.DictReader(open(f"{d}/summary.csv")))
-pols = {"none", "mcwa", "dem", "rid", "mcwa-opt", "cwa"}
+pols = {"none", "mcwa", "dem", "rid", "mcwa-opt", "cwa", "optimal", "auto", "sid",
+        "sbn", "sbn-cube", "sbn-heur", "pebble"}
 points = [(4, f) for f in range(8)] + [(5, f) for f in range(9)]
 # one row per run and policy; CWA only on fault-free cubes
-assert len(runs) == 8 * sum(5 + (f == 0) for _, f in points), len(runs)
+assert len(runs) == 8 * sum(12 + (f == 0) for _, f in points), len(runs)
+hops_of = {}
 for r in runs:
     assert r["policy"] in pols, r
     assert r["bad"] == "0", r
@@ -100,15 +102,28 @@ for r in runs:
     assert sp <= ideal * (1 + 1e-9), ("speedup above the ideal", r)
     assert int(r["healthy"]) == 2 ** int(r["dim"]) - int(r["faults"]), r
     hops, opt = float(r["hops_per_node"]), float(r["opt_hops_per_node"])
-    if r["policy"] in ("mcwa", "dem", "cwa"):
+    if r["policy"] not in ("none", "rid", "mcwa-opt"):
         assert hops >= opt - 1e-9, ("below the optimum", r)
-    if r["policy"] == "mcwa-opt":
+    if r["policy"] in ("mcwa-opt", "optimal"):
+        # the anchor: hcube_mincost() on the same before/after loads
         assert abs(hops - opt) < 1e-9, r
+    n, f = int(r["dim"]), int(r["faults"])
+    rounds, units = int(r["rounds"]), int(r["aapc_units"])
+    if r["policy"] in ("optimal", "auto"):
+        if f == 0:
+            assert units == rounds * (2 ** n - 1), r
+        elif f == 1:
+            assert units == rounds * (5 * 2 ** (n - 1) - 2), r
+        elif f > n // 2:
+            assert units == 0, r
+        assert int(r["messages"]) >= rounds * (int(r["healthy"]) ** 2 - int(r["healthy"])), r
+    else:
+        assert units == 0, r
     if r["policy"] == "cwa":
         assert r["faults"] == "0", r
     if r["policy"] == "none":
         assert abs(sp - 1) < 1e-12 and r["rounds"] == "0", r
-    else:
+    elif r["policy"] in ("mcwa", "dem", "rid", "mcwa-opt", "cwa", "optimal", "auto"):
         assert sp > 1, ("balancing slower than none", r)
 # the 95% intervals: Student t with 7 degrees of freedom
 t7 = 2.364624251592785
@@ -137,7 +152,7 @@ check "run --csv: the experiment's rows for runs 2..4" \
 if "$SIM" run --dim 5 --faults 2 >"$tmp/text" &&
    grep -q "^run 0 of seed 20240501: 5-cube, 2 faulty" "$tmp/text" &&
    grep -q "ideal speedup" "$tmp/text" &&
-   [ "$(grep -cE '^  (none|mcwa|dem|rid|mcwa-opt) ' "$tmp/text")" -eq 5 ] &&
+   [ "$(grep -cE '^  (none|mcwa|dem|rid|mcwa-opt|optimal|auto|sid|sbn|sbn-cube|sbn-heur|pebble) ' "$tmp/text")" -eq 12 ] &&
    ! grep -q "FAILED" "$tmp/text"; then
 	ok "run: text report"
 else
@@ -149,7 +164,8 @@ runs = json.load(open(sys.argv[1]))
 assert len(runs) == 2
 for r in runs:
     assert r["dim"] == 4 and r["faulty"] == [] and r["healthy"] == 16
-    assert set(r["policies"]) == {"none", "mcwa", "dem", "rid", "cwa", "mcwa-opt"}
+    assert set(r["policies"]) == {"none", "mcwa", "dem", "rid", "cwa", "mcwa-opt", "optimal",
+                                  "auto", "sid", "sbn", "sbn-cube", "sbn-heur", "pebble"}
     for name, p in r["policies"].items():
         assert p["check"] == "ok", (name, p)
         assert p["speedup"] <= r["ideal_speedup"] * (1 + 1e-9)
@@ -336,7 +352,8 @@ expect_error "run: faulty listed twice" "vertex 3 listed twice" run --dim 2 --fa
 expect_error "run: faulty out of range" "--faulty: 4 is out of range" run --dim 2 --faulty 4
 expect_error "run: --faults with --faulty" "exclude each other" \
 	run --dim 3 --faults 1 --faulty 2
-expect_error "run: unknown policy" "unknown policy 'sid'" run --dim 3 --policy mcwa,sid
+expect_error "run: unknown policy" "unknown policy 'sbx' \(none, mcwa, dem, rid, cwa, mcwa-opt, optimal, auto, sid, sbn, sbn-cube, sbn-heur, pebble, all\)" run --dim 3 --policy mcwa,sbx
+expect_error "experiment: unknown policy" "unknown policy 'pebbles'" experiment --policy pebbles
 expect_error "run: threshold out of range" "--threshold: 2 is out of range" \
 	run --dim 3 --threshold 2
 expect_error "run: threshold not a number" "--threshold: 'x' is not a number" \
@@ -354,6 +371,6 @@ expect_error "experiment: bad dims" "--dims: 11 is out of range" experiment --di
 expect_error "experiment: unexpected argument" "unexpected argument" experiment now
 
 dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
-echo "# reduced grid (136 runs x 5-6 policies) in ${dt}s with 2 workers"
+echo "# reduced grid (136 runs x 12-13 policies) in ${dt}s with 2 workers"
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -164,6 +164,7 @@ struct agg {
 	u32 n;
 	struct sim_mean speedup, ideal, eff;	/* eff: speedup / ideal */
 	double makespan, nobal, wh, rounds, moved, hops, opt, comm, msgs, lb_time;
+	double aapc;		/* AAPC units of the load gathering per run */
 	double depth, cb_dim, diameter_max, comps;
 	double ratio;		/* sum of task-hops over sum of optima */
 	u32 bad_runs;
@@ -195,6 +196,7 @@ static void aggregate(const struct grid *g, u32 di, u32 pi, int pol,
 		a->opt += r->opt_hops / h;
 		a->comm += r->comm_steps;
 		a->msgs += r->messages;
+		a->aapc += r->aapc_units;
 		a->lb_time += r->lb_time;
 		a->depth += o->info.depth;
 		a->cb_dim += o->info.cb_dim;
@@ -220,6 +222,7 @@ static void aggregate(const struct grid *g, u32 di, u32 pi, int pol,
 		a->opt /= a->n;
 		a->comm /= a->n;
 		a->msgs /= a->n;
+		a->aapc /= a->n;
 		a->lb_time /= a->n;
 		a->depth /= a->n;
 		a->cb_dim /= a->n;
@@ -246,6 +249,79 @@ static void paired(const struct grid *g, u32 di, u32 pi, int pol, int ref,
 	sim_mean_of(m, tmp, n);
 }
 
+/*
+ * The core's further policies beside MCWA and DEM on the same instances:
+ * speedup, task-hops per node and over the optimum, rounds, messages per
+ * node and, for optimal and auto, the AAPC units of their load gathering
+ * per round. Printed when at least one of them ran.
+ */
+static void core_tables(const struct grid *g, FILE *md, u32 di, double *tmp,
+			double *tmp2)
+{
+	static const int cols[] = { SIM_MCWA, SIM_DEM, SIM_OPTIMAL, SIM_AUTO, SIM_SID,
+				    SIM_SBN, SIM_SBN_CUBE, SIM_SBN_HEUR, SIM_PEBBLE };
+	const u32 nc = sizeof(cols) / sizeof(*cols);
+	u32 n = g->dims[di], pi, c, any = 0;
+	struct agg a;
+
+	for (c = 2; c < nc; c++)
+		any |= g->pols & (1U << cols[c]);
+	if (!any)
+		return;
+	fprintf(md, "\nThe core's further policies beside MCWA and DEM (same instances): "
+		"speedup, mean ± 95%% CI:\n\n| faults |");
+	for (c = 0; c < nc; c++)
+		fprintf(md, " %s |", sim_pol_name(cols[c]));
+	fprintf(md, "\n| ---: |");
+	for (c = 0; c < nc; c++)
+		fprintf(md, " ---: |");
+	fprintf(md, "\n");
+	for (pi = 0; pi < npoints(g, di); pi++) {
+		fprintf(md, "| %u |", fault_at(g, pi));
+		for (c = 0; c < nc; c++) {
+			aggregate(g, di, pi, cols[c], &a, tmp, tmp2);
+			if (a.n)
+				fprintf(md, " %.3f ± %.3f |", a.speedup.mean, a.speedup.ci95);
+			else
+				fprintf(md, " - |");
+		}
+		fprintf(md, "\n");
+	}
+	fprintf(md, "\nPer policy: task-hops per node / over the optimum for the same "
+		"final loads / rounds / load-information messages per node; optimal "
+		"and auto pay one AAPC per round (units per round in brackets, - "
+		"when more than floor(n/2) faults leave no AAPC and the gathering "
+		"is priced at twice the healthy diameter):\n\n| faults |");
+	for (c = 0; c < nc; c++)
+		fprintf(md, " %s |", sim_pol_name(cols[c]));
+	fprintf(md, "\n| ---: |");
+	for (c = 0; c < nc; c++)
+		fprintf(md, " ---: |");
+	fprintf(md, "\n");
+	for (pi = 0; pi < npoints(g, di); pi++) {
+		u32 f = fault_at(g, pi);
+
+		fprintf(md, "| %u |", f);
+		for (c = 0; c < nc; c++) {
+			aggregate(g, di, pi, cols[c], &a, tmp, tmp2);
+			if (!a.n) {
+				fprintf(md, " - |");
+				continue;
+			}
+			fprintf(md, " %.1f / %.2f / %.1f / %.0f", a.hops, a.ratio, a.rounds,
+				a.msgs / ((1U << n) - f));
+			if (cols[c] == SIM_OPTIMAL || cols[c] == SIM_AUTO) {
+				if (a.aapc > 0)
+					fprintf(md, " [%.0f]", a.aapc / a.rounds);
+				else
+					fprintf(md, " [-]");
+			}
+			fprintf(md, " |");
+		}
+		fprintf(md, "\n");
+	}
+}
+
 static void write_summary(struct grid *g)
 {
 	double *tmp = malloc(g->runs * sizeof(double));
@@ -260,7 +336,7 @@ static void write_summary(struct grid *g)
 	      "makespan_mean,nobal_mean,rounds_mean,moved_per_node,hops_per_node,"
 	      "opt_hops_per_node,hops_opt_ratio,comm_steps_mean,messages_mean,"
 	      "lb_time_mean,depth_mean,cb_dim_mean,components_mean,diameter_max,"
-	      "efficiency_mean,diff_vs_dem_mean,diff_vs_dem_ci95,bad_runs\n", sum);
+	      "efficiency_mean,diff_vs_dem_mean,diff_vs_dem_ci95,aapc_units_mean,bad_runs\n", sum);
 	for (di = 0; di < g->ndims; di++) {
 		u32 n = g->dims[di];
 		char name[64];
@@ -320,12 +396,12 @@ static void write_summary(struct grid *g)
 				paired(g, di, pi, pol, SIM_DEM, &pm, tmp);
 				fprintf(sum, "%u,%u,%s,%u,%.5f,%.5f,%.5f,%.5f,%.4f,%.4f,"
 					"%.3f,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f,%.5f,%.3f,%.3f,"
-					"%.3f,%.0f,%.5f,%.5f,%.5f,%u\n", n, f, sim_pol_name(pol),
+					"%.3f,%.0f,%.5f,%.5f,%.5f,%.1f,%u\n", n, f, sim_pol_name(pol),
 					a.n, a.speedup.mean, a.speedup.ci95, a.ideal.mean,
 					a.ideal.ci95, a.makespan, a.nobal, a.rounds, a.moved,
 					a.hops, a.opt, a.ratio, a.comm, a.msgs, a.lb_time,
 					a.depth, a.cb_dim, a.comps, a.diameter_max,
-					a.eff.mean, pm.mean, pm.ci95, a.bad_runs);
+					a.eff.mean, pm.mean, pm.ci95, a.aapc, a.bad_runs);
 			}
 		}
 
@@ -421,6 +497,7 @@ static void write_summary(struct grid *g)
 					a.msgs / ((1U << n) - f));
 			}
 		}
+		core_tables(g, md, di, tmp, tmp2);
 		close_file(sp);
 		close_file(mg);
 	}
@@ -475,7 +552,8 @@ static void exp_usage(FILE *f)
 	      "Runs the grid of paper 000's Figs. 6-9: for each dimension n, faults\n"
 	      "0 .. n + extra (or the listed counts), R runs each, every policy on\n"
 	      "the same instances ('hcube-sim run --help' describes the model).\n"
-	      "Writes runs.csv, summary.csv, tables.md and the gnuplot data in --out;\n"
+	      "Writes runs.csv, summary.csv, tables.md and the gnuplot data in --out\n"
+	      "(tables.md adds a table of the core's further policies when they ran);\n"
 	      "the files depend only on the options, not on --jobs (worker processes).\n"
 	      "\n"
 	      "Exit status: 0; 1 if a property check failed in any run (listed on\n"

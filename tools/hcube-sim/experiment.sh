@@ -5,16 +5,22 @@
 # hcube core. Runs the full grid (n = 5, 6, 7; faults 0 .. n + 3; 300 runs),
 # the plots, and the sensitivity runs on the 7-cube (threshold, round cost,
 # redistribution, costs), then copies the summary tables and the plots to
-# the documentation directory.
+# the documentation directory. The core's further policies (optimal, auto,
+# sid, sbn, sbn-cube, sbn-heur, pebble) run beside MCWA and DEM on the same
+# grid with CORE_RUNS runs per point (100: they take about 3 times as long
+# as the paper's policies) into OUT_DIR/core-policies.
 #
 # usage: experiment.sh [HCUBE_SIM [OUT_DIR [DOC_DIR]]]
-# environment: RUNS (300), SEED (20240501), JOBS (2)
+# environment: RUNS (300), CORE_RUNS (100), SEED (20240501), JOBS (2)
 set -euo pipefail
 
 SIM=${1:-build/hcube-sim}
 OUT=${2:-build/experiment}
 DOC=${3:-Documentation/benchmarks}
 RUNS=${RUNS:-300}
+CORE_RUNS=${CORE_RUNS:-100}
+PAPER_POLS=none,mcwa,dem,rid,cwa,mcwa-opt
+CORE_POLS=mcwa,dem,optimal,auto,sid,sbn,sbn-cube,sbn-heur,pebble
 SEED=${SEED:-20240501}
 JOBS=${JOBS:-2}
 HERE=$(dirname "$0")
@@ -28,7 +34,10 @@ fi
 
 mkdir -p "$OUT" "$DOC"
 t0=$(date +%s)
-"$SIM" experiment --runs "$RUNS" --seed "$SEED" --jobs "$JOBS" --out "$OUT"
+"$SIM" experiment --runs "$RUNS" --seed "$SEED" --jobs "$JOBS" --out "$OUT" \
+	--policy "$PAPER_POLS"
+"$SIM" experiment --runs "$CORE_RUNS" --seed "$SEED" --jobs "$JOBS" \
+	--out "$OUT/core-policies" --policy "$CORE_POLS"
 t1=$(date +%s)
 gnuplot -e "dir='$OUT'; dims='5 6 7'" "$HERE/plots.gp"
 
@@ -48,7 +57,7 @@ for c in "${configs[@]}"; do
 	IFS='|' read -r name _ args <<<"$c"
 	# shellcheck disable=SC2086
 	"$SIM" experiment --dims 7 --faults 0,4,8 --runs "$RUNS" --seed "$SEED" \
-		--jobs "$JOBS" --quiet --out "$OUT/sens-$name" $args
+		--jobs "$JOBS" --quiet --out "$OUT/sens-$name" --policy "$PAPER_POLS" $args
 done
 t2=$(date +%s)
 
@@ -71,5 +80,7 @@ for c in configs:
 PY
 
 cp "$OUT/summary.csv" "$OUT/tables.md" "$OUT/sensitivity.md" "$OUT"/*.png "$DOC/"
+cp "$OUT/core-policies/tables.md" "$DOC/core-policies.md"
+cp "$OUT/core-policies/summary.csv" "$DOC/core-policies.csv"
 echo "experiment: grid $((t1 - t0)) s, sensitivity $((t2 - t1)) s with $JOBS workers;" \
 	"tables and plots in $OUT, copied to $DOC"

@@ -48,7 +48,34 @@ static const char *const pol_names[SIM_NPOL] = {
 	[SIM_RID] = "rid",
 	[SIM_CWA] = "cwa",
 	[SIM_MCWAOPT] = "mcwa-opt",
+	[SIM_OPTIMAL] = "optimal",
+	[SIM_AUTO] = "auto",
+	[SIM_SID] = "sid",
+	[SIM_SBN] = "sbn",
+	[SIM_SBN_CUBE] = "sbn-cube",
+	[SIM_SBN_HEUR] = "sbn-heur",
+	[SIM_PEBBLE] = "pebble",
 };
+
+static const int core_pol[SIM_NPOL] = {
+	[SIM_MCWA] = HCUBE_POL_MCWA,
+	[SIM_DEM] = HCUBE_POL_DEM,
+	[SIM_CWA] = HCUBE_POL_CWA,
+	[SIM_MCWAOPT] = HCUBE_POL_MCWA,
+	[SIM_OPTIMAL] = HCUBE_POL_OPTIMAL,
+	[SIM_AUTO] = HCUBE_POL_AUTO,
+	[SIM_SID] = HCUBE_POL_SID,
+	[SIM_SBN] = HCUBE_POL_SBN,
+	[SIM_SBN_CUBE] = HCUBE_POL_SBN_CUBE,
+	[SIM_SBN_HEUR] = HCUBE_POL_SBN_HEUR,
+	[SIM_PEBBLE] = HCUBE_POL_PEBBLE,
+};
+
+/* Plans that need every node's load in one place: priced as one AAPC. */
+static bool needs_gather(int pol)
+{
+	return pol == SIM_OPTIMAL || pol == SIM_AUTO;
+}
 
 const char *sim_pol_name(int pol)
 {
@@ -137,6 +164,7 @@ struct sim_model {
 	struct hcube_route *routes;
 	u32 routes_cap;
 	bool topo_ok;
+	bool aapc_known;		/* info.aapc_units is computed */
 	struct hcube_plan fplan;	/* mcwa-opt: the optimal flow as a plan */
 	void *fplan_mem;
 
@@ -388,6 +416,8 @@ static void draw_instance(struct sim_model *m, const struct sim_params *p,
 
 	err = hcube_topo_build(&m->core.topo, m->dim, m->state, m->core.work);
 	m->topo_ok = !err;
+	m->aapc_known = false;	/* computed when a policy first needs it */
+	m->info.aapc_units = 0;
 	m->info.depth = m->topo_ok ? m->core.topo.depth : 0;
 	m->info.cb_dim = m->topo_ok ? m->core.topo.cb_dim : 0;
 	healthy_graph(m);
@@ -630,8 +660,7 @@ static void node_migration_work(struct sim_model *m, const struct hcube_plan *pl
 
 static int core_policy(int pol)
 {
-	return pol == SIM_DEM ? HCUBE_POL_DEM :
-	       pol == SIM_CWA ? HCUBE_POL_CWA : HCUBE_POL_MCWA;
+	return core_pol[pol];
 }
 
 /* The plan of @pol for the current queues, in m->core.plan. */
@@ -641,7 +670,7 @@ static void build_plan(struct sim_model *m, int pol)
 	int err;
 
 	err = hcube_plan_build(&m->core.plan, core_policy(pol), &cube,
-			       pol == SIM_DEM ? NULL : &m->core.topo, m->core.work);
+			       m->topo_ok ? &m->core.topo : NULL, m->core.work);
 	if (err)
 		sim_die("%s plan: %s", sim_pol_name(pol), hcube_strerror(err));
 }
@@ -662,7 +691,9 @@ static void sync_round(struct sim_model *m, u32 init, double t)
 	}
 	build_plan(m, m->pol);
 
-	if (m->pol != SIM_DEM) {
+	if (m->pol == SIM_OPTIMAL && pl->stats.imbalance)
+		res->bad |= SIM_BAD_BALANCE;	/* floor/ceil in every component */
+	if (m->pol == SIM_MCWA || m->pol == SIM_CWA || m->pol == SIM_MCWAOPT) {
 		/* exact balance over the vertices attached to C_b */
 		u32 lo = NIL, hi = 0;
 
@@ -682,7 +713,26 @@ static void sync_round(struct sim_model *m, u32 init, double t)
 		sim_die("mincost: %s", hcube_strerror(err));
 	if (opt > pl->stats.migrations)
 		res->bad |= SIM_BAD_OPT;
-	info_steps = m->ecc[init] + pl->stats.comm_steps - pl->nsteps;
+	/*
+	 * The plan's load-information steps: its communication steps minus
+	 * its migration steps; SBN's routed transfers can take more steps
+	 * than its message passes, and then all of those count.
+	 */
+	info_steps = m->ecc[init] + (pl->stats.comm_steps >= pl->nsteps ?
+				     pl->stats.comm_steps - pl->nsteps :
+				     pl->stats.comm_steps);
+	if (needs_gather(m->pol)) {
+		if (!m->aapc_known) {
+			struct hcube_aapc_info ai;
+
+			/* more than floor(n/2) faults: no AAPC schedule (0) */
+			m->info.aapc_units = sim_aapc_info(m->dim, m->state, &ai) ?
+					     0 : ai.units;
+			m->aapc_known = true;
+		}
+		info_steps += m->info.aapc_units ? m->info.aapc_units :
+			      2 * m->info.diameter;
+	}
 	mv = m->pol == SIM_MCWAOPT ? flow_plan(m, pl) : pl;
 	err = hcube_plan_routes(mv, m->load, m->routes, m->routes_cap, &nr,
 				m->core.work);
@@ -726,8 +776,13 @@ static void sync_round(struct sim_model *m, u32 init, double t)
 	res->hops += m->pol == SIM_MCWAOPT ? opt : pl->stats.migrations;
 	res->opt_hops += opt;
 	res->comm_steps += info_steps + mv->nsteps;
-	/* the request's broadcast, then one message per node per step */
-	res->messages += m->nh - 1 + (u64)m->nh * (pl->stats.comm_steps - pl->nsteps);
+	/* the request's broadcast, then the plan's own (MCWA, DEM: one per node per step) */
+	res->messages += m->nh - 1 + (u64)pl->stats.messages;
+	if (needs_gather(m->pol)) {
+		/* one datum per ordered pair of healthy nodes */
+		res->messages += (u64)m->nh * (m->nh - 1);
+		res->aapc_units += m->info.aapc_units;
+	}
 }
 
 /* ---- RID ---- */
@@ -830,8 +885,7 @@ static void engine_reset(struct sim_model *m)
 
 static bool is_sync(int pol)
 {
-	return pol == SIM_MCWA || pol == SIM_DEM || pol == SIM_CWA ||
-	       pol == SIM_MCWAOPT;
+	return pol != SIM_NONE && pol != SIM_RID;
 }
 
 static void run_policy(struct sim_model *m, int pol, struct sim_result *res)
@@ -904,4 +958,5 @@ void sim_model_run(struct sim_model *m, const struct sim_params *p,
 			continue;
 		run_policy(m, pol, &out->res[pol]);
 	}
+	out->info.aapc_units = m->info.aapc_units;
 }

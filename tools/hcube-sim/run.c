@@ -32,8 +32,10 @@ static void run_usage(FILE *f)
 	      "balancing. In a synchronous round every node stops for the messages and\n"
 	      "then pays its own migrations (nodes), or stops until the last migration\n"
 	      "step ends (global). Policies: none, mcwa, dem, rid, cwa (fault-free\n"
-	      "cubes only), mcwa-opt (MCWA's final loads moved along the optimal flow);\n"
-	      "default all. Run I of seed S is the same instance as in\n"
+	      "cubes only), mcwa-opt (MCWA's final loads moved along the optimal flow),\n"
+	      "and the core's optimal, auto, sid, sbn, sbn-cube, sbn-heur, pebble as\n"
+	      "synchronous rounds; optimal and auto also pay one all-to-all exchange\n"
+	      "of the loads (paper 002's AAPC units, message steps); default all. Run I of seed S is the same instance as in\n"
 	      "'hcube-sim experiment'.\n"
 	      "\n"
 	      "Exit status: 0; 1 if a property check failed; 2 on bad input.\n", f);
@@ -70,7 +72,8 @@ u32 sim_parse_policies(const char *s)
 
 		if (p < 0)
 			sim_die("--policy: unknown policy '%s' (%s)", tok,
-				"none, mcwa, dem, rid, cwa, mcwa-opt, all");
+				"none, mcwa, dem, rid, cwa, mcwa-opt, optimal, auto, "
+				"sid, sbn, sbn-cube, sbn-heur, pebble, all");
 		mask |= 1U << p;
 	}
 	free(copy);
@@ -148,7 +151,7 @@ void sim_csv_header(FILE *f)
 {
 	fputs("seed,dim,faults,run,healthy,depth,cb_dim,components,diameter,policy,"
 	      "makespan,t_nobal,speedup,ideal,rounds,moved_per_node,hops_per_node,"
-	      "opt_hops_per_node,comm_steps,messages,lb_time,bad\n", f);
+	      "opt_hops_per_node,comm_steps,messages,aapc_units,lb_time,bad\n", f);
 }
 
 void sim_csv_row(FILE *f, const struct sim_params *p,
@@ -159,14 +162,15 @@ void sim_csv_row(FILE *f, const struct sim_params *p,
 	double h = in->nhealthy;
 
 	fprintf(f, "%llu,%u,%u,%u,%u,%u,%u,%u,%u,%s,%.6f,%.6f,%.6f,%.6f,%llu,"
-		"%.4f,%.4f,%.4f,%llu,%llu,%.6f,%u\n",
+		"%.4f,%.4f,%.4f,%llu,%llu,%llu,%.6f,%u\n",
 		(unsigned long long)p->seed, p->dim, p->nfaults, p->run,
 		in->nhealthy, in->depth, in->cb_dim, in->ncomp, in->diameter,
 		sim_pol_name(pol), r->makespan, in->t_nobal,
 		in->t_nobal / r->makespan, in->ideal,
 		(unsigned long long)r->rounds, r->moved / h, r->hops / h,
 		r->opt_hops / h, (unsigned long long)r->comm_steps,
-		(unsigned long long)r->messages, r->lb_time, r->bad);
+		(unsigned long long)r->messages,
+		(unsigned long long)r->aapc_units, r->lb_time, r->bad);
 }
 
 static void print_text(const struct sim_params *p, const struct sim_model *m,
@@ -257,6 +261,7 @@ static void print_json(struct json *j, const struct sim_params *p,
 		json_double(j, "hops_per_node", (double)r->hops / in->nhealthy);
 		json_uint(j, "comm_steps", r->comm_steps);
 		json_uint(j, "messages", r->messages);
+		json_uint(j, "aapc_units", r->aapc_units);
 		json_double(j, "lb_time", r->lb_time);
 		json_str(j, "check", sim_bad_text(r->bad));
 		json_obj_close(j);

@@ -60,6 +60,14 @@ enum sim_pol {
 	SIM_RID,
 	SIM_CWA,		/* fault-free cubes only */
 	SIM_MCWAOPT,		/* beyond the paper: MCWA's loads, optimal paths */
+	/* the core's further policies, each a synchronous round */
+	SIM_OPTIMAL,		/* global information priced as one AAPC */
+	SIM_AUTO,		/* likewise */
+	SIM_SID,
+	SIM_SBN,
+	SIM_SBN_CUBE,
+	SIM_SBN_HEUR,
+	SIM_PEBBLE,
 	SIM_NPOL,
 };
 
@@ -115,6 +123,7 @@ struct sim_result {
 	uint64_t opt_hops;	/* optimal task-hops for the same final loads */
 	uint64_t comm_steps;	/* synchronous steps; RID: of all requests */
 	uint64_t messages;	/* load-information messages, all nodes */
+	uint64_t aapc_units;	/* optimal, auto: AAPC units of the gathering */
 	u32 bad;		/* SIM_BAD_* */
 	u32 ran;		/* 1 if the policy applies to this cube */
 };
@@ -130,6 +139,7 @@ struct sim_info {
 	double work;		/* sum of all execution times */
 	double t_nobal;		/* makespan without balancing */
 	double ideal;		/* t_nobal / (work / nhealthy) */
+	u32 aapc_units;		/* one AAPC on the healthy nodes, 0 if none */
 };
 
 struct sim_run_out {
