@@ -85,12 +85,14 @@ struct hcube_mem {
 	u32 *load, *before, *planned, *after, *scratch;
 	struct hcube_route *routes;
 	void *topo_mem, *plan_mem, *work;
+	u16 *ctrl, *ctrl_prev;	/* pebble controllers per cluster, now and before */
 };
 
 struct hcube {
 	struct mutex lock;		/* guards all of struct hcube */
 	u32 mode;			/* enum hcube_mode */
 	u32 dim, nv, ngroups;
+	u32 cdim, nclusters;		/* pebble clusters: 2^cdim labels each */
 	struct hcube_vertex *v;		/* nv entries */
 	u16 *cpu_vertex;		/* nr_cpu_ids entries */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
@@ -165,5 +167,6 @@ void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
 void hcube_ntf_topo(struct hcube *hc, u32 reason);
 void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r);
+void hcube_ntf_controllers(struct hcube *hc, u32 reason);
 
 #endif

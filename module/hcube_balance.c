@@ -165,6 +165,17 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 		NL_SET_ERR_MSG(extack, "no healthy vertex to balance on");
 		return -ENODEV;
 	}
+	/* Limits of a plan, not bugs: the request cannot be met as asked. */
+	if (err == HCUBE_E_PLAN_SIZE) {
+		NL_SET_ERR_MSG(extack,
+			       "HCUBE_R_A_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal");
+		return -E2BIG;
+	}
+	if (err == HCUBE_E_BUDGET) {
+		NL_SET_ERR_MSG(extack,
+			       "HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem");
+		return -E2BIG;
+	}
 	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
 		return -EIO;
 	r->plan = &hc->plan;
@@ -190,7 +201,8 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	hc->cnt.moved += r->moved;
 done:
 	r->duration_ns = ktime_get_ns() - t0;
-	trace_hcube_rebalance(policy, trigger, dry_run, hc->plan.ntransfers,
+	trace_hcube_rebalance(policy, hc->plan.applied, trigger, dry_run,
+			      hc->plan.ntransfers,
 			      hc->plan.stats.migrations, r->moved, r->failed,
 			      r->duration_ns);
 	hcube_ntf_rebalance(hc, r);

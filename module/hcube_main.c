@@ -175,11 +175,13 @@ static void hcube_mem_free(struct hcube_mem *m)
 	kvfree(m->plan_mem);
 	kvfree(m->work);
 	kvfree(m->routes);
+	kvfree(m->ctrl);
+	kvfree(m->ctrl_prev);
 }
 
 static int hcube_mem_alloc(struct hcube_mem *m, u32 dim)
 {
-	u32 nv = 1U << dim;
+	u32 nv = 1U << dim, ncl = 1U << (dim - hcube_pebble_cdim(dim)), i;
 
 	m->state = kvzalloc(nv, GFP_KERNEL);
 	m->load = kvcalloc(nv, sizeof(u32), GFP_KERNEL);
@@ -192,9 +194,15 @@ static int hcube_mem_alloc(struct hcube_mem *m, u32 dim)
 	m->work = kvzalloc(hcube_work_memsize(dim), GFP_KERNEL);
 	m->routes = kvcalloc(hcube_routes_max(dim), sizeof(*m->routes),
 			     GFP_KERNEL);
+	m->ctrl = kvcalloc(ncl, sizeof(*m->ctrl), GFP_KERNEL);
+	m->ctrl_prev = kvcalloc(ncl, sizeof(*m->ctrl_prev), GFP_KERNEL);
 	if (m->state && m->load && m->before && m->planned && m->after &&
-	    m->scratch && m->topo_mem && m->plan_mem && m->work && m->routes)
+	    m->scratch && m->topo_mem && m->plan_mem && m->work && m->routes &&
+	    m->ctrl && m->ctrl_prev) {
+		for (i = 0; i < ncl; i++)
+			m->ctrl[i] = HCUBE_VERTEX_NONE;
 		return 0;
+	}
 	hcube_mem_free(m);
 	return -ENOMEM;
 }
@@ -250,6 +258,8 @@ int hcube_topology_set(struct hcube *hc, u32 m, cpumask_var_t *groups,
 	hc->dim = dim;
 	hc->nv = nv;
 	hc->ngroups = ngroups;
+	hc->cdim = hcube_pebble_cdim(dim);
+	hc->nclusters = 1U << (dim - hc->cdim);
 	cpumask_clear(hc->cube_cpus);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		hc->cpu_vertex[cpu] = HCUBE_NO_VERTEX;
@@ -259,6 +269,8 @@ int hcube_topology_set(struct hcube *hc, u32 m, cpumask_var_t *groups,
 			hc->cpu_vertex[cpu] = i;
 	}
 	hcube_refresh(hc);
+	/* the initial election is no change: TOPO_NTF tells of the rebuild */
+	memcpy(hc->m.ctrl_prev, hc->m.ctrl, hc->nclusters * sizeof(u16));
 	return 0;
 
 nomem:
@@ -280,7 +292,11 @@ static u8 hcube_vertex_state(struct hcube *hc, struct hcube_vertex *v,
 	return cpumask_empty(usable) ? HCUBE_VERTEX_OFFLINE : HCUBE_VERTEX_HEALTHY;
 }
 
-/* Recompute masks, states and the logical topology. */
+/*
+ * Recompute masks, states, the logical topology and the pebble clusters'
+ * controllers; hcube_ntf_controllers() then tells of the clusters whose
+ * controller changed.
+ */
 void hcube_refresh(struct hcube *hc)
 {
 	cpumask_var_t usable;
@@ -302,6 +318,8 @@ void hcube_refresh(struct hcube *hc)
 		hc->m.state[i] = v->state;
 	}
 	free_cpumask_var(usable);
+	memcpy(hc->m.ctrl_prev, hc->m.ctrl, hc->nclusters * sizeof(u16));
+	hcube_pebble_elect(hc->dim, hc->cdim, hc->m.state, hc->m.ctrl);
 	err = hcube_topo_build(&hc->topo, hc->dim, hc->m.state, hc->m.work);
 	hc->topo_valid = !err;
 	hc->generation++;
@@ -432,6 +450,7 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 	hcube_refresh(hc);
 	hcube_ntf_fault(hc, cpu, vertex, add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED,
 			HCUBE_REASON_ADMIN);
+	hcube_ntf_controllers(hc, HCUBE_REASON_ADMIN);
 	hcube_after_change(hc, HCUBE_REASON_FAULT);
 	return 0;
 }
@@ -453,6 +472,7 @@ static int hcube_cpu_up(unsigned int cpu)
 		hcube_remask_all(hc);
 		hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu], HCUBE_CPU_ONLINE,
 				HCUBE_REASON_HOTPLUG);
+		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
 	}
 	mutex_unlock(&hc->lock);
 	return 0;
@@ -470,6 +490,7 @@ static int hcube_cpu_down(unsigned int cpu)
 		hcube_refresh(hc);
 		hcube_ntf_fault(hc, cpu, vertex, HCUBE_CPU_OFFLINE,
 				HCUBE_REASON_HOTPLUG);
+		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
 		hcube_after_change(hc, HCUBE_REASON_HOTPLUG);
 	}
 	mutex_unlock(&hc->lock);
@@ -567,8 +588,17 @@ static int __init hcube_init(void)
 	BUILD_BUG_ON((int)HCUBE_POL_MCWA != (int)HCUBE_POLICY_MCWA ||
 		     (int)HCUBE_POL_DEM != (int)HCUBE_POLICY_DEM ||
 		     (int)HCUBE_POL_CWA != (int)HCUBE_POLICY_CWA ||
-		     (int)HCUBE_POL_NPOLICIES < (int)__HCUBE_POLICY_MAX);
+		     (int)HCUBE_POL_OPTIMAL != (int)HCUBE_POLICY_OPTIMAL ||
+		     (int)HCUBE_POL_AUTO != (int)HCUBE_POLICY_AUTO);
+	BUILD_BUG_ON((int)HCUBE_POL_RID != (int)HCUBE_POLICY_RID ||
+		     (int)HCUBE_POL_SID != (int)HCUBE_POLICY_SID ||
+		     (int)HCUBE_POL_SBN != (int)HCUBE_POLICY_SBN ||
+		     (int)HCUBE_POL_SBN_CUBE != (int)HCUBE_POLICY_SBN_CUBE ||
+		     (int)HCUBE_POL_SBN_HEUR != (int)HCUBE_POLICY_SBN_HEUR ||
+		     (int)HCUBE_POL_PEBBLE != (int)HCUBE_POLICY_PEBBLE ||
+		     (int)HCUBE_POL_NPOLICIES != (int)__HCUBE_POLICY_MAX);
 	BUILD_BUG_ON(HCUBE_MAX_DIM != HCUBE_MAX_DIM_UAPI);
+	BUILD_BUG_ON(HCUBE_VERTEX_NONE != HCUBE_NO_CONTROLLER);
 	BUILD_BUG_ON(sizeof(struct hcube_transfer) != sizeof(struct hcube_transfer_info));
 
 	m = hcube_initial_mode();

@@ -142,7 +142,10 @@ static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc)
 	    nla_put_u32(skb, HCUBE_A_NVERTICES, hc->nv) ||
 	    nla_put_u32(skb, HCUBE_A_NHEALTHY, hcube_nhealthy(hc)) ||
 	    nla_put_u32(skb, HCUBE_A_NTASKS, hc->ntasks) ||
-	    nla_put_u32(skb, HCUBE_A_GENERATION, hc->generation))
+	    nla_put_u32(skb, HCUBE_A_GENERATION, hc->generation) ||
+	    nla_put_u32(skb, HCUBE_A_CLUSTER_DIM, hc->cdim) ||
+	    nla_put(skb, HCUBE_A_CONTROLLERS, hc->nclusters * sizeof(u16),
+		    hc->m.ctrl))
 		return -EMSGSIZE;
 	if (!hc->topo_valid)
 		return 0;
@@ -178,6 +181,9 @@ static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc, u32 i,
 	if (hcube_put_cpulist(skb, HCUBE_V_A_OFFLINE_CPUS, tmp))
 		goto cancel;
 	if (v->marked && nla_put_flag(skb, HCUBE_V_A_MARKED))
+		goto cancel;
+	if (hc->m.ctrl[i >> hc->cdim] == i &&
+	    nla_put_flag(skb, HCUBE_V_A_CONTROLLER))
 		goto cancel;
 	if (hc->topo_valid) {
 		bool attached = hc->topo.dist[i] != HCUBE_DIST_NONE;
@@ -318,6 +324,11 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		    nla_put_u32(skb, HCUBE_R_A_COMM_STEPS, p->stats.comm_steps) ||
 		    nla_put_u64_64bit(skb, HCUBE_R_A_MIGRATIONS, p->stats.migrations,
 				      HCUBE_R_A_PAD) ||
+		    nla_put_u32(skb, HCUBE_R_A_APPLIED, p->applied) ||
+		    nla_put_u32(skb, HCUBE_R_A_MESSAGES, p->stats.messages) ||
+		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
+		    (p->applied == HCUBE_POLICY_PEBBLE &&
+		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
 		    hcube_put_transfers(skb, p))
 			return -EMSGSIZE;
 		if (p->policy != HCUBE_POLICY_DEM && hc->topo_valid &&
@@ -448,6 +459,36 @@ void hcube_ntf_topo(struct hcube *hc, u32 reason)
 		return;
 	}
 	hcube_ntf_send(skb, hdr);
+}
+
+/* One CONTROLLER_NTF per cluster whose controller the last refresh changed. */
+void hcube_ntf_controllers(struct hcube *hc, u32 reason)
+{
+	u32 c;
+
+	for (c = 0; c < hc->nclusters; c++) {
+		u16 old = hc->m.ctrl_prev[c], now = hc->m.ctrl[c];
+		struct sk_buff *skb;
+		void *hdr;
+
+		if (old == now || !hcube_listening(hc))
+			continue;
+		skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_CONTROLLER_NTF, &hdr);
+		if (!skb)
+			return;
+		if (nla_put_u32(skb, HCUBE_A_CLUSTER, c) ||
+		    nla_put_u32(skb, HCUBE_A_CLUSTER_DIM, hc->cdim) ||
+		    (old != HCUBE_VERTEX_NONE &&
+		     nla_put_u32(skb, HCUBE_A_CONTROLLER_OLD, old)) ||
+		    (now != HCUBE_VERTEX_NONE &&
+		     nla_put_u32(skb, HCUBE_A_CONTROLLER_NEW, now)) ||
+		    nla_put_u32(skb, HCUBE_A_REASON, reason) ||
+		    nla_put_u32(skb, HCUBE_A_GENERATION, hc->generation)) {
+			nlmsg_free(skb);
+			return;
+		}
+		hcube_ntf_send(skb, hdr);
+	}
 }
 
 void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)

@@ -7,13 +7,24 @@
 
 #include <linux/tracepoint.h>
 
-/* One rebalance: what was planned and what moved. */
+#define hcube_show_policy(p)						\
+	__print_symbolic(p, { 0, "mcwa" }, { 1, "dem" }, { 2, "cwa" },	\
+			 { 3, "optimal" }, { 4, "auto" }, { 5, "rid" },	\
+			 { 6, "sid" }, { 7, "sbn" }, { 8, "sbn-cube" },	\
+			 { 9, "sbn-heur" }, { 10, "pebble" })
+
+/*
+ * One rebalance: what was planned and what moved; applied is the policy
+ * whose plan ran (auto's choice, else the policy itself).
+ */
 TRACE_EVENT(hcube_rebalance,
-	    TP_PROTO(u32 policy, u32 trigger, bool dry_run, u32 transfers,
-		     u64 migrations, u32 moved, u32 failed, u64 duration_ns),
-	    TP_ARGS(policy, trigger, dry_run, transfers, migrations, moved,
-		    failed, duration_ns),
+	    TP_PROTO(u32 policy, u32 applied, u32 trigger, bool dry_run,
+		     u32 transfers, u64 migrations, u32 moved, u32 failed,
+		     u64 duration_ns),
+	    TP_ARGS(policy, applied, trigger, dry_run, transfers, migrations,
+		    moved, failed, duration_ns),
 	    TP_STRUCT__entry(__field(u32, policy)
+			     __field(u32, applied)
 			     __field(u32, trigger)
 			     __field(bool, dry_run)
 			     __field(u32, transfers)
@@ -22,6 +33,7 @@ TRACE_EVENT(hcube_rebalance,
 			     __field(u32, failed)
 			     __field(u64, duration_ns)),
 	    TP_fast_assign(__entry->policy = policy;
+			   __entry->applied = applied;
 			   __entry->trigger = trigger;
 			   __entry->dry_run = dry_run;
 			   __entry->transfers = transfers;
@@ -29,9 +41,9 @@ TRACE_EVENT(hcube_rebalance,
 			   __entry->moved = moved;
 			   __entry->failed = failed;
 			   __entry->duration_ns = duration_ns;),
-	    TP_printk("policy=%s trigger=%u dry_run=%d transfers=%u migrations=%llu moved=%u failed=%u duration_ns=%llu",
-		      __print_symbolic(__entry->policy, { 0, "mcwa" },
-				       { 1, "dem" }, { 2, "cwa" }),
+	    TP_printk("policy=%s applied=%s trigger=%u dry_run=%d transfers=%u migrations=%llu moved=%u failed=%u duration_ns=%llu",
+		      hcube_show_policy(__entry->policy),
+		      hcube_show_policy(__entry->applied),
 		      __entry->trigger, __entry->dry_run, __entry->transfers,
 		      __entry->migrations, __entry->moved, __entry->failed,
 		      __entry->duration_ns)

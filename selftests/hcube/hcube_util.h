@@ -16,13 +16,15 @@
 
 struct hc_vertex {
 	uint32_t state, load;
-	int parent, in_cb, detached, marked;
+	int parent, in_cb, detached, marked, controller;
 	cpu_set_t cpus, usable, faulty;
 };
 
 struct hc_cube {
 	uint32_t mode, dim, nv, nhealthy, ntasks, generation, depth;
 	char pattern[16];
+	uint32_t cdim, nclusters;
+	uint16_t ctrl[HC_MAXV];		/* per pebble cluster */
 	struct hc_vertex v[HC_MAXV];
 };
 
@@ -32,6 +34,7 @@ struct hc_task {
 
 struct hc_report {
 	uint32_t nv, policy, moved, failed, exited, evacuated, ntransfers;
+	uint32_t applied, messages, imbalance, contended, has_contended;
 	uint32_t before[HC_MAXV], planned[HC_MAXV], after[HC_MAXV];
 	struct hcube_transfer_info x[16384];
 	uint32_t nchanged, changed_pid[64];
@@ -101,6 +104,13 @@ static inline int hc_get_cube(struct hnl *h, struct hc_cube *c)
 		if (a)
 			snprintf(c->pattern, sizeof(c->pattern), "%s",
 				 (char *)hnl_data(a));
+		c->cdim = hnl_u32(hnl_msg_attr(m, HCUBE_A_CLUSTER_DIM));
+		a = hnl_msg_attr(m, HCUBE_A_CONTROLLERS);
+		if (a) {
+			c->nclusters = hnl_len(a) / 2;
+			memcpy(c->ctrl, hnl_data(a), hnl_len(a) < (int)sizeof(c->ctrl) ?
+			       hnl_len(a) : (int)sizeof(c->ctrl));
+		}
 	}
 	hreply_free(&rp);
 	if (err)
@@ -126,6 +136,7 @@ static inline int hc_get_cube(struct hnl *h, struct hc_cube *c)
 		x->in_cb = !!hnl_nested(v, HCUBE_V_A_IN_CB);
 		x->detached = !!hnl_nested(v, HCUBE_V_A_DETACHED);
 		x->marked = !!hnl_nested(v, HCUBE_V_A_MARKED);
+		x->controller = !!hnl_nested(v, HCUBE_V_A_CONTROLLER);
 		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_CPUS)), &x->cpus);
 		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_USABLE_CPUS)),
 				 &x->usable);
@@ -317,6 +328,19 @@ static inline int hc_rebalance(struct hnl *h, int policy, int dry_run,
 				break;
 			case HCUBE_R_A_MOVED:
 				out->moved = hnl_u32(a);
+				break;
+			case HCUBE_R_A_APPLIED:
+				out->applied = hnl_u32(a);
+				break;
+			case HCUBE_R_A_MESSAGES:
+				out->messages = hnl_u32(a);
+				break;
+			case HCUBE_R_A_IMBALANCE:
+				out->imbalance = hnl_u32(a);
+				break;
+			case HCUBE_R_A_CONTENDED:
+				out->has_contended = 1;
+				out->contended = hnl_u32(a);
 				break;
 			case HCUBE_R_A_FAILED:
 				out->failed = hnl_u32(a);

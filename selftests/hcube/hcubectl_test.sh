@@ -67,7 +67,7 @@ hc() {
 }
 
 # The shell variables the python checks see as E["NAME"].
-VARS="D NV NH VF CF NF VV KM VM CM G0 G1 NDRY NPROC MON"
+VARS="D NV NH VF CF NF VV KM VM CM G0 G1 NDRY NPROC MON POL"
 
 # py CODE: run CODE in the python checker (lib.py, one process for the whole
 # test: python starts slowly in a TCG VM), with d = the last stdout parsed;
@@ -572,6 +572,45 @@ s0 = J("stats0")
 assert d["rebalances"] == s0["rebalances"], d
 assert d["dry_runs"] - s0["dry_runs"] == int(E["NDRY"]), (d, s0)
 ' -j stats
+save stats1
+
+# ---- the other policies, by name ----
+for pol in optimal auto pebble sbn-cube; do
+	POL=$pol
+	expect_ok "rebalance -j --dry-run --policy $pol: applied, messages, imbalance" '
+pol = E["POL"]
+assert d["policy"] == pol and d["dry_run"] is True and d["moved_tasks"] == 0, d
+assert isinstance(d["messages"], int) and isinstance(d["imbalance"], int)
+if pol == "auto":
+    assert d["applied"] in ("dem", "mcwa", "optimal"), d["applied"]
+else:
+    assert d["applied"] == pol, d["applied"]
+if pol in ("optimal", "auto"):
+    assert d["imbalance"] == 0, d["imbalance"]
+assert (d["contended"] is not None) == (pol == "pebble"), d["contended"]
+assert sum(d["loads_plan"]) == sum(d["loads_before"])
+' -j rebalance --dry-run --policy "$pol"
+	sim_compare "rebalance --dry-run --policy $pol = hcube-sim plan" "$pol"
+done
+expect_ok "config set policy sbn-heur -j: {}" 'assert d == {}' -j config set policy sbn-heur
+expect_ok "config show -j: policy sbn-heur" 'assert d["policy"] == "sbn-heur", d' -j config show
+expect_ok "config set policy mcwa -j: {} (back)" 'assert d == {}' -j config set policy mcwa
+hc rebalance --policy sbn_cube
+if [ "$rc" -eq 2 ] && grep -q "unknown policy 'sbn_cube'" "$tmp/err"; then
+	ok "rebalance --policy sbn_cube: not a policy name (status 2)"
+else
+	not_ok "rebalance --policy sbn_cube (rc $rc)"
+fi
+expect_ok "show -j: each cluster's controller, its lowest healthy label" '
+cd = d["cluster_dim"]
+assert cd == min(d["dim"], 3) and len(d["controllers"]) == d["nvertices"] >> cd, d["controllers"]
+for c, ctl in enumerate(d["controllers"]):
+    hv = [v["id"] for v in d["vertices"] if v["id"] >> cd == c and v["state"] == "healthy"]
+    assert ctl == (min(hv) if hv else None), (c, ctl, hv)
+assert [v["id"] for v in d["vertices"] if v["controller"]] == [c for c in d["controllers"] if c is not None]
+' -j show
+# the dry runs above are counted: the next checks start from here
+hc -j stats
 save stats1
 
 # ---- rebalance ----

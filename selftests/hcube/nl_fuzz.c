@@ -172,7 +172,7 @@ static void template(struct hreq *r, struct hnl *h, uint8_t cmd)
 		hreq_u32(r, HCUBE_A_PID, kids[below(4)]);
 		break;
 	case HCUBE_CMD_REBALANCE:
-		hreq_u32(r, HCUBE_R_A_POLICY, below(3));
+		hreq_u32(r, HCUBE_R_A_POLICY, below(HCUBE_POLICY_MAX + 1));
 		if (below(2))
 			hreq_flag(r, HCUBE_R_A_DRY_RUN);
 		break;

@@ -374,6 +374,57 @@ TEST_F(nl, rebalance_bad_policy)
 	EXPECT_UNCHANGED(&self->h, self->before);
 }
 
+/* The policy attribute takes 0..10 (mcwa .. pebble) in both places. */
+TEST_F(nl, policy_range_0_to_10)
+{
+	struct hc_report rep;
+	uint32_t off;
+	int p;
+
+	EXPECT_EQ(10, HCUBE_POLICY_MAX);
+	EXPECT_EQ(10, HCUBE_POLICY_PEBBLE);
+	/* every policy in range is accepted: a dry run with no task */
+	for (p = 0; p <= HCUBE_POLICY_MAX; p++) {
+		if (p == HCUBE_POLICY_CWA && cube.nhealthy != cube.nv)
+			continue;	/* refused for another reason */
+		EXPECT_EQ(0, hc_rebalance(&self->h, p, 1, &rep)) TH_LOG("policy %d", p);
+		EXPECT_EQ((uint32_t)p, rep.policy);
+	}
+	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
+	hreq_flag(&self->r, HCUBE_R_A_DRY_RUN);
+	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, 11);
+	expect_err(_metadata, self, -ERANGE, "integer out of range");
+	EXPECT_EQ(off, self->rp.off);
+	EXPECT_EQ(0, self->rp.pmin);
+	EXPECT_EQ(10, self->rp.pmax);
+	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
+	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, 0xffffffff);
+	expect_err(_metadata, self, -ERANGE, "integer out of range");
+	EXPECT_EQ(off, self->rp.off);
+	EXPECT_EQ(10, self->rp.pmax);
+
+	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
+	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
+	off = hreq_u32(&self->r, HCUBE_C_A_POLICY, 11);
+	hreq_nest_end(&self->r);
+	expect_err(_metadata, self, -ERANGE, "integer out of range");
+	EXPECT_EQ(off, self->rp.off);
+	EXPECT_EQ(10, self->rp.pmax);
+
+	/* the largest is a valid default policy */
+	EXPECT_EQ(0, hc_config(&self->h, HCUBE_POLICY_PEBBLE, -1, -1, -1));
+	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_GET, 0);
+	hreply_free(&self->rp);
+	ASSERT_EQ(0, hnl_do(&self->h, &self->r, &self->rp));
+	ASSERT_EQ(1, self->rp.nmsgs);
+	EXPECT_EQ(HCUBE_POLICY_PEBBLE,
+		  hnl_u32(hnl_nested(hnl_msg_attr(self->rp.msgs[0], HCUBE_A_CONFIG),
+				     HCUBE_C_A_POLICY)));
+	EXPECT_EQ(0, hc_rebalance(&self->h, -1, 1, &rep));
+	EXPECT_EQ(HCUBE_POLICY_PEBBLE, rep.policy);
+	EXPECT_EQ(HCUBE_POLICY_PEBBLE, rep.applied);
+}
+
 TEST_F(nl, rebalance_cwa_on_faulty_cube)
 {
 	uint32_t off;

@@ -523,6 +523,24 @@ def main():
             do("fault-del", nla_u32(A("cpu"), cpu))
         else:
             print("# one usable CPU: fault-add/fault-del skipped")
+        # cluster 0's controller marked faulty and cleared: controller-ntf
+        # (the next healthy label takes over and keeps the role)
+        vset = spec.sets["vertex"][0]
+        ctl = cube.get(A("controllers"), b"")
+        ctl = int.from_bytes(ctl[:2], sys.byteorder) if len(ctl) >= 2 else 0xffff
+        cdim = u32(cube[A("cluster-dim")]) if A("cluster-dim") in cube else 0
+        others = []
+        for _, payload in vertices:
+            vx = adict(adict(payload)[A("vertex")])
+            vid = u32(vx[vset["id"]["value"]])
+            if (vid >> cdim == 0 and vid != ctl and
+                    u32(vx[vset["state"]["value"]]) == 0):
+                others.append(vid)
+        if ctl != 0xffff and others:
+            do("fault-add", nla_u32(A("vertex-id"), ctl))
+            do("fault-del", nla_u32(A("vertex-id"), ctl))
+        else:
+            print("# cluster 0 has no second healthy vertex: controller change skipped")
     finally:
         do("task-del", nla_u32(A("pid"), child.pid))
         child.kill()

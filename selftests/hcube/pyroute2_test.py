@@ -51,6 +51,11 @@ class hcubemsg(genlmsg):
         ('HCUBE_A_REASON', 'uint32'),
         ('HCUBE_A_STATE', 'uint32'),
         ('HCUBE_A_EVENT', 'uint32'),
+        ('HCUBE_A_CLUSTER_DIM', 'uint32'),
+        ('HCUBE_A_CONTROLLERS', 'cdata'),
+        ('HCUBE_A_CLUSTER', 'uint32'),
+        ('HCUBE_A_CONTROLLER_OLD', 'uint32'),
+        ('HCUBE_A_CONTROLLER_NEW', 'uint32'),
     )
 
     class vertex(nla):
@@ -69,6 +74,7 @@ class hcubemsg(genlmsg):
             ('HCUBE_V_A_OMEGA', 'uint32'),
             ('HCUBE_V_A_DETACHED', 'flag'),
             ('HCUBE_V_A_MARKED', 'flag'),
+            ('HCUBE_V_A_CONTROLLER', 'flag'),
         )
 
     class task(nla):

@@ -117,8 +117,13 @@ static void client(int c, uint64_t seed)
 			}
 			break;
 		}
-		case 1:		/* rebalance, every policy */
-			err = hc_rebalance(&h, below(3), below(4) == 0, &rep);
+		case 1:		/* rebalance, every policy; now and then a new default */
+			if (!below(8)) {
+				err = hc_config(&h, below(HCUBE_POLICY_MAX + 1), -1, -1, -1);
+				note(c, err, "config set policy");
+				break;
+			}
+			err = hc_rebalance(&h, below(HCUBE_POLICY_MAX + 1), below(4) == 0, &rep);
 			note(c, err, "rebalance");
 			break;
 		case 2:		/* faults */
@@ -189,13 +194,14 @@ int main(int argc, char **argv)
 	static struct hc_cube cube;
 	pid_t clients[NCLIENTS];
 	int i, c, n, fails = 0, lost = 0, stale = 0, restored = 0, total = 0;
+	int bad_ctrl;
 	struct hnl h;
 	char cmd[256];
 
 	ncpu = get_nprocs_conf();
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	printf("TAP version 13\n1..5\n# seed %llu, %.0f s, %d CPUs, %d clients, %d workers\n",
+	printf("TAP version 13\n1..6\n# seed %llu, %.0f s, %d CPUs, %d clients, %d workers\n",
 	       (unsigned long long)seed, seconds, ncpu, NCLIENTS, NWORKERS);
 	if (hnl_open(&h) || hc_reset(&h, HCUBE_MODE_CPU) || hc_stats(&h, s0)) {
 		printf("not ok 1 module not loaded\n");
@@ -299,11 +305,35 @@ int main(int argc, char **argv)
 	fails += s[HCUBE_S_A_CHANGED] != s0[HCUBE_S_A_CHANGED];
 	fails += s[HCUBE_S_A_REGISTERED] != s[HCUBE_S_A_UNREGISTERED] +
 		 s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
+	/*
+	 * After faults and hotplug from every side: each pebble cluster's
+	 * controller is one of its healthy vertices (none only when it has
+	 * none), and the vertices' flags say the same.
+	 */
+	bad_ctrl = cube.nclusters != cube.nv >> cube.cdim;
+	for (c = 0; !bad_ctrl && c < (int)cube.nclusters; c++) {
+		uint32_t v, lo = (uint32_t)c << cube.cdim, any = 0;
+
+		for (v = lo; v < lo + (1U << cube.cdim); v++) {
+			any |= cube.v[v].state == HCUBE_VERTEX_HEALTHY;
+			bad_ctrl |= cube.v[v].controller != (cube.ctrl[c] == v);
+		}
+		if (cube.ctrl[c] == HCUBE_NO_CONTROLLER)
+			bad_ctrl |= any;
+		else
+			bad_ctrl |= cube.ctrl[c] < lo || cube.ctrl[c] >= lo + (1U << cube.cdim) ||
+				    cube.v[cube.ctrl[c]].state != HCUBE_VERTEX_HEALTHY;
+		if (bad_ctrl)
+			printf("# cluster %d: controller %u\n", c, cube.ctrl[c]);
+	}
+	printf("%s 5 every pebble cluster's controller is one of its healthy vertices\n",
+	       bad_ctrl ? "not ok" : "ok");
+	fails += bad_ctrl;
 	hnl_close(&h);
 
 	/* unload with tasks registered: everything back to the original */
 	if (system("rmmod hcube")) {
-		printf("not ok 5 rmmod failed\n");
+		printf("not ok 6 rmmod failed\n");
 		return 1;
 	}
 	for (i = 0; i < NWORKERS; i++) {
@@ -319,7 +349,7 @@ int main(int argc, char **argv)
 		else
 			printf("# worker %d (pid %d): affinity not restored\n", i, workers[i]);
 	}
-	printf("%s 5 after rmmod %d of %d workers have their original affinity (%d gone)\n",
+	printf("%s 6 after rmmod %d of %d workers have their original affinity (%d gone)\n",
 	       restored == total ? "ok" : "not ok", restored, total, lost);
 	fails += restored != total;
 	hc_kill_all(workers, NWORKERS);

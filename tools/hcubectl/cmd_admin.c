@@ -173,7 +173,9 @@ static void config_usage(FILE *f)
 	      "       hcubectl [-j] config set KEY VALUE [KEY VALUE]...\n"
 	      "\n"
 	      "Shows or changes the settings of the module:\n"
-	      "  policy     mcwa|dem|cwa   the policy of automatic and default rebalances\n"
+	      "  policy     P              the policy of automatic and default rebalances:\n"
+	      "                            mcwa, dem, cwa, optimal, auto, rid, sid, sbn,\n"
+	      "                            sbn-cube, sbn-heur or pebble\n"
 	      "  auto       on|off|1|0     rebalance automatically when a healthy vertex's\n"
 	      "                            load drops below the threshold\n"
 	      "  threshold  N              that load\n"
@@ -303,7 +305,7 @@ static int config_set(int argc, char **argv)
 			hc_usage_error(cmd, "'%s' given twice", key);
 		seen |= 1U << bit;
 		if (bit == HCUBE_C_A_POLICY && hc_policy_parse(val) < 0)
-			hc_usage_error(cmd, "unknown policy '%s' (mcwa, dem, cwa)", val);
+			hc_usage_error(cmd, "unknown policy '%s' (%s)", val, HC_POLICY_LIST);
 		if (bit == HCUBE_C_A_AUTO && strcmp(val, "on") && strcmp(val, "off") &&
 		    strcmp(val, "1") && strcmp(val, "0"))
 			hc_usage_error(cmd, "auto: '%s' is not on, off, 1 or 0", val);

@@ -23,9 +23,11 @@ static void monitor_usage(FILE *f)
 	      "Prints the module's events as they come, one line each (stdout is\n"
 	      "flushed after each): faults marked or cleared and CPUs going offline\n"
 	      "or online, topology changes, tasks registered, unregistered, exited or\n"
-	      "changed by someone else, and rebalances. -j prints one JSON object per\n"
-	      "line, with an \"event\" key: fault (its \"what\": added, cleared,\n"
-	      "offline, online), topology, task, rebalance. Runs until SIGINT or\n"
+	      "changed by someone else, rebalances, and a new controller of a pebble\n"
+	      "cluster. -j prints one JSON object per line, with an \"event\" key:\n"
+	      "fault (its \"what\": added, cleared, offline, online), topology, task,\n"
+	      "rebalance, controller (\"cluster\", \"old\" and \"new\" vertex ids or\n"
+	      "null, \"reason\"). Runs until SIGINT or\n"
 	      "SIGTERM (exit status 0) or until the module is unloaded (status 1).\n"
 	      "  -c, --count N  exit (status 0) after N events\n", f);
 }
@@ -204,6 +206,50 @@ static int task_event(struct monitor *m, struct nlattr **tb)
 	return 0;
 }
 
+/*
+ * CONTROLLER_NTF: a pebble cluster's controller changed. "controller:
+ * cluster 0 (0xx) 000 -> 001 (admin)".
+ */
+static void controller_event(struct monitor *m, struct nlattr **tb)
+{
+	char lo[HC_LABEL_MAX], ln[HC_LABEL_MAX], num[16];
+	uint32_t cluster = 0, cdim = 0, old = 0, now = 0, reason = 0;
+	bool has_cluster = hc_get_u32(tb[HCUBE_A_CLUSTER], &cluster);
+	bool has_cdim = hc_get_u32(tb[HCUBE_A_CLUSTER_DIM], &cdim);
+	bool has_old = hc_get_u32(tb[HCUBE_A_CONTROLLER_OLD], &old);
+	bool has_new = hc_get_u32(tb[HCUBE_A_CONTROLLER_NEW], &now);
+	bool has_reason = hc_get_u32(tb[HCUBE_A_REASON], &reason);
+	const char *why = has_reason ? name_or_num(hc_reason_name(reason), reason,
+						   num, sizeof(num)) : NULL;
+
+	if (hc_opts.json) {
+		struct json j;
+
+		emit_json_begin(&j, "controller");
+		hc_json_u32(&j, "cluster", has_cluster, cluster);
+		hc_json_u32(&j, "cluster_dim", has_cdim, cdim);
+		hc_json_u32(&j, "old", has_old, old);
+		hc_json_u32(&j, "new", has_new, now);
+		if (why)
+			json_str(&j, "reason", why);
+		else
+			json_null(&j, "reason");
+		emit_json_end(&j);
+	} else {
+		struct hc_str b = { 0 };
+
+		if (has_cluster)
+			hc_str_printf(&b, "controller: cluster %u", cluster);
+		else
+			hc_str_printf(&b, "controller: cluster ?");
+		hc_str_printf(&b, " %s -> %s", has_old ? hc_label(lo, m->dim, old) : "none",
+			      has_new ? hc_label(ln, m->dim, now) : "none");
+		if (why)
+			hc_str_printf(&b, " (%s)", why);
+		emit_line(&b);
+	}
+}
+
 /* REBALANCE_NTF: the report's attributes are the message's own. */
 static int rebalance_event(struct monitor *m, struct nlattr *attrs, int len)
 {
@@ -294,6 +340,9 @@ static int on_event(struct nl_msg *msg, void *arg)
 		break;
 	case HCUBE_CMD_REBALANCE_NTF:
 		bad = rebalance_event(m, attrs, len);
+		break;
+	case HCUBE_CMD_CONTROLLER_NTF:
+		controller_event(m, tb);
 		break;
 	default:
 		unknown_event(gh->cmd);

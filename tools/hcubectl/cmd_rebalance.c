@@ -5,23 +5,32 @@
 
 static void rebalance_usage(FILE *f)
 {
-	fputs("usage: hcubectl [-j] [-p] rebalance [--policy mcwa|dem|cwa] [--dry-run]\n"
+	fputs("usage: hcubectl [-j] [-p] rebalance\n"
+	      "         [--policy mcwa|dem|cwa|optimal|auto|rid|sid|sbn|sbn-cube|sbn-heur|pebble]\n"
+	      "         [--dry-run]\n"
 	      "\n"
 	      "Balances the registered tasks between the healthy vertices and prints\n"
-	      "the report: policy, trigger, balancing subcube and tree depth, the load\n"
+	      "the report: policy (and the one auto applied), trigger, balancing\n"
+	      "subcube and tree depth, the load\n"
 	      "of each vertex before -> planned -> after the moves, the transfers of\n"
 	      "the plan by communication step (step 3: 1001->0001 7 = 7 tasks from\n"
 	      "vertex 1001 to 0001), the counts (transfers, migrations = task-hops,\n"
 	      "moved tasks, failed moves, tasks found exited, tasks evacuated from\n"
 	      "failing vertices), the duration, and the tasks whose move failed or\n"
-	      "whose affinity someone else had changed.\n"
-	      "  -P, --policy P  mcwa, dem or cwa (cwa needs a fault-free cube);\n"
+	      "whose affinity someone else had changed; the policy's messages, the\n"
+	      "plan's imbalance (0: every vertex within floor/ceil of its component's\n"
+	      "average) and, for pebble, the receivers that several owners contended.\n"
+	      "  -P, --policy P  mcwa, dem, cwa (needs a fault-free cube), optimal\n"
+	      "                  (fewest task-hops to balance), auto (the cheapest of\n"
+	      "                  dem, mcwa, optimal among those balancing best), rid,\n"
+	      "                  sid, sbn, sbn-cube, sbn-heur or pebble;\n"
 	      "                  default: the policy 'hcubectl config show' shows\n"
 	      "  -n, --dry-run   plan only: move nothing\n"
 	      "Needs CAP_NET_ADMIN. -j prints one JSON object (keys shared with\n"
 	      "'hcube-sim plan --json': policy, balancing_subcube, tree_depth,\n"
-	      "loads_before, transfers, steps, migrations, moved_tasks, comm_steps;\n"
-	      "the plan's loads are loads_plan here, loads_after is after moving).\n", f);
+	      "loads_before, transfers, steps, migrations, moved_tasks, comm_steps,\n"
+	      "messages; the plan's loads are loads_plan here, loads_after is after\n"
+	      "moving; also applied, imbalance and contended).\n", f);
 }
 
 struct reply {
@@ -74,8 +83,8 @@ int cmd_rebalance(int argc, char **argv)
 			policy_arg = optarg;
 			policy = hc_policy_parse(optarg);
 			if (policy < 0)
-				hc_usage_error("rebalance", "unknown policy '%s' (mcwa, dem, cwa)",
-					       optarg);
+				hc_usage_error("rebalance", "unknown policy '%s' (%s)",
+					       optarg, HC_POLICY_LIST);
 		} else if (c == 'n') {
 			dry_run = true;
 		}

@@ -18,14 +18,18 @@ static void show_usage(FILE *f)
 	      "subcube C_b (a pattern like X0X1: X a free dimension) and the depth of\n"
 	      "its trees; then one row per vertex: label (binary, highest dimension\n"
 	      "first) and decimal id, state, CPUs, usable CPUs, load (registered\n"
-	      "tasks), C_b membership, tree parent and distance to C_b; then the\n"
-	      "trees under each C_b vertex. Absent labels (no CPU group) are listed\n"
-	      "on one line; detached vertices (healthy, but with no healthy path to\n"
-	      "C_b) are called out.\n"
+	      "tasks), C_b membership, tree parent and distance to C_b, whether it\n"
+	      "controls its pebble cluster (CTRL); then the trees under each C_b\n"
+	      "vertex. Absent labels (no CPU group) are listed on one line; detached\n"
+	      "vertices (healthy, but with no healthy path to C_b) are called out.\n"
+	      "Pebble clusters are the subcubes of the low cluster_dim dimensions;\n"
+	      "each has a controller (the lowest healthy label at first; a new one\n"
+	      "when it fails, and a recovered one does not take the role back).\n"
 	      "\n"
-	      "-j prints one JSON object: the summary keys, \"vertices\" (one object per\n"
-	      "vertex), and \"parent\", \"detached\", \"absent\" (lists indexed by or of\n"
-	      "vertex ids).\n", f);
+	      "-j prints one JSON object: the summary keys, \"cluster_dim\",\n"
+	      "\"controllers\" (per cluster, a vertex id or null), \"vertices\" (one\n"
+	      "object per vertex, with \"controller\" true or false), and \"parent\",\n"
+	      "\"detached\", \"absent\" (lists indexed by or of vertex ids).\n", f);
 }
 
 struct show_data {
@@ -186,7 +190,7 @@ static void print_text(const struct show_data *d, const long *index, uint32_t ni
 {
 	static const char *const header[] = {
 		"VERTEX", "ID", "STATE", "CPUS", "USABLE", "LOAD", "C_B",
-		"PARENT", "DIST", "NOTES",
+		"PARENT", "DIST", "CTRL", "NOTES",
 	};
 	int dim = hc_cube_dim(&d->cube);
 	char lb[HC_LABEL_MAX], id[16], load[16], parent[HC_LABEL_MAX];
@@ -204,8 +208,21 @@ static void print_text(const struct show_data *d, const long *index, uint32_t ni
 		printf("balancing subcube: base %s, free dimensions %s\n",
 		       hc_label(pa, dim, d->cube.cb_base),
 		       hc_label(pb, dim, d->cube.cb_mask));
+	if (HC_HAS(&d->cube, HCUBE_A_CONTROLLERS) && dim >= 0) {
+		uint32_t c;
 
-	hc_table_init(&t, 10, "lrlllrllrl", header);
+		printf("pebble clusters of %u dimensions, controllers:",
+		       d->cube.cluster_dim);
+		for (c = 0; c < d->cube.nctrl; c++) {
+			if (d->cube.ctrl[c] == HCUBE_NO_CONTROLLER)
+				printf(" -");
+			else
+				printf(" %s", hc_label(pa, dim, d->cube.ctrl[c]));
+		}
+		printf("\n");
+	}
+
+	hc_table_init(&t, 11, "lrlllrllrll", header);
 	for (i = 0; i < d->n; i++) {
 		const struct hc_vertex *v = &d->v[i];
 		struct hc_str notes = { 0 };
@@ -245,7 +262,7 @@ static void print_text(const struct show_data *d, const long *index, uint32_t ni
 			     v->cpus && v->cpus[0] ? v->cpus : "-",
 			     v->usable && v->usable[0] ? v->usable : "-", load,
 			     v->in_cb ? "yes" : "-", parent, dist,
-			     notes.s ? notes.s : "");
+			     v->controller ? "yes" : "-", notes.s ? notes.s : "");
 		hc_str_free(&notes);
 		trees |= v->in_cb;
 		detached |= v->detached;
@@ -286,6 +303,20 @@ static void print_json(const struct show_data *d, uint32_t nindex, const long *i
 	hc_json_begin(&j);
 	json_obj_open(&j, NULL);
 	hc_cube_json(&j, &d->cube);
+	hc_json_u32(&j, "cluster_dim", HC_HAS(&d->cube, HCUBE_A_CLUSTER_DIM),
+		    d->cube.cluster_dim);
+	if (HC_HAS(&d->cube, HCUBE_A_CONTROLLERS)) {
+		json_arr_open(&j, "controllers");
+		for (id = 0; id < d->cube.nctrl; id++) {
+			if (d->cube.ctrl[id] == HCUBE_NO_CONTROLLER)
+				json_null(&j, NULL);
+			else
+				json_uint(&j, NULL, d->cube.ctrl[id]);
+		}
+		json_arr_close(&j);
+	} else {
+		json_null(&j, "controllers");
+	}
 	json_arr_open(&j, "vertices");
 	for (i = 0; i < d->n; i++) {
 		const struct hc_vertex *v = &d->v[i];
@@ -320,6 +351,7 @@ static void print_json(const struct show_data *d, uint32_t nindex, const long *i
 			json_null(&j, "omega");
 		json_bool(&j, "detached", v->detached);
 		json_bool(&j, "marked", v->marked);
+		json_bool(&j, "controller", v->controller);
 		json_obj_close(&j);
 	}
 	json_arr_close(&j);

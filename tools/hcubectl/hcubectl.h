@@ -52,6 +52,8 @@ bool hc_parse_u32(const char *s, uint32_t *v);
 bool hc_parse_vertex(const char *s, uint32_t *v, const char **why);
 bool hc_parse_cpulist(const char *s, const char **why);
 int hc_policy_parse(const char *s);	/* -1 if unknown */
+#define HC_POLICY_LIST	"mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, " \
+			"sbn-heur, pebble"
 int hc_mode_parse(const char *s);
 
 /* Names of the uAPI enums; NULL when out of range. */
@@ -180,12 +182,19 @@ void hc_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest);
 
 #define HC_HAS(x, bit)	(((x)->has >> (bit)) & 1U)
 
+/* Most pebble clusters a cube has: 2^(10 - 3). */
+#define HC_MAX_CLUSTERS	128
+
 /* The cube summary (CUBE_GET, TOPO_NTF). has: bit per HCUBE_A_* type. */
 struct hc_cube {
 	uint32_t has;
 	uint32_t mode, dim, nvertices, nhealthy, nattached, ntasks;
 	uint32_t cb_base, cb_mask, tree_depth, generation, reason;
+	uint32_t cluster_dim;
 	char cb_pattern[64];
+	/* HCUBE_A_CONTROLLERS: one per cluster, HCUBE_NO_CONTROLLER for none */
+	uint16_t ctrl[HC_MAX_CLUSTERS];
+	uint32_t nctrl;
 };
 void hc_cube_parse(struct hc_cube *c, struct nlattr **tb);
 int hc_cube_dim(const struct hc_cube *c);	/* -1 if unknown */
@@ -195,7 +204,7 @@ struct hc_vertex {
 	uint32_t has;
 	uint32_t id, state, load, dist, omega;
 	int32_t parent;
-	bool in_cb, detached, marked;
+	bool in_cb, detached, marked, controller;
 	char *cpus, *usable, *faulty, *offline;
 };
 int hc_vertex_parse(struct hc_vertex *v, const struct nlattr *nest);
@@ -232,6 +241,7 @@ struct hc_report {
 	uint32_t has;
 	uint32_t policy, trigger, ntransfers, steps, comm_steps;
 	uint32_t moved, failed, exited, evacuated, tree_depth;
+	uint32_t applied, messages, imbalance, contended;
 	uint64_t migrations, duration_ns;
 	bool dry_run;
 	char cb_pattern[64];

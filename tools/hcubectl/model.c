@@ -79,6 +79,7 @@ static const int cube_u32_attrs[] = {
 	HCUBE_A_MODE, HCUBE_A_DIM, HCUBE_A_NVERTICES, HCUBE_A_NHEALTHY,
 	HCUBE_A_NATTACHED, HCUBE_A_NTASKS, HCUBE_A_CB_BASE, HCUBE_A_CB_MASK,
 	HCUBE_A_TREE_DEPTH, HCUBE_A_GENERATION, HCUBE_A_REASON,
+	HCUBE_A_CLUSTER_DIM,
 };
 
 static uint32_t *cube_field(struct hc_cube *c, int type)
@@ -94,6 +95,7 @@ static uint32_t *cube_field(struct hc_cube *c, int type)
 	case HCUBE_A_CB_MASK: return &c->cb_mask;
 	case HCUBE_A_TREE_DEPTH: return &c->tree_depth;
 	case HCUBE_A_GENERATION: return &c->generation;
+	case HCUBE_A_CLUSTER_DIM: return &c->cluster_dim;
 	default: return &c->reason;
 	}
 }
@@ -112,6 +114,14 @@ void hc_cube_parse(struct hc_cube *c, struct nlattr **tb)
 	if (tb[HCUBE_A_CB_PATTERN]) {
 		copy_str(c->cb_pattern, sizeof(c->cb_pattern), tb[HCUBE_A_CB_PATTERN]);
 		c->has |= 1U << HCUBE_A_CB_PATTERN;
+	}
+	if (tb[HCUBE_A_CONTROLLERS]) {
+		c->nctrl = (uint32_t)nla_len(tb[HCUBE_A_CONTROLLERS]) / sizeof(uint16_t);
+		if (c->nctrl > HC_MAX_CLUSTERS)
+			c->nctrl = HC_MAX_CLUSTERS;
+		memcpy(c->ctrl, nla_data(tb[HCUBE_A_CONTROLLERS]),
+		       c->nctrl * sizeof(uint16_t));
+		c->has |= 1U << HCUBE_A_CONTROLLERS;
 	}
 }
 
@@ -197,6 +207,7 @@ int hc_vertex_parse(struct hc_vertex *v, const struct nlattr *nest)
 	v->in_cb = tb[HCUBE_V_A_IN_CB];
 	v->detached = tb[HCUBE_V_A_DETACHED];
 	v->marked = tb[HCUBE_V_A_MARKED];
+	v->controller = tb[HCUBE_V_A_CONTROLLER];
 	v->cpus = get_clean_str(tb[HCUBE_V_A_CPUS]);
 	v->usable = get_clean_str(tb[HCUBE_V_A_USABLE_CPUS]);
 	v->faulty = get_clean_str(tb[HCUBE_V_A_FAULTY_CPUS]);
@@ -384,6 +395,10 @@ int hc_report_parse(struct hc_report *r, struct nlattr *attrs, int len)
 	U32(HCUBE_R_A_EXITED, exited);
 	U32(HCUBE_R_A_EVACUATED, evacuated);
 	U32(HCUBE_R_A_TREE_DEPTH, tree_depth);
+	U32(HCUBE_R_A_APPLIED, applied);
+	U32(HCUBE_R_A_MESSAGES, messages);
+	U32(HCUBE_R_A_IMBALANCE, imbalance);
+	U32(HCUBE_R_A_CONTENDED, contended);
 	U64(HCUBE_R_A_MIGRATIONS, migrations);
 	U64(HCUBE_R_A_DURATION_NS, duration_ns);
 #undef U32
@@ -476,6 +491,8 @@ void hc_report_json(struct json *j, const struct hc_report *r, int dim)
 	json_bool(j, "dry_run", r->dry_run);
 	json_name_or_null(j, "trigger", HC_HAS(r, HCUBE_R_A_TRIGGER),
 			  hc_reason_name(r->trigger), r->trigger);
+	json_name_or_null(j, "applied", HC_HAS(r, HCUBE_R_A_APPLIED),
+			  hc_policy_name(r->applied), r->applied);
 	hc_json_u32(j, "dim", dim >= 0, (uint32_t)dim);
 	if (HC_HAS(r, HCUBE_R_A_CB_PATTERN))
 		json_str(j, "balancing_subcube", r->cb_pattern);
@@ -502,6 +519,9 @@ void hc_report_json(struct json *j, const struct hc_report *r, int dim)
 	hc_json_u32(j, "ntransfers", HC_HAS(r, HCUBE_R_A_NTRANSFERS), r->ntransfers);
 	hc_json_u32(j, "steps", HC_HAS(r, HCUBE_R_A_STEPS), r->steps);
 	hc_json_u32(j, "comm_steps", HC_HAS(r, HCUBE_R_A_COMM_STEPS), r->comm_steps);
+	hc_json_u32(j, "messages", HC_HAS(r, HCUBE_R_A_MESSAGES), r->messages);
+	hc_json_u32(j, "imbalance", HC_HAS(r, HCUBE_R_A_IMBALANCE), r->imbalance);
+	hc_json_u32(j, "contended", HC_HAS(r, HCUBE_R_A_CONTENDED), r->contended);
 	hc_json_u32(j, "migrations", HC_HAS(r, HCUBE_R_A_MIGRATIONS), r->migrations);
 	hc_json_u32(j, "moved_tasks", HC_HAS(r, HCUBE_R_A_MOVED), r->moved);
 	hc_json_u32(j, "failed", HC_HAS(r, HCUBE_R_A_FAILED), r->failed);
@@ -552,6 +572,11 @@ void hc_report_text(FILE *f, const struct hc_report *r, int dim)
 		fprintf(f, ", trigger %s",
 			hc_name_or_num(hc_reason_name(r->trigger), r->trigger, num,
 				       sizeof(num)));
+	if (HC_HAS(r, HCUBE_R_A_APPLIED) &&
+	    (!HC_HAS(r, HCUBE_R_A_POLICY) || r->applied != r->policy))
+		fprintf(f, ", applied %s",
+			hc_name_or_num(hc_policy_name(r->applied), r->applied, num,
+				       sizeof(num)));
 	fputc('\n', f);
 	fprintf(f, "balancing subcube %s",
 		HC_HAS(r, HCUBE_R_A_CB_PATTERN) && r->cb_pattern[0] ? r->cb_pattern : "-");
@@ -597,6 +622,12 @@ void hc_report_text(FILE *f, const struct hc_report *r, int dim)
 	fprintf(f, "transfers %u, steps %u, migrations (task-hops) %llu, ", r->ntransfers,
 		r->steps, (unsigned long long)r->migrations);
 	fprintf(f, "moved tasks %u, communication steps %u\n", r->moved, r->comm_steps);
+	if (HC_HAS(r, HCUBE_R_A_MESSAGES) || HC_HAS(r, HCUBE_R_A_IMBALANCE)) {
+		fprintf(f, "messages %u, imbalance %u", r->messages, r->imbalance);
+		if (HC_HAS(r, HCUBE_R_A_CONTENDED))
+			fprintf(f, ", contended receivers %u", r->contended);
+		fputc('\n', f);
+	}
 	fprintf(f, "failed %u, exited %u, evacuated %u", r->failed, r->exited,
 		r->evacuated);
 	if (HC_HAS(r, HCUBE_R_A_DURATION_NS)) {
@@ -639,6 +670,11 @@ void hc_report_line(struct hc_str *b, const struct hc_report *r, int dim)
 		hc_str_printf(b, " trigger %s",
 			      hc_name_or_num(hc_reason_name(r->trigger), r->trigger,
 					     num, sizeof(num)));
+	if (HC_HAS(r, HCUBE_R_A_APPLIED) &&
+	    (!HC_HAS(r, HCUBE_R_A_POLICY) || r->applied != r->policy))
+		hc_str_printf(b, " applied %s",
+			      hc_name_or_num(hc_policy_name(r->applied), r->applied,
+					     num, sizeof(num)));
 	if (HC_HAS(r, HCUBE_R_A_CB_PATTERN))
 		hc_str_printf(b, " C_b %s", r->cb_pattern[0] ? r->cb_pattern : "-");
 	if (HC_HAS(r, HCUBE_R_A_TREE_DEPTH))
@@ -647,6 +683,8 @@ void hc_report_line(struct hc_str *b, const struct hc_report *r, int dim)
 		      r->steps, (unsigned long long)r->migrations);
 	hc_str_printf(b, " moved %u failed %u exited %u evacuated %u", r->moved,
 		      r->failed, r->exited, r->evacuated);
+	if (HC_HAS(r, HCUBE_R_A_IMBALANCE))
+		hc_str_printf(b, " imbalance %u", r->imbalance);
 	if (HC_HAS(r, HCUBE_R_A_DURATION_NS))
 		hc_str_printf(b, " duration %llu ns",
 			      (unsigned long long)r->duration_ns);

@@ -172,7 +172,7 @@ for BIN in "${BINS[@]}"; do
 	expect_usage "task del: 'abc' is not a pid" task del abc
 	expect_usage "task list: unexpected argument 'extra'" task list extra
 
-	expect_usage "rebalance: unknown policy 'foo' \(mcwa, dem, cwa\)" rebalance --policy foo
+	expect_usage "rebalance: unknown policy 'foo' \(mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble\)" rebalance --policy foo
 	expect_usage "rebalance: unknown policy 'MCWA'" rebalance --policy MCWA
 	expect_usage "option '--policy' needs an argument" rebalance --policy
 	expect_usage "rebalance: unexpected argument 'now'" rebalance now

@@ -107,13 +107,18 @@ assert d['parent'] == sim['parent'] == [x['parent'] for x in v], d['parent']
 assert v[0b1100]['dist'] == 2 and v[5]['dist'] is None and v[0]['omega'] == 2
 assert d['detached'] == sim['detached'] == [] and d['absent'] == [10]
 assert [x['load'] for x in v] == sim['loads_before']
+# pebble clusters: the 3-cubes 0xxx and 1xxx, lowest healthy label each
+assert d['cluster_dim'] == 3 and d['controllers'] == [0, 9], d['controllers']
+assert [x['id'] for x in v if x['controller']] == [0, 9]
 " -j show
 
 fake show
 if [ "$rc" -eq 0 ] && grep -q '^absent (no CPU group): 1010$' "$tmp/out" &&
    grep -qE '^0101 +5 +faulty .* marked faulty$' "$tmp/out" &&
    grep -q '^  1001 (C_b)  load 10' "$tmp/out" &&
-   grep -q '^    1101  load 12' "$tmp/out" && grep -q '^      1100  load 15' "$tmp/out"; then
+   grep -q '^    1101  load 12' "$tmp/out" && grep -q '^      1100  load 15' "$tmp/out" &&
+   grep -q '^pebble clusters of 3 dimensions, controllers: 0000 1001$' "$tmp/out" &&
+   grep -qE '^1001 +9 +healthy .* yes$' "$tmp/out"; then
 	ok "show: table, absent labels, trees"
 else
 	not_ok "show: table, absent labels, trees (rc $rc)"
@@ -185,6 +190,36 @@ compare_plan "rebalance -j: transfers split over several attributes, joined" \
 L3=19,11,2,9,0,9,10,4
 compare_plan "rebalance -j --dry-run cwa = hcube-sim (Example 1)" \
 	"--dim 3 --loads $L3 --policy cwa" HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= HCUBE_FAKE_LOADS=$L3
+# every other policy on Example 2's cube, and the fields they add
+for pol in optimal auto rid sid sbn sbn-cube sbn-heur pebble; do
+	compare_plan "rebalance -j --dry-run $pol = hcube-sim (Example 2)" \
+		"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy $pol"
+done
+fake -j rebalance --dry-run --policy auto
+if [ "$rc" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['policy'] == 'auto' and d['applied'] in ('dem', 'mcwa', 'optimal'), d['applied']
+assert d['imbalance'] == 0 and d['contended'] is None and isinstance(d['messages'], int)
+" "$tmp/out"; then
+	ok "rebalance -j --policy auto: the policy it applied, imbalance 0"
+else
+	not_ok "rebalance -j --policy auto: applied (rc $rc)"
+fi
+fake rebalance --dry-run --policy pebble
+if [ "$rc" -eq 0 ] && grep -q '^rebalance (dry run): policy pebble, trigger admin$' "$tmp/out" &&
+   grep -qE '^messages [0-9]+, imbalance [0-9]+, contended receivers [0-9]+$' "$tmp/out"; then
+	ok "rebalance --policy pebble: messages, imbalance, contended receivers"
+else
+	not_ok "rebalance --policy pebble: text (rc $rc)"
+fi
+fake rebalance --dry-run --policy auto
+if [ "$rc" -eq 0 ] &&
+   grep -qE '^rebalance \(dry run\): policy auto, trigger admin, applied (dem|mcwa|optimal)$' "$tmp/out"; then
+	ok "rebalance --policy auto: the applied policy in the first line"
+else
+	not_ok "rebalance --policy auto: text (rc $rc)"
+fi
 # 10-cubes. Loads below 40: DEM plans fewer than 4096 transfers (one
 # attribute, a ~40 KB reply); below 200 more (about 5700: two attributes, a
 # reply over 64 KB, which no single attribute could hold).
@@ -365,7 +400,7 @@ expect_events() {	# NAME ARGS...
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1])]
 assert [e['event'] for e in ev] == ['fault'] * 4 + ['topology', 'task', 'rebalance',
-                                                  'unknown'], ev
+                                                  'controller', 'unknown'], ev
 f = ev[0]
 assert (f['what'], f['cpu'], f['vertex'], f['label'], f['state'], f['reason']) == \
        ('added', 3, 1, '0001', 'faulty', 'admin'), f
@@ -381,7 +416,11 @@ r = ev[6]
 assert r['trigger'] == 'auto' and r['dry_run'] is False and len(r['loads_before']) == 16
 assert r['ntransfers'] == len(r['transfers']) > 0 and r['balancing_subcube'] == 'X0X1'
 assert r['failures'][0]['pid'] == 4242 and r['changed'][0]['pid'] == 4343
-assert ev[7] == {'event': 'unknown', 'cmd': 99}
+assert r['applied'] == 'mcwa' and r['imbalance'] == 0 and isinstance(r['messages'], int)
+assert r['contended'] is None
+assert ev[7] == {'event': 'controller', 'cluster': 0, 'cluster_dim': 3, 'old': 1, 'new': 2,
+                 'reason': 'admin'}, ev[7]
+assert ev[8] == {'event': 'unknown', 'cmd': 99}
 PY
 	then
 		ok "$name"
@@ -390,8 +429,8 @@ PY
 		sed 's/^/#   python: /' "$tmp/py" | tail -3
 	fi
 }
-expect_events "monitor -j --count 8: one JSON object per line" -j monitor --count 8
-expect_events "monitor -p --count 8: still one object per line" -p monitor --count 8
+expect_events "monitor -j --count 9: one JSON object per line" -j monitor --count 9
+expect_events "monitor -p --count 9: still one object per line" -p monitor --count 9
 fake monitor --count 4
 if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "fault: added cpu 3, vertex 0001, now faulty (admin); mode llc, \
 4-cube, 12 of 16 vertices healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 42
@@ -404,8 +443,16 @@ healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 
 else
 	not_ok "monitor --count 4: text lines (rc $rc)"
 fi
+fake monitor --count 8
+if [ "$rc" -eq 0 ] && [ "$(tail -n 1 "$tmp/out")" = "controller: cluster 0 0001 -> 0010 (admin)" ] &&
+   grep -q "^rebalance policy mcwa trigger auto C_b X0X1 .* imbalance 0 " "$tmp/out"; then
+	ok "monitor: a controller change and a rebalance's imbalance, as text"
+else
+	not_ok "monitor: controller and rebalance text (rc $rc)"
+	tail -n 2 "$tmp/out" | sed 's/^/#   /'
+fi
 HCUBE_FAKE_UNLOAD=1 fake monitor --count 100 -j
-if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 8 ] &&
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] &&
    [ "$(cat "$tmp/err")" = "hcubectl: monitor: the hcube module was unloaded" ]; then
 	ok "monitor: the events, then the module unloaded: status 1 (-j after the command)"
 else
@@ -414,16 +461,16 @@ fi
 for sig in TERM INT; do
 	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
-	# Signal it once it is waiting: after its 8 events (slow under ASan
+	# Signal it once it is waiting: after its 9 events (slow under ASan
 	# on a loaded machine).
 	for _ in $(seq 300); do
-		[ "$(wc -l <"$tmp/out")" -ge 8 ] && break
+		[ "$(wc -l <"$tmp/out")" -ge 9 ] && break
 		sleep 0.1
 	done
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
-	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 8 ] && [ ! -s "$tmp/err" ]; then
+	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] && [ ! -s "$tmp/err" ]; then
 		ok "monitor: SIG$sig ends it with status 0, output flushed"
 	else
 		not_ok "monitor: SIG$sig (rc $rc)"

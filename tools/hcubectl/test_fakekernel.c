@@ -296,6 +296,7 @@ static struct {
 	u8 *core_state;		/* hcube_vstate for the core */
 	u32 *vstate;		/* the uAPI's state */
 	bool *marked;
+	u16 *ctrl;		/* pebble controllers per cluster */
 	u32 *load;
 	struct hcube_topo topo;
 	void *topo_mem, *work;
@@ -370,6 +371,12 @@ static void cube_init(void)
 		if (cube.core_state[v] != HCUBE_V_HEALTHY)
 			cube.load[v] = 0;
 
+	/* as the module: the initial election, lowest healthy label */
+	cube.ctrl = malloc((1U << cube.dim) * sizeof(uint16_t));
+	for (v = 0; v < cube.n; v++)
+		cube.ctrl[v] = HCUBE_VERTEX_NONE;
+	hcube_pebble_elect(cube.dim, hcube_pebble_cdim(cube.dim), cube.core_state,
+			   cube.ctrl);
 	cube.topo_mem = malloc(hcube_topo_memsize(cube.dim));
 	cube.work = malloc(hcube_work_memsize(cube.dim));
 	if (hcube_topo_init(&cube.topo, cube.dim, cube.topo_mem) ||
@@ -403,6 +410,9 @@ static void put_summary(struct mb *b)
 	put_pattern(b, HCUBE_A_CB_PATTERN);
 	put_u32(b, HCUBE_A_TREE_DEPTH, cube.topo.depth);
 	put_u32(b, HCUBE_A_GENERATION, 42);
+	put_u32(b, HCUBE_A_CLUSTER_DIM, hcube_pebble_cdim(cube.dim));
+	put_attr(b, HCUBE_A_CONTROLLERS, cube.ctrl,
+		 (1U << (cube.dim - hcube_pebble_cdim(cube.dim))) * sizeof(uint16_t));
 }
 
 static void cpus_of(u32 v, char *buf, size_t size)
@@ -437,6 +447,8 @@ static void put_vertex(struct mb *b, u32 v)
 		put_attr(b, HCUBE_V_A_DETACHED, NULL, 0);
 	if (cube.marked[v])
 		put_attr(b, HCUBE_V_A_MARKED, NULL, 0);
+	if (cube.ctrl[v >> hcube_pebble_cdim(cube.dim)] == v)
+		put_attr(b, HCUBE_V_A_CONTROLLER, NULL, 0);
 	nest_end(b, n);
 }
 
@@ -815,8 +827,7 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	int err;
 
 	hcube_plan_init(&p, cube.dim, mem);
-	err = hcube_plan_build(&p, policy, &c, policy == HCUBE_POL_DEM ? NULL : &cube.topo,
-			       cube.work);
+	err = hcube_plan_build(&p, policy, &c, &cube.topo, cube.work);
 	if (err) {
 		free(mem);
 		return false;
@@ -838,6 +849,11 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	put_u32(b, HCUBE_R_A_STEPS, p.nsteps);
 	put_u32(b, HCUBE_R_A_COMM_STEPS, p.stats.comm_steps);
 	put_u64(b, HCUBE_R_A_MIGRATIONS, p.stats.migrations, HCUBE_R_A_PAD);
+	put_u32(b, HCUBE_R_A_APPLIED, p.applied);
+	put_u32(b, HCUBE_R_A_MESSAGES, p.stats.messages);
+	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
+	if (p.applied == HCUBE_POL_PEBBLE)
+		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
 	max_chunk = getenv("HCUBE_FAKE_CHUNK") ? strtoul(getenv("HCUBE_FAKE_CHUNK"), NULL, 10) : 0;
 	if (!max_chunk || max_chunk > HCUBE_TRANSFERS_PER_ATTR)
 		max_chunk = HCUBE_TRANSFERS_PER_ATTR;
@@ -1289,6 +1305,16 @@ static void queue_events(void)
 
 	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_REBALANCE_NTF);
 	put_report(&b, HCUBE_POL_MCWA, false, HCUBE_REASON_AUTO);
+	msg_end_queue(&b);
+
+	/* vertex 1 (the controller of cluster 0 here) failed: 2 took over */
+	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_CONTROLLER_NTF);
+	put_u32(&b, HCUBE_A_CLUSTER, 0);
+	put_u32(&b, HCUBE_A_CLUSTER_DIM, hcube_pebble_cdim(cube.dim));
+	put_u32(&b, HCUBE_A_CONTROLLER_OLD, 1);
+	put_u32(&b, HCUBE_A_CONTROLLER_NEW, 2);
+	put_u32(&b, HCUBE_A_REASON, HCUBE_REASON_ADMIN);
+	put_u32(&b, HCUBE_A_GENERATION, 43);
 	msg_end_queue(&b);
 
 	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, 99);	/* from a newer module */

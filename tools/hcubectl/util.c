@@ -222,7 +222,17 @@ static const char *const policy_names[] = {
 	[HCUBE_POLICY_MCWA] = "mcwa",
 	[HCUBE_POLICY_DEM] = "dem",
 	[HCUBE_POLICY_CWA] = "cwa",
+	[HCUBE_POLICY_OPTIMAL] = "optimal",
+	[HCUBE_POLICY_AUTO] = "auto",
+	[HCUBE_POLICY_RID] = "rid",
+	[HCUBE_POLICY_SID] = "sid",
+	[HCUBE_POLICY_SBN] = "sbn",
+	[HCUBE_POLICY_SBN_CUBE] = "sbn-cube",
+	[HCUBE_POLICY_SBN_HEUR] = "sbn-heur",
+	[HCUBE_POLICY_PEBBLE] = "pebble",
 };
+_Static_assert(ARRAY_SIZE(policy_names) == HCUBE_POLICY_MAX + 1,
+	       "policy_names: one per policy");
 
 static const char *const tstate_names[] = {
 	[HCUBE_TASK_ACTIVE] = "active",
@@ -337,6 +347,11 @@ const char *const hc_attr_names[] = {
 	[HCUBE_A_REASON] = "HCUBE_A_REASON",
 	[HCUBE_A_STATE] = "HCUBE_A_STATE",
 	[HCUBE_A_EVENT] = "HCUBE_A_EVENT",
+	[HCUBE_A_CLUSTER_DIM] = "HCUBE_A_CLUSTER_DIM",
+	[HCUBE_A_CONTROLLERS] = "HCUBE_A_CONTROLLERS",
+	[HCUBE_A_CLUSTER] = "HCUBE_A_CLUSTER",
+	[HCUBE_A_CONTROLLER_OLD] = "HCUBE_A_CONTROLLER_OLD",
+	[HCUBE_A_CONTROLLER_NEW] = "HCUBE_A_CONTROLLER_NEW",
 };
 const size_t hc_attr_nnames = ARRAY_SIZE(hc_attr_names);
 _Static_assert(ARRAY_SIZE(hc_attr_names) == HCUBE_A_MAX + 1,
@@ -365,6 +380,10 @@ const char *const hc_report_attr_names[] = {
 	[HCUBE_R_A_DURATION_NS] = "HCUBE_R_A_DURATION_NS",
 	[HCUBE_R_A_CB_PATTERN] = "HCUBE_R_A_CB_PATTERN",
 	[HCUBE_R_A_TREE_DEPTH] = "HCUBE_R_A_TREE_DEPTH",
+	[HCUBE_R_A_APPLIED] = "HCUBE_R_A_APPLIED",
+	[HCUBE_R_A_MESSAGES] = "HCUBE_R_A_MESSAGES",
+	[HCUBE_R_A_IMBALANCE] = "HCUBE_R_A_IMBALANCE",
+	[HCUBE_R_A_CONTENDED] = "HCUBE_R_A_CONTENDED",
 };
 const size_t hc_report_attr_nnames = ARRAY_SIZE(hc_report_attr_names);
 _Static_assert(ARRAY_SIZE(hc_report_attr_names) == HCUBE_R_A_MAX + 1,

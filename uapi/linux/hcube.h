@@ -41,6 +41,14 @@ enum hcube_policy {
 	HCUBE_POLICY_MCWA,	/* modified cube walking (faulty cubes) */
 	HCUBE_POLICY_DEM,	/* dimension exchange */
 	HCUBE_POLICY_CWA,	/* cube walking (fault-free cubes only) */
+	HCUBE_POLICY_OPTIMAL,	/* exact fewest task-hops to floor/ceil balance */
+	HCUBE_POLICY_AUTO,	/* the cheapest plan among those balancing best */
+	HCUBE_POLICY_RID,	/* receiver-initiated diffusion, one round */
+	HCUBE_POLICY_SID,	/* sender-initiated diffusion, one round */
+	HCUBE_POLICY_SBN,	/* symmetric broadcast network, basic */
+	HCUBE_POLICY_SBN_CUBE,	/* SBN, hypercube variant */
+	HCUBE_POLICY_SBN_HEUR,	/* SBN, heuristic variant */
+	HCUBE_POLICY_PEBBLE,	/* pebble-crunching, per-cluster controllers */
 	__HCUBE_POLICY_MAX,
 	HCUBE_POLICY_MAX = __HCUBE_POLICY_MAX - 1,
 };
@@ -93,6 +101,15 @@ struct hcube_transfer_info {
 #define HCUBE_TRANSFERS_PER_ATTR	4096
 
 /*
+ * Pebble-crunching clusters: the subcubes of the HCUBE_A_CLUSTER_DIM low
+ * dimensions; cluster c holds the labels whose high bits are c. Each has a
+ * controller, its lowest healthy label at first; a controller keeps the
+ * role while it is healthy, and when it is not the cluster's lowest healthy
+ * label takes over (a recovered vertex does not take it back).
+ */
+#define HCUBE_NO_CONTROLLER	0xffff
+
+/*
  * Commands. All use the attributes of enum hcube_attr at the top level,
  * except HCUBE_CMD_REBALANCE (request and reply) and HCUBE_CMD_REBALANCE_NTF,
  * whose top-level attributes are those of enum hcube_report_attr.
@@ -136,6 +153,13 @@ enum hcube_cmd {
 	HCUBE_CMD_TOPO_NTF,
 	HCUBE_CMD_TASK_NTF,
 	HCUBE_CMD_REBALANCE_NTF,
+	/*
+	 * A pebble cluster's controller changed (it became faulty or offline,
+	 * or the cluster had none): CLUSTER, CLUSTER_DIM, CONTROLLER_OLD and
+	 * CONTROLLER_NEW (each absent for none), REASON, GENERATION. Not sent
+	 * for the initial election of a topology (TOPO_NTF).
+	 */
+	HCUBE_CMD_CONTROLLER_NTF,
 	__HCUBE_CMD_MAX,
 	HCUBE_CMD_MAX = __HCUBE_CMD_MAX - 1,
 };
@@ -167,6 +191,11 @@ enum hcube_attr {
 	HCUBE_A_REASON,		/* u32, enum hcube_reason (notifications) */
 	HCUBE_A_STATE,		/* u32, enum hcube_vertex_state (FAULT_NTF) */
 	HCUBE_A_EVENT,		/* u32, enum hcube_fault_event (FAULT_NTF) */
+	HCUBE_A_CLUSTER_DIM,	/* u32: pebble clusters are subcubes of this many low dimensions */
+	HCUBE_A_CONTROLLERS,	/* binary: __u16 controller per cluster (HCUBE_NO_CONTROLLER) */
+	HCUBE_A_CLUSTER,	/* u32: a cluster (the labels' high bits), CONTROLLER_NTF */
+	HCUBE_A_CONTROLLER_OLD,	/* u32: the cluster's controller before (absent: none) */
+	HCUBE_A_CONTROLLER_NEW,	/* u32: and now (absent: none) */
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
@@ -186,6 +215,7 @@ enum hcube_vertex_attr {
 	HCUBE_V_A_OMEGA,	/* u32: vertex plus descendants */
 	HCUBE_V_A_DETACHED,	/* flag: healthy, no healthy path to C_b */
 	HCUBE_V_A_MARKED,	/* flag: the vertex itself is marked faulty */
+	HCUBE_V_A_CONTROLLER,	/* flag: the controller of its pebble cluster */
 	__HCUBE_V_A_MAX,
 	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
 };
@@ -229,6 +259,10 @@ enum hcube_report_attr {
 	HCUBE_R_A_DURATION_NS,	/* u64 */
 	HCUBE_R_A_CB_PATTERN,	/* string */
 	HCUBE_R_A_TREE_DEPTH,	/* u32 */
+	HCUBE_R_A_APPLIED,	/* u32, enum hcube_policy: whose plan ran (auto's choice) */
+	HCUBE_R_A_MESSAGES,	/* u32: load and control messages the policy counts */
+	HCUBE_R_A_IMBALANCE,	/* u32: planned loads' distance from floor/ceil balance */
+	HCUBE_R_A_CONTENDED,	/* u32, pebble: receivers in more than one pebble */
 	__HCUBE_R_A_MAX,
 	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
 };
