@@ -331,7 +331,9 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
 		    hcube_put_transfers(skb, p))
 			return -EMSGSIZE;
-		if (p->policy != HCUBE_POLICY_DEM && hc->topo_valid &&
+		/* the balancing subcube and trees of the plans that use them */
+		if ((p->applied == HCUBE_POL_MCWA ||
+		     p->applied == HCUBE_POL_CWA) && hc->topo_valid &&
 		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||

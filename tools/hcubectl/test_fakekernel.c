@@ -870,7 +870,7 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 		put_attr(b, HCUBE_R_A_TRANSFERS, x, chunk * sizeof(*x));
 		free(x);
 	} while (i < p.ntransfers);
-	if (policy != HCUBE_POL_DEM) {
+	if (p.applied == HCUBE_POL_MCWA || p.applied == HCUBE_POL_CWA) {
 		put_pattern(b, HCUBE_R_A_CB_PATTERN);
 		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
 	}

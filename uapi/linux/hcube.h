@@ -257,8 +257,8 @@ enum hcube_report_attr {
 	HCUBE_R_A_EXITED,	/* u32: tasks found exited */
 	HCUBE_R_A_EVACUATED,	/* u32: tasks moved off failing vertices */
 	HCUBE_R_A_DURATION_NS,	/* u64 */
-	HCUBE_R_A_CB_PATTERN,	/* string */
-	HCUBE_R_A_TREE_DEPTH,	/* u32 */
+	HCUBE_R_A_CB_PATTERN,	/* string; CB_PATTERN and TREE_DEPTH only */
+	HCUBE_R_A_TREE_DEPTH,	/* u32; when the applied policy is MCWA or CWA */
 	HCUBE_R_A_APPLIED,	/* u32, enum hcube_policy: whose plan ran (auto's choice) */
 	HCUBE_R_A_MESSAGES,	/* u32: load and control messages the policy counts */
 	HCUBE_R_A_IMBALANCE,	/* u32: planned loads' distance from floor/ceil balance */
