@@ -37,12 +37,15 @@ say "for i in \$(seq 12); do sleep 100000 & pids=\"\$pids \$!\"; done"
 say "hcubectl task add \$pids --vertex 0"
 say hcubectl rebalance --dry-run
 say hcubectl rebalance --policy dem --dry-run
+say hcubectl rebalance --policy auto --dry-run
 say hcubectl rebalance
 say "hcubectl monitor > /tmp/events & sleep 1"
 say hcubectl fault add cpu 5
 say hcubectl fault add cpu 6
 say hcubectl show
 say hcubectl rebalance --policy cwa
+say hcubectl fault add cpu 0
+say hcubectl fault del cpu 0
 say "kill \$!; wait \$!; cat /tmp/events"
 say "echo 1 > /sys/kernel/tracing/events/hcube/enable"
 say hcubectl fault add cpu 1
