@@ -306,6 +306,125 @@ TEST(assign_brute_force)
 	free(work);
 }
 
+/*
+ * Larger instances (pebble's sizes: up to 8 owners and 8 * (n + 1)
+ * receivers, big supplies): the flow is feasible, maximum (no augmenting
+ * path left in the residual graph) and cheapest (no negative cycle in the
+ * residual graph), checked here with plain Bellman-Ford.
+ */
+#define LS 8
+#define LR 88
+
+static bool residual_arc(u32 ns, u32 nr, const u32 *supply, const u32 *cap,
+			 const u32 *cost, const u32 *flow, const u32 *sent,
+			 const u32 *got, u32 u, u32 x, s64 *c)
+{
+	u32 s = 0, t = ns + nr + 1;
+
+	*c = 0;
+	if (u == s)
+		return x >= 1 && x <= ns && sent[x - 1] < supply[x - 1];
+	if (u >= 1 && u <= ns) {
+		if (x == s)
+			return sent[u - 1] > 0;		/* i -> S cancels */
+		if (x <= ns || x == t || cost[(u - 1) * nr + x - ns - 1] == HCUBE_NO_ARC)
+			return false;
+		*c = cost[(u - 1) * nr + x - ns - 1];
+		return true;
+	}
+	if (u == t)
+		return x > ns && x < t && got[x - ns - 1];	/* T -> j cancels */
+	if (x == t)
+		return got[u - ns - 1] < cap[u - ns - 1];
+	if (x == s)
+		return false;
+	if (x >= 1 && x <= ns && flow[(x - 1) * nr + u - ns - 1]) {
+		*c = -(s64)cost[(x - 1) * nr + u - ns - 1];
+		return true;
+	}
+	return false;
+}
+
+TEST(assign_large_optimality)
+{
+	static u32 supply[LS], cap[LR], cost[LS * LR], flow[LS * LR];
+	static s64 dist[LS + LR + 2];
+	void *work = malloc(hcube_assign_memsize(LS, LR));
+	u32 rep;
+
+	ASSERT_TRUE(work != NULL);
+	for (rep = 0; rep < 60; rep++) {
+		u32 ns = 1 + rnd_below(LS), nr = 1 + rnd_below(LR), nv = ns + nr + 2;
+		u32 sent[LS] = { 0 }, got[LR] = { 0 }, i, j, u, x, it;
+		u64 total, c = 0;
+		bool changed = true, reach_t;
+
+		for (i = 0; i < ns; i++)
+			supply[i] = rnd_below(rep & 1 ? 1000 : 10);
+		for (j = 0; j < nr; j++)
+			cap[j] = rnd_below(rep & 1 ? 300 : 4);
+		for (i = 0; i < ns * nr; i++)
+			cost[i] = rnd_below(4) ? 1 + rnd_below(10) : HCUBE_NO_ARC;
+		ASSERT_EQ(HCUBE_OK, hcube_assign(ns, nr, supply, cap, cost, flow,
+						 &total, work));
+		for (i = 0; i < ns; i++)
+			for (j = 0; j < nr; j++) {
+				sent[i] += flow[i * nr + j];
+				got[j] += flow[i * nr + j];
+				if (flow[i * nr + j])
+					c += (u64)flow[i * nr + j] * cost[i * nr + j];
+			}
+		EXPECT_EQ(c, total);
+		for (i = 0; i < ns; i++)
+			EXPECT_LE(sent[i], supply[i]);
+		for (j = 0; j < nr; j++)
+			EXPECT_LE(got[j], cap[j]);
+		/* maximum: T not reachable from S in the residual graph */
+		for (u = 0; u < nv; u++)
+			dist[u] = u ? -1 : 0;
+		while (changed) {
+			changed = false;
+			for (u = 0; u < nv; u++) {
+				if (dist[u] < 0)
+					continue;
+				for (x = 0; x < nv; x++) {
+					s64 cc;
+
+					if (dist[x] < 0 &&
+					    residual_arc(ns, nr, supply, cap, cost, flow,
+							 sent, got, u, x, &cc)) {
+						dist[x] = 0;
+						changed = true;
+					}
+				}
+			}
+		}
+		reach_t = dist[ns + nr + 1] >= 0;
+		EXPECT_FALSE(reach_t) TH_LOG("rep %u: augmenting path left", rep);
+		/* cheapest: no negative cycle (Bellman-Ford from all nodes at 0) */
+		for (u = 0; u < nv; u++)
+			dist[u] = 0;
+		for (it = 0; it <= nv; it++) {
+			changed = false;
+			for (u = 0; u < nv; u++)
+				for (x = 0; x < nv; x++) {
+					s64 cc;
+
+					if (residual_arc(ns, nr, supply, cap, cost, flow,
+							 sent, got, u, x, &cc) &&
+					    dist[u] + cc < dist[x]) {
+						dist[x] = dist[u] + cc;
+						changed = true;
+					}
+				}
+			if (!changed)
+				break;
+		}
+		EXPECT_FALSE(changed) TH_LOG("rep %u: negative cycle", rep);
+	}
+	free(work);
+}
+
 /* The size bound. */
 TEST(assign_too_big)
 {
