@@ -21,11 +21,15 @@
  * - message counts: Basic 3P - 3 + J (Section 4.1), CUBE 3P - 4 + J
  *   (Section 4.2: 44 at P = 16, 92 at P = 32);
  * - faulty and absent vertices skipped: the counts use the healthy P, and
- *   a faulty predecessor is bypassed.
+ *   a faulty predecessor is bypassed;
+ * - the recursive construction of Section 3.1, built link by link for
+ *   d = 1..7: its patterns are the XOR template;
+ * - logical transfers routed along shortest healthy paths.
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
 #include "core_util.h"
+#include "hcube_internal.h"
 
 #define NONE HCUBE_VERTEX_NONE
 
@@ -561,6 +565,141 @@ TEST(faulty_predecessor_skipped)
 		EXPECT_NE(4, c.plan.transfers[i].to);
 	}
 	ctx_free(&c);
+}
+
+/*
+ * The recursive construction of Section 3.1, built here link by link:
+ * SBN(d) from two SBN(d-1)s, (a) the second relabelled + 2^(d-1), (b)
+ * processor j of stage d-1 linked to (j + 2^(d-1)) mod 2^d of stage d, (c)
+ * j of stage d-2 linked to m of stage d-1, m the stage-d successor of k,
+ * k the stage-(d-1) successor of j. The pattern of source x is what
+ * reaches down from x at stage d. It must be the XOR template: every
+ * processor once, and the core's successors, predecessors and stages.
+ */
+#define CMAX 7
+
+static u8 nup[CMAX][1 << CMAX], up[CMAX][1 << CMAX][2];	/* stage s -> s + 1 */
+
+static void construct(u32 d)
+{
+	static u8 onup[CMAX][1 << CMAX], oup[CMAX][1 << CMAX][2];
+	u32 e, s, j, k;
+
+	memset(nup, 0, sizeof(nup));
+	for (e = 1; e <= d; e++) {
+		u32 h = 1U << (e - 1), n = 1U << e;
+
+		memcpy(onup, nup, sizeof(nup));
+		memcpy(oup, up, sizeof(up));
+		memset(nup, 0, sizeof(nup));
+		/* (a) two copies, the second relabelled */
+		for (s = 0; s + 1 < e; s++)
+			for (j = 0; j < h; j++)
+				for (k = 0; k < onup[s][j]; k++) {
+					up[s][j][nup[s][j]++] = oup[s][j][k];
+					up[s][j + h][nup[s][j + h]++] = oup[s][j][k] + h;
+				}
+		/* (b) the new stage */
+		for (j = 0; j < n; j++)
+			up[e - 1][j][nup[e - 1][j]++] = (j + h) % n;
+		/* (c) stage e - 2 to stage e - 1 */
+		if (e >= 2)
+			for (j = 0; j < n; j++) {
+				u32 kk = up[e - 2][j][0];	/* the copy's only link */
+
+				up[e - 2][j][nup[e - 2][j]++] = (kk + h) % n;
+			}
+	}
+}
+
+TEST(recursive_construction)
+{
+	u32 d, x, s, i, j, k;
+
+	for (d = 1; d <= CMAX; d++) {
+		u32 n = 1U << d;
+
+		construct(d);
+		for (x = 0; x < n; x++) {
+			u32 cur[1 << CMAX], nc = 1, seen = 1;
+			u8 in[1 << CMAX] = { 0 };
+
+			cur[0] = x;
+			in[x] = 1;
+			EXPECT_EQ(d, hcube_sbn_stage(HCUBE_SBN_XOR, d, x, x));
+			for (s = d; s >= 1; s--) {
+				u32 next[1 << CMAX], nn = 0;
+
+				for (i = 0; i < nc; i++) {
+					u32 p = cur[i], got[2], ng, nkids = 0;
+
+					ng = hcube_sbn_succ(HCUBE_SBN_XOR, d, x, p, got);
+					for (j = 0; j < n; j++) {
+						bool linked = false;
+
+						for (k = 0; k < nup[s - 1][j]; k++)
+							if (up[s - 1][j][k] == p)
+								linked = true;
+						if (!linked)
+							continue;
+						nkids++;
+						EXPECT_EQ(0, in[j]) TH_LOG("d %u root %u: %u twice", d, x, j);
+						in[j] = 1;
+						seen++;
+						next[nn++] = j;
+						EXPECT_EQ(s - 1, hcube_sbn_stage(HCUBE_SBN_XOR, d, x, j));
+						EXPECT_EQ(p, hcube_sbn_pred(HCUBE_SBN_XOR, d, x, j));
+						EXPECT_TRUE(ng >= 1 && (got[0] == j || (ng == 2 && got[1] == j)))
+							TH_LOG("d %u root %u: %u -> %u", d, x, p, j);
+					}
+					EXPECT_EQ(ng, nkids) TH_LOG("d %u root %u at %u", d, x, p);
+				}
+				memcpy(cur, next, nn * sizeof(u32));
+				nc = nn;
+			}
+			EXPECT_EQ(n, seen) TH_LOG("d %u root %u", d, x);
+		}
+	}
+}
+
+/*
+ * Logical transfers are routed along shortest healthy paths, the lower
+ * dimension first (hcube_lplan.c): on a 3-cube, 0 -> 3 goes by 1, by 2 when
+ * 1 is faulty, and around (4 hops) when both are.
+ */
+TEST(lplan_routes)
+{
+	u8 st[8] = { 0 };
+	void *mem = malloc(hcube_lplan_memsize(3));
+	struct hcube_lplan lp;
+
+	ASSERT_TRUE(mem != NULL);
+	hcube_lplan_init(&lp, 3, st, mem);
+	EXPECT_EQ(2, hcube_lplan_dist(&lp, 0, 3));
+	ASSERT_EQ(HCUBE_OK, hcube_lplan_add(&lp, 0, 3, 5, 1));
+	EXPECT_EQ(1, lp.pool[lp.x[0].path]);
+	EXPECT_EQ(3, lp.pool[lp.x[0].path + 1]);
+	st[1] = HCUBE_V_FAULTY;
+	hcube_lplan_init(&lp, 3, st, mem);
+	EXPECT_EQ(2, hcube_lplan_dist(&lp, 0, 3));
+	ASSERT_EQ(HCUBE_OK, hcube_lplan_add(&lp, 0, 3, 5, 1));
+	EXPECT_EQ(2, lp.pool[lp.x[0].path]);
+	st[2] = HCUBE_V_ABSENT;
+	hcube_lplan_init(&lp, 3, st, mem);
+	EXPECT_EQ(4, hcube_lplan_dist(&lp, 0, 3));
+	ASSERT_EQ(HCUBE_OK, hcube_lplan_add(&lp, 0, 3, 5, 1));
+	/* 0 -> 4 -> 5 -> 7 -> 3 or 0 -> 4 -> 6 -> 7 -> 3: from 4, dimension 0 */
+	EXPECT_EQ(4, lp.pool[lp.x[0].path]);
+	EXPECT_EQ(5, lp.pool[lp.x[0].path + 1]);
+	EXPECT_EQ(7, lp.pool[lp.x[0].path + 2]);
+	EXPECT_EQ(3, lp.pool[lp.x[0].path + 3]);
+	EXPECT_EQ(20, lp.hops);
+	/* 3 -> 0 the other way round: 7, then across dimension 0 to 6, 4 */
+	ASSERT_EQ(HCUBE_OK, hcube_lplan_add(&lp, 3, 0, 1, 1));
+	EXPECT_EQ(7, lp.pool[lp.x[1].path]);
+	EXPECT_EQ(6, lp.pool[lp.x[1].path + 1]);
+	EXPECT_EQ(4, lp.pool[lp.x[1].path + 2]);
+	free(mem);
 }
 
 TEST_HARNESS_MAIN
