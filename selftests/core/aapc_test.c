@@ -447,6 +447,32 @@ TEST_F(aapc, f_faults)
 	}
 }
 
+/*
+ * Without a hop array only the counts are computed, the same ones; with
+ * too little room the schedule is refused, not cut short.
+ */
+TEST_F(aapc, counts_only_and_room)
+{
+	struct hcube_aapc_info a, b;
+	u8 state[64];
+
+	memset(&a, 0, sizeof(a));	/* padding compared below */
+	memset(&b, 0, sizeof(b));
+	faults_random(6, state, 3);
+	ASSERT_EQ(HCUBE_OK, hcube_aapc(6, state, 0, NULL, 0, &a, self->r.work));
+	ASSERT_EQ(HCUBE_OK, hcube_aapc(6, state, 0, self->r.hops, self->r.cap,
+				       &b, self->r.work));
+	EXPECT_EQ(0, memcmp(&a, &b, sizeof(a)));
+	EXPECT_EQ(HCUBE_E_PLAN_SIZE,
+		  hcube_aapc(6, state, 0, self->r.hops, b.hops - 1, &a,
+			     self->r.work));
+	EXPECT_EQ(HCUBE_E_DIM, hcube_aapc(HCUBE_MAX_DIM + 1, state, 0, NULL, 0,
+					  &a, self->r.work));
+	state[5] = HCUBE_V_NSTATES;
+	EXPECT_EQ(HCUBE_E_STATE, hcube_aapc(6, state, 0, NULL, 0, &a,
+					    self->r.work));
+}
+
 /* More than floor(n/2) faults: refused. */
 TEST_F(aapc, too_many_faults)
 {
