@@ -66,6 +66,24 @@ static void lplan_bfs(struct hcube_lplan *lp, u32 to)
 	lp->bfs_to = to;
 }
 
+/*
+ * The first hop of a two-hop route from @u across the two dimensions of
+ * @x: the lower one if that vertex is healthy, else the higher one if it
+ * is, else HCUBE_VERTEX_NONE (the route is longer). The same hop the
+ * breadth-first rule of hcube_lplan_add() picks, without the search: most
+ * of SBN's template links span two dimensions.
+ */
+static u32 two_hop_via(const struct hcube_lplan *lp, u32 u, u32 x)
+{
+	u32 low = x & (~x + 1);
+
+	if (hcube_usable(lp->state[u ^ low]))
+		return u ^ low;
+	if (hcube_usable(lp->state[u ^ x ^ low]))
+		return u ^ x ^ low;
+	return HCUBE_VERTEX_NONE;
+}
+
 u32 hcube_lplan_dist(struct hcube_lplan *lp, u32 u, u32 v)
 {
 	u32 x = u ^ v;
@@ -74,6 +92,8 @@ u32 hcube_lplan_dist(struct hcube_lplan *lp, u32 u, u32 v)
 		return HCUBE_DIST_NONE;
 	if (hcube_popcount(x) <= 1)
 		return hcube_popcount(x);
+	if (hcube_popcount(x) == 2 && two_hop_via(lp, u, x) != HCUBE_VERTEX_NONE)
+		return 2;
 	lplan_bfs(lp, v);
 	return lp->dist[u] == 0xffff ? HCUBE_DIST_NONE : lp->dist[u];
 }
@@ -104,8 +124,11 @@ int hcube_lplan_add(struct hcube_lplan *lp, u32 from, u32 to, u32 count,
 	for (i = 0; i < len; i++) {
 		u32 next = HCUBE_VERTEX_NONE;
 
-		if (len == 1) {
+		if (i + 1 == len) {
 			next = to;
+		} else if (len == 2) {
+			/* no search was run (hcube_lplan_dist()) */
+			next = two_hop_via(lp, from, from ^ to);
 		} else {
 			/* the lowest dimension that gets one step closer */
 			for (d = 0; d < lp->dim && next == HCUBE_VERTEX_NONE; d++) {
@@ -115,9 +138,9 @@ int hcube_lplan_add(struct hcube_lplan *lp, u32 from, u32 to, u32 count,
 				    lp->dist[y] + 1U == lp->dist[cur])
 					next = y;
 			}
-			if (next == HCUBE_VERTEX_NONE)
-				return HCUBE_E_INTERNAL;
 		}
+		if (next == HCUBE_VERTEX_NONE)
+			return HCUBE_E_INTERNAL;
 		lp->pool[lp->npool++] = next;
 		cur = next;
 	}
