@@ -39,7 +39,7 @@ def table(head, body):
 
 
 def cost_tables(rows):
-    rows = sorted((r for r in rows if r["kind"] == "cost"),
+    rows = sorted((r for r in rows if r["kind"] == "cost"),  # not profiled-cost
                   key=lambda r: (r["cpus"], r["n"]))
     if not rows:
         return ""
@@ -121,12 +121,24 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
+def profile_tables(rows):
+    rows = [r for r in rows if r["kind"] == "profile"]
+    if not rows:
+        return ""
+    rows.sort(key=lambda r: (r["depth"], -r["total_ms"]))
+    body = [[r["depth"], "`%s`" % r["func"], r["calls"], "%.2f" % r["total_ms"],
+             "%.2f" % r["avg_us"]] for r in rows if r["total_ms"] >= 0.05]
+    return ("### Profile (function_graph, %d threads; tracing inflates every time)\n\n"
+            % rows[0]["n"] +
+            table(["depth", "function", "calls", "total ms", "µs per call"], body) + "\n")
+
+
 def main():
     rows = parse(sys.argv[1:])
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (cost_tables(rows), makespan_tables(rows)):
+    for s in (cost_tables(rows), profile_tables(rows), makespan_tables(rows)):
         if s:
             print(s)
     return 0

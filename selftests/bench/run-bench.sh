@@ -9,6 +9,8 @@
 #   BENCH_COST_N          threads registered, per VM [1024,4096,16384]
 #   BENCH_REPS            rebalances timed per size, each way [5]
 #   BENCH_DRY             dry runs timed per size [5]
+#   BENCH_PROFILE         1: one more VM, a function_graph profile of a run [1]
+#   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096]
 #   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2"]
 #   BENCH_PER             workers per vertex [8]
 #   BENCH_MEAN_MS         mean work of a worker, ms of CPU time [400]
@@ -58,6 +60,15 @@ for t in $topos; do
 	run "$t" 1 0 single "$out/cost-$t.txt" ""
 	files+=("$out/cost-$t.txt")
 done
+if [ "${BENCH_PROFILE:-1}" = 1 ]; then
+	t=${BENCH_PROFILE_TOPO:-8x2}
+	echo "# === VM $t: function_graph profile ===" >&2
+	selftests/vm/run-vm.sh --cpus "${t%x*}" --nodes "${t#*x}" --mem "${BENCH_MEM:-2048}" \
+		--timeout "${BENCH_TIMEOUT:-1500}" --append slab_nomerge --env BENCH_PROFILE_N \
+		-- selftests/bench/profile-in-vm.sh >"$out/profile-$t.txt" || { echo "# FAILED: profile" >&2; rc=1; }
+	grep -v '^R ' "$out/profile-$t.txt" >&2
+	files+=("$out/profile-$t.txt")
+fi
 for t in $mtopos; do
 	run "$t" 0 1 multi "$out/makespan-$t.txt" "$reap_ms"
 	files+=("$out/makespan-$t.txt")
