@@ -11,7 +11,7 @@
 #   BENCH_DRY             dry runs timed per size [5]
 #   BENCH_PROFILE         1: one more VM, a function_graph profile of a run [1]
 #   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096]
-#   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2"]
+#   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2 16x2"]
 #   BENCH_PER             workers per vertex [8]
 #   BENCH_MEAN_MS         mean work of a worker, ms of CPU time [400]
 #   BENCH_SEEDS           instances per fault count [3]
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/../.." || exit 2
 out=${BENCH_OUT:-build/bench}
 mkdir -p "$out"
 topos=${BENCH_TOPOS:-8x2 16x2 32x4}
-mtopos=${BENCH_MAKESPAN_TOPOS:-8x2}
+mtopos=${BENCH_MAKESPAN_TOPOS:-8x2 16x2}
 export BENCH_COST_ARGS="-n ${BENCH_COST_N:-1024,4096,16384} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
 export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}"
 reap_ms=${BENCH_REAP_MS:-100}
