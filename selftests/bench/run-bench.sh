@@ -5,7 +5,8 @@
 # machine description and tables.md go to $BENCH_OUT (build/bench).
 #
 # Environment (defaults in brackets):
-#   BENCH_TOPOS           VMs for the cost benchmark, CPUSxNODES ["8x2 16x2 32x4"]
+#   BENCH_TOPOS           VMs for the cost benchmark, CPUSxNODES ["8x2 16x2 32x4"];
+#                         empty for none (BENCH_MAKESPAN_TOPOS likewise)
 #   BENCH_COST_N          threads registered, per VM [1024,4096,16384]
 #   BENCH_REPS            rebalances timed per size, each way [5]
 #   BENCH_DRY             dry runs timed per size [5]
@@ -16,6 +17,8 @@
 #   BENCH_MEAN_MS         mean work of a worker, ms of CPU time [400]
 #   BENCH_SEEDS           instances per fault count [3]
 #   BENCH_FAULTS          faulty vertex counts [0,1,2]
+#   BENCH_THRESHOLD       makespan: the automatic trigger's threshold [workers per vertex / 4]
+#   BENCH_COOLDOWN_MS     makespan: its cooldown [100]
 #   BENCH_REAP_MS         the module's reap_ms (automatic trigger period) in
 #                         the makespan VMs [100]; the cost VMs keep the default
 #   BENCH_MEM             guest memory, MiB [2048]
@@ -23,10 +26,10 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 out=${BENCH_OUT:-build/bench}
 mkdir -p "$out"
-topos=${BENCH_TOPOS:-8x2 16x2 32x4}
-mtopos=${BENCH_MAKESPAN_TOPOS:-8x2 16x2}
+topos=${BENCH_TOPOS-8x2 16x2 32x4}
+mtopos=${BENCH_MAKESPAN_TOPOS-8x2 16x2}
 export BENCH_COST_ARGS="-n ${BENCH_COST_N:-1024,4096,16384} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
-export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}"
+export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}${BENCH_THRESHOLD:+ -t $BENCH_THRESHOLD}${BENCH_COOLDOWN_MS:+ -c $BENCH_COOLDOWN_MS}"
 reap_ms=${BENCH_REAP_MS:-100}
 rc=0
 
