@@ -342,7 +342,6 @@ struct holders {
 };
 
 static struct holders *hs;
-static int cur_first;			/* in a holder: its first slot */
 
 static void *sleeper(void *arg)
 {
@@ -364,7 +363,6 @@ static pid_t holder_spawn(int first, int count, const cpu_set_t *mask)
 
 	if (pid)
 		return pid;
-	cur_first = first;
 	/* gone with the bench, even when it dies: they hold its stdout */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* the threads inherit the affinity: they start on the vertex */
@@ -604,7 +602,6 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		       (double)(s1.total - s0.total) / n, reps);
 		fflush(stdout);
 	}
-	(void)errs;
 	return 0;
 }
 
