@@ -46,7 +46,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -201,6 +201,17 @@ $(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUI
 
 bench-core: $(BUILD)/bench_core
 	$<
+
+# The module's cost and effect, measured in the VM (Documentation/performance.md):
+# rebalance against the userspace way, and makespan under four policies.
+# Not in `make check`: about 10 minutes. Sizes: see selftests/bench/run-bench.sh.
+$(BUILD)/bench/hcube_bench: selftests/bench/hcube_bench.c $(VM_TEST_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Iselftests/hcube -o $@ $< -lpthread
+
+BENCH_OUT ?= $(BUILD)/bench
+bench: module $(BUILD)/bench/hcube_bench
+	KVER=$(KVER) BENCH_OUT=$(BENCH_OUT) selftests/bench/run-bench.sh
 
 # checkpatch --strict over every file that is compiled into the kernel.
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h)

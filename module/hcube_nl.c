@@ -16,6 +16,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/threads.h>
 #include "hcube.h"
 
@@ -890,6 +891,48 @@ static int hcube_cand_collect(struct hcube_cand *c, struct genl_info *info)
 	return 0;
 }
 
+struct hcube_cand_key {
+	struct pid *pid;
+	u32 i;
+};
+
+static int hcube_cand_key_cmp(const void *a, const void *b)
+{
+	const struct hcube_cand_key *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The first candidate that repeats an earlier one, or c->n when none does.
+ * Sorted, not compared pairwise: a request may name tens of thousands of
+ * tasks, and this runs under hcube.lock.
+ */
+static int hcube_cand_first_dup(const struct hcube_cand *c, u32 *first)
+{
+	struct hcube_cand_key *k;
+	u32 i;
+
+	*first = c->n;
+	if (c->n < 2)
+		return 0;
+	k = kvmalloc_array(c->n, sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++) {
+		k[i].pid = c->pids[i];
+		k[i].i = i;
+	}
+	sort(k, c->n, sizeof(*k), hcube_cand_key_cmp, NULL);
+	for (i = 1; i < c->n; i++)
+		if (k[i].pid == k[i - 1].pid && k[i].i < *first)
+			*first = k[i].i;
+	kvfree(k);
+	return 0;
+}
+
 /* The message of an hcube_task_check() refusal. */
 static void hcube_check_msg(struct netlink_ext_ack *extack,
 			    const struct nlattr *a, int err)
@@ -922,7 +965,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 *nrs = NULL;
 	int vertex = -1, err;
 	void *hdr;
-	u32 i, j;
+	u32 i, dup;
 
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
@@ -937,6 +980,8 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	err = hcube_cand_collect(&c, info);
+	if (!err)
+		err = hcube_cand_first_dup(&c, &dup);
 	if (err)
 		goto out;
 
@@ -956,13 +1001,11 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			err = -EEXIST;
 			goto out;
 		}
-		for (j = 0; j < i; j++) {
-			if (c.pids[j] == c.pids[i]) {
-				NL_SET_ERR_MSG_ATTR(info->extack, c.attr[i],
-						    "HCUBE_A_PID: the task is given twice");
-				err = -EEXIST;
-				goto out;
-			}
+		if (i == dup) {
+			NL_SET_ERR_MSG_ATTR(info->extack, c.attr[i],
+					    "HCUBE_A_PID: the task is given twice");
+			err = -EEXIST;
+			goto out;
 		}
 	}
 	if (hc->ntasks + c.n > hcube_max_tasks) {

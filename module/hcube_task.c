@@ -316,16 +316,23 @@ u32 hcube_reap(struct hcube *hc, struct hcube_report *r)
 	u32 exited = 0;
 
 	xa_for_each(&hc->tasks, id, t) {
-		struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
 		struct hcube_vertex *v = &hc->v[t->vertex];
-		bool gone = !p || (p->flags & PF_EXITING);
+		struct task_struct *p;
 		bool changed = false;
+		bool gone;
 
+		/*
+		 * A look, not a reference: this runs for every task on every
+		 * command and reaper pass, and the task_struct stays valid
+		 * under RCU (Documentation/performance.md measures this loop).
+		 */
+		rcu_read_lock();
+		p = pid_task(t->pid, PIDTYPE_PID);
+		gone = !p || (p->flags & PF_EXITING);
 		if (!gone && t->state == HCUBE_TASK_ACTIVE &&
 		    v->state == HCUBE_VERTEX_HEALTHY && !t->remask_pending)
 			changed = !cpumask_equal(&p->cpus_mask, v->usable);
-		if (p)
-			put_task_struct(p);
+		rcu_read_unlock();
 		if (!gone && t->remask_pending && v->state == HCUBE_VERTEX_HEALTHY)
 			hcube_task_remask(hc, t);
 		if (gone) {

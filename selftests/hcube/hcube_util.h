@@ -293,7 +293,7 @@ static inline void hc_copy_u32s(uint32_t *dst, struct nlattr *a, uint32_t max)
 {
 	if (a)
 		memcpy(dst, hnl_data(a), hnl_len(a) < (int)(max * 4) ?
-		       hnl_len(a) : max * 4);
+		       (size_t)hnl_len(a) : (size_t)max * 4);
 }
 
 /* Rebalance; @policy -1 for the default. */

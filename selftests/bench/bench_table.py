@@ -1,0 +1,148 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Print hcube_bench's "R ..." result lines as Markdown tables.
+
+Usage: bench_table.py FILE...   (the raw outputs of hcube_bench, any order)
+"""
+import statistics
+import sys
+from collections import defaultdict
+
+
+def parse(paths):
+    rows = []
+    for p in paths:
+        with open(p, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if not line.startswith("R "):
+                    continue
+                w = line.split()
+                r = {"kind": w[1]}
+                for kv in w[2:]:
+                    k, _, v = kv.partition("=")
+                    try:
+                        r[k] = int(v)
+                    except ValueError:
+                        try:
+                            r[k] = float(v)
+                        except ValueError:
+                            r[k] = v
+                rows.append(r)
+    return rows
+
+
+def table(head, body):
+    out = ["| " + " | ".join(head) + " |",
+           "|" + "|".join(" ---: " for _ in head) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in body]
+    return "\n".join(out)
+
+
+def cost_tables(rows):
+    rows = sorted((r for r in rows if r["kind"] == "cost"),  # not profiled-cost
+                  key=lambda r: (r["cpus"], r["n"]))
+    if not rows:
+        return ""
+    t1, t2, t3 = [], [], []
+    for r in rows:
+        n = r["n"]
+        reap = r["get_ms"] - r["get0_ms"]
+        t1.append([r["cpus"], n, r["moved"],
+                   "%.2f" % r["mod_dur_ms"], "%.2f" % r["mod_wall_ms"],
+                   "%.2f" % r["user_ms"], "%.2f" % r["ratio_apply"],
+                   "%.2f" % r["ratio_total"],
+                   "%.2f" % r["mod_us_per_task"], "%.2f" % r["user_us_per_task"]])
+        apply_ms = r["mod_dur_ms"] - r["dry_dur_ms"]
+        t2.append([r["cpus"], n, "%.2f" % r["dry_dur_ms"], "%.2f" % r["dry_wall_ms"],
+                   "%.2f" % reap, "%.2f" % max(r["dry_dur_ms"] - reap, 0),
+                   "%.2f" % apply_ms,
+                   "%.2f" % (apply_ms * 1e3 / r["moved"]) if r["moved"] else "-",
+                   "%.1f" % r["reg_ms"],
+                   "%.1f" % r["regone_ms"] if r["regone_ms"] > 0 else "-",
+                   "%.1f" % r["del_ms"]])
+        t3.append([r["cpus"], n, r.get("hcube_task_objsize", "?"),
+                   "%.1f" % (r["hcube_task_bytes"] / n),
+                   "%.1f" % (r["kmalloc8_bytes"] / n),
+                   "%.1f" % (r["radix_bytes"] / n),
+                   "%.1f" % r["bytes_per_task"]])
+    return ("### Rebalance: the module against userspace (medians of %d each)\n\n"
+            % rows[0]["reps"] +
+            table(["vCPUs", "tasks", "moved", "module ms (own)", "module ms (wall)",
+                   "userspace ms", "ratio", "ratio incl. dry run",
+                   "module µs/moved task", "userspace µs/moved task"], t1) +
+            "\n\n### Where the module's time goes; dry run, registration\n\n" +
+            table(["vCPUs", "tasks", "dry run ms (own)", "dry run ms (wall)",
+                   "reap ms", "plan ms", "apply ms", "apply µs/moved task",
+                   "register ms (a request per process)", "register ms (one request)",
+                   "unregister ms"], t2) +
+            "\n\n### Slab memory per registered task (bytes)\n\n" +
+            table(["vCPUs", "tasks", "hcube_task object", "hcube_task slab",
+                   "kmalloc-8 (cpumask)", "radix_tree_node (xarray)",
+                   "all slab caches"], t3) + "\n")
+
+
+def makespan_tables(rows):
+    rows = [r for r in rows if r["kind"] == "makespan"]
+    if not rows:
+        return ""
+    out = []
+    for cpus in sorted({r.get("cpus", 0) for r in rows}):
+        rs = [r for r in rows if r.get("cpus", 0) == cpus]
+        by = defaultdict(dict)        # (faults, seed) -> policy -> row
+        for r in rs:
+            by[(r["faults"], r["seed"])][r["policy"]] = r
+        body = []
+        for nf in sorted({r["faults"] for r in rs}):
+            for pol in ("pin", "dem", "mcwa", "cfs"):
+                cell = [by[k][pol] for k in sorted(by) if k[0] == nf and pol in by[k]]
+                if not cell:
+                    continue
+                ms = [c["makespan_s"] for c in cell]
+                sp = [by[(nf, c["seed"])]["pin"]["makespan_s"] / c["makespan_s"]
+                      for c in cell if "pin" in by[(nf, c["seed"])]]
+                rc = [c["makespan_s"] / by[(nf, c["seed"])]["cfs"]["makespan_s"]
+                      for c in cell if "cfs" in by[(nf, c["seed"])]]
+                mean = statistics.mean
+                body.append([nf, pol, "%.2f" % mean(ms),
+                             "%.2f" % mean(c["ideal_s"] for c in cell),
+                             "%.2f" % mean(sp) if sp else "-",
+                             "%.2f" % mean(rc) if rc else "-",
+                             "%.1f" % mean(c["moved"] + c["evacuated"] for c in cell),
+                             "%.1f" % mean(c["auto"] for c in cell),
+                             "%.1f" % mean(c["kmigr"] for c in cell),
+                             "%.2f" % max(c.get("over_max_s", 0) for c in cell)])
+        w = rs[0]
+        out.append("### Makespan, %s vCPUs: %d workers, means over %d seeds\n\n"
+                   % (cpus or "?", w["workers"], len({r["seed"] for r in rs})) +
+                   table(["faulty vertices", "policy", "makespan s", "ideal s",
+                          "speedup over pin", "ratio to cfs",
+                          "tasks moved by hcube", "automatic rebalances",
+                          "kernel migrations", "worst overrun s"], body) + "\n")
+    return "\n".join(out)
+
+
+def profile_tables(rows):
+    rows = [r for r in rows if r["kind"] == "profile"]
+    if not rows:
+        return ""
+    rows.sort(key=lambda r: (r["depth"], -r["total_ms"]))
+    body = [[r["depth"], "`%s`" % r["func"], r["calls"], "%.2f" % r["total_ms"],
+             "%.2f" % r["avg_us"]] for r in rows if r["total_ms"] >= 0.05]
+    return ("### Profile (function_graph, %d threads; tracing inflates every time)\n\n"
+            % rows[0]["n"] +
+            table(["depth", "function", "calls", "total ms", "µs per call"], body) + "\n")
+
+
+def main():
+    rows = parse(sys.argv[1:])
+    if not rows:
+        print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
+        return 1
+    for s in (cost_tables(rows), profile_tables(rows), makespan_tables(rows)):
+        if s:
+            print(s)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
