@@ -55,29 +55,35 @@ double sim_parse_double(const char *what, const char *s, double min, double max)
 	return v;
 }
 
-u32 sim_parse_policies(const char *s)
+u32 sim_parse_names(const char *s, int (*parse)(const char *name), u32 n,
+		    const char *valid)
 {
 	char *copy, *tok, *save = NULL;
 	u32 mask = 0;
 
 	if (!strcmp(s, "all"))
-		return (1U << SIM_NPOL) - 1;
+		return (1U << n) - 1;
 	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
 		sim_die("--policy: empty item in '%s'", s);
 	copy = strdup(s);
 	if (!copy)
 		sim_die("out of memory");
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int p = sim_pol_parse(tok);
+		int p = parse(tok);
 
 		if (p < 0)
-			sim_die("--policy: unknown policy '%s' (%s)", tok,
-				"none, mcwa, dem, rid, cwa, mcwa-opt, optimal, auto, "
-				"sid, sbn, sbn-cube, sbn-heur, pebble, all");
+			sim_die("--policy: unknown policy '%s' (%s)", tok, valid);
 		mask |= 1U << p;
 	}
 	free(copy);
 	return mask;
+}
+
+u32 sim_parse_policies(const char *s)
+{
+	return sim_parse_names(s, sim_pol_parse, SIM_NPOL,
+			       "none, mcwa, dem, rid, cwa, mcwa-opt, optimal, auto, "
+			       "sid, sbn, sbn-cube, sbn-heur, pebble, all");
 }
 
 void sim_params_default(struct sim_params *p)

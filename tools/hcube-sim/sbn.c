@@ -817,27 +817,9 @@ static int alg_parse(const char *name)
 
 static u32 parse_algs(const char *s)
 {
-	char *copy, *tok, *save = NULL;
-	u32 mask = 0;
-
-	if (!strcmp(s, "all"))
-		return (1U << A_N) - 1;
-	if (!*s || s[strlen(s) - 1] == ',' || *s == ',' || strstr(s, ",,"))
-		sim_die("--policy: empty item in '%s'", s);
-	copy = strdup(s);
-	if (!copy)
-		sim_die("out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int a = alg_parse(tok);
-
-		if (a < 0)
-			sim_die("--policy: unknown policy '%s' (nobal, rand, grad, recv, "
-				"send, acwn, twa, sbn, sbn-cube, sbn-heur, mcwa, dem, "
-				"optimal, auto, rid, sid, pebble, all)", tok);
-		mask |= 1U << a;
-	}
-	free(copy);
-	return mask;
+	return sim_parse_names(s, alg_parse, A_N,
+			       "nobal, rand, grad, recv, send, acwn, twa, sbn, sbn-cube, "
+			       "sbn-heur, mcwa, dem, optimal, auto, rid, sid, pebble, all");
 }
 
 static void print_tables(FILE *f, const struct sbn_grid *g, const struct sbn_out *res)

@@ -179,6 +179,9 @@ void sim_mean_of(struct sim_mean *m, const double *x, u32 n);
 
 /* Shared by run and experiment (run.c). */
 double sim_parse_double(const char *what, const char *s, double min, double max);
+/* A comma-separated list (or "all") of names @parse knows, as a bit mask. */
+u32 sim_parse_names(const char *s, int (*parse)(const char *name), u32 n,
+		    const char *valid);
 u32 sim_parse_policies(const char *s);		/* bit mask of enum sim_pol */
 void sim_params_default(struct sim_params *p);
 /* Options --tasks (T) --threshold (a) --mig-cost (M) --msg-cost (m) --seed (s)
