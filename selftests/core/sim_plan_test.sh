@@ -7,19 +7,8 @@ set -u
 SIM=${1:-build/hcube-sim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
 
 # expect_error NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN
 expect_error() {

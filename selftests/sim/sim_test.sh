@@ -21,19 +21,8 @@ SIM=${1:-build/hcube-sim}
 SAN=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
 
 check() {
 	local name=$1
