@@ -74,16 +74,18 @@ static const struct nla_policy hcube_fault_policy[HCUBE_A_VERTEX_ID + 1] = {
 	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, HCUBE_MAX_VERTICES - 1),
 };
 
-static const struct nla_policy hcube_task_add_policy[HCUBE_A_THREADS + 1] = {
+static const struct nla_policy hcube_task_add_policy[HCUBE_A_UNIT + 1] = {
 	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, HCUBE_MAX_VERTICES - 1),
 	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_pid_range),
 	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
+	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
 };
 
-static const struct nla_policy hcube_task_del_policy[HCUBE_A_ALL + 1] = {
+static const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1] = {
 	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_pid_range),
 	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
 	[HCUBE_A_ALL] = { .type = NLA_FLAG },
+	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
 };
 
 /* REBALANCE uses the report attributes (enum hcube_report_attr). */

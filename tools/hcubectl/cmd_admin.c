@@ -387,6 +387,10 @@ static const char *const stats_keys[] = {
 	[HCUBE_S_A_REGISTERED] = "registered",
 	[HCUBE_S_A_UNREGISTERED] = "unregistered",
 	[HCUBE_S_A_TASKS] = "tasks",
+	[HCUBE_S_A_ADOPTED] = "adopted",
+	[HCUBE_S_A_REFUSED] = "refused",
+	[HCUBE_S_A_RELEASED] = "released",
+	[HCUBE_S_A_EVENTS_LOST] = "events_lost",
 };
 
 struct stats {

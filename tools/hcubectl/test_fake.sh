@@ -326,9 +326,9 @@ expect_ok "task del --all -j: {}" "assert d == {}" -j task del --all
 expect_ok "stats -j: every counter" "
 keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
         'failures', 'evacuations', 'exited', 'changed', 'registered',
-        'unregistered', 'tasks']
+        'unregistered', 'tasks', 'adopted', 'refused', 'released', 'events_lost']
 assert list(d) == keys, list(d)
-assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 14)]
+assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 18)]
 " -j stats
 expect_ok "config show -j" "
 assert d == {'policy': 'dem', 'auto': True, 'threshold': 3, 'cooldown_ms': 250,

@@ -249,6 +249,9 @@ static const char *const reason_names[] = {
 	[HCUBE_REASON_ADDED] = "added",
 	[HCUBE_REASON_REMOVED] = "removed",
 	[HCUBE_REASON_FAULT] = "fault",
+	[HCUBE_REASON_FORK] = "fork",
+	[HCUBE_REASON_THREAD] = "thread",
+	[HCUBE_REASON_REFUSED] = "refused",
 };
 
 static const char *const fault_event_names[] = {
@@ -352,6 +355,7 @@ const char *const hc_attr_names[] = {
 	[HCUBE_A_CLUSTER] = "HCUBE_A_CLUSTER",
 	[HCUBE_A_CONTROLLER_OLD] = "HCUBE_A_CONTROLLER_OLD",
 	[HCUBE_A_CONTROLLER_NEW] = "HCUBE_A_CONTROLLER_NEW",
+	[HCUBE_A_UNIT] = "HCUBE_A_UNIT",
 };
 const size_t hc_attr_nnames = ARRAY_SIZE(hc_attr_names);
 _Static_assert(ARRAY_SIZE(hc_attr_names) == HCUBE_A_MAX + 1,

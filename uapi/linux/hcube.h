@@ -81,8 +81,25 @@ enum hcube_reason {
 	HCUBE_REASON_ADDED,	/* a task was registered */
 	HCUBE_REASON_REMOVED,	/* a task was unregistered */
 	HCUBE_REASON_FAULT,	/* evacuation and rebalance after a fault */
+	HCUBE_REASON_FORK,	/* a child process of a registered task was registered */
+	HCUBE_REASON_THREAD,	/* a new thread of a registered task was registered */
+	HCUBE_REASON_REFUSED,	/* a new thread or child was not (max_tasks) */
 	__HCUBE_REASON_MAX,
 	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
+};
+
+/*
+ * What a TASK_ADD or TASK_DEL names with each HCUBE_A_PID (HCUBE_A_UNIT).
+ * A job is a process: every thread it has, and on TASK_ADD every thread
+ * and child process that it or any of its registered descendants creates
+ * later, registered on its creator's vertex when it is created.
+ */
+enum hcube_unit {
+	HCUBE_UNIT_JOB,		/* the process: all its threads (the default) */
+	HCUBE_UNIT_TREE,	/* the process and its descendants that exist now */
+	HCUBE_UNIT_THREAD,	/* that one thread; what it creates is not registered */
+	__HCUBE_UNIT_MAX,
+	HCUBE_UNIT_MAX = __HCUBE_UNIT_MAX - 1,
 };
 
 /*
@@ -130,12 +147,14 @@ enum hcube_cmd {
 	HCUBE_CMD_FAULT_ADD,	/* exactly one of HCUBE_A_CPU, HCUBE_A_VERTEX_ID */
 	HCUBE_CMD_FAULT_DEL,
 	/*
-	 * HCUBE_A_PID..., [HCUBE_A_THREADS], [HCUBE_A_VERTEX_ID]. The reply
+	 * HCUBE_A_PID..., [HCUBE_A_UNIT], [HCUBE_A_VERTEX_ID]. The reply
 	 * has one HCUBE_A_TASK per task: PID and VERTEX when registered, PID
 	 * and ERROR when that task alone failed (it raced with its exit).
+	 * HCUBE_A_THREADS is accepted and changes nothing (threads are part of
+	 * the job unit).
 	 */
 	HCUBE_CMD_TASK_ADD,
-	HCUBE_CMD_TASK_DEL,	/* HCUBE_A_PID..., [THREADS] or HCUBE_A_ALL */
+	HCUBE_CMD_TASK_DEL,	/* HCUBE_A_PID..., [UNIT] or HCUBE_A_ALL */
 	HCUBE_CMD_TASK_GET,	/* dump: one HCUBE_A_TASK each */
 	/* HCUBE_R_A_POLICY, HCUBE_R_A_DRY_RUN; replies the report */
 	HCUBE_CMD_REBALANCE,
@@ -183,7 +202,7 @@ enum hcube_attr {
 	HCUBE_A_CPU,		/* u32 */
 	HCUBE_A_VERTEX_ID,	/* u32 */
 	HCUBE_A_PID,		/* u32, in the caller's pid namespace; repeated */
-	HCUBE_A_THREADS,	/* flag: every thread of each process */
+	HCUBE_A_THREADS,	/* flag: accepted, no effect (threads: unit job) */
 	HCUBE_A_ALL,		/* flag: TASK_DEL of every registered task */
 	HCUBE_A_TASK,		/* nest, enum hcube_task_attr; repeated */
 	HCUBE_A_STATS,		/* nest, enum hcube_stats_attr */
@@ -196,6 +215,7 @@ enum hcube_attr {
 	HCUBE_A_CLUSTER,	/* u32: a cluster (the labels' high bits), CONTROLLER_NTF */
 	HCUBE_A_CONTROLLER_OLD,	/* u32: the cluster's controller before (absent: none) */
 	HCUBE_A_CONTROLLER_NEW,	/* u32: and now (absent: none) */
+	HCUBE_A_UNIT,		/* u32, enum hcube_unit (TASK_ADD, TASK_DEL) */
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
@@ -231,6 +251,9 @@ enum hcube_task_attr {
 	HCUBE_T_A_CPUS,		/* string cpulist: affinity now */
 	HCUBE_T_A_ERROR,	/* s32: -errno of a failed move */
 	HCUBE_T_A_REASON,	/* u32, enum hcube_reason (TASK_NTF) */
+	HCUBE_T_A_ORIGIN,	/* u32, enum hcube_reason: admin, fork or thread */
+	HCUBE_T_A_UNIT,		/* u32, enum hcube_unit: job or thread */
+	HCUBE_T_A_CREATOR,	/* u32: pid of the task that created it */
 	__HCUBE_T_A_MAX,
 	HCUBE_T_A_MAX = __HCUBE_T_A_MAX - 1,
 };
@@ -282,6 +305,10 @@ enum hcube_stats_attr {
 	HCUBE_S_A_REGISTERED,	/* u64: tasks ever registered */
 	HCUBE_S_A_UNREGISTERED,	/* u64: tasks unregistered by command */
 	HCUBE_S_A_TASKS,	/* u64: registered now */
+	HCUBE_S_A_ADOPTED,	/* u64: of the registered, new threads and children */
+	HCUBE_S_A_REFUSED,	/* u64: new threads and children over max_tasks */
+	HCUBE_S_A_RELEASED,	/* u64: new threads and children of thread units */
+	HCUBE_S_A_EVENTS_LOST,	/* u64: creations found by a scan, not an event */
 	__HCUBE_S_A_MAX,
 	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
 };
