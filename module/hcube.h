@@ -14,6 +14,9 @@
 #include <linux/cpumask.h>
 #include <linux/hashtable.h>
 #include <linux/list.h>
+#include <linux/llist.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -29,19 +32,65 @@ struct hcube_vertex {
 	u8 state;		/* enum hcube_vertex_state */
 	bool marked;		/* the vertex itself is marked faulty */
 	u32 load;		/* tasks on the tasks list */
+	u32 offlines;		/* times it went offline: masks broken by the kernel */
 	struct list_head tasks;	/* active tasks placed here */
 };
 
+/*
+ * A registered task. It holds a reference on its task_struct: the identity
+ * of a registered thread is its task, not its pid number, which a
+ * non-leader thread's exec swaps with the leader's.
+ *
+ * Life: a record is created pending (a new thread or child: inserted in
+ * the hash by its own task_work, before it runs user code) or linked
+ * directly (a TASK_ADD); linked means on a vertex's task list (active) or
+ * on hcube.changed, in hcube.tasks and counted. It is found by the
+ * tracepoint probes in hcube.by_task under RCU, and freed after an RCU
+ * grace period when its last reference goes.
+ */
 struct hcube_task {
-	struct hlist_node hnode;	/* hcube.by_pid */
+	struct hlist_node hnode;	/* hcube.by_task, RCU */
 	struct list_head vnode;		/* vertex tasks list, or hcube.changed */
-	struct pid *pid;
-	u32 id;				/* index in hcube.tasks */
+	struct llist_node exit_node;	/* hcube.exits */
+	struct llist_node adopt_node;	/* hcube.adopts */
+	struct task_struct *task;	/* referenced */
+	struct pid *creator;		/* referenced, or NULL (admin) */
+	struct pid *exit_pid;		/* referenced: its pid when it exited */
+	refcount_t ref;
+	unsigned long flags;		/* HCUBE_TF_* bits */
+	u32 id;				/* index in hcube.tasks, once linked */
+	u32 epoch;			/* vertex's offline count when masked */
 	u16 vertex;
 	u8 state;			/* enum hcube_task_state */
+	u8 origin;			/* HCUBE_REASON_ADMIN, _FORK or _THREAD */
+	u8 unit;			/* HCUBE_UNIT_JOB or _THREAD */
 	bool remask_pending;		/* our last mask change failed: retry */
-	cpumask_var_t orig;		/* affinity at registration */
+	struct rcu_head rcu;
+	/*
+	 * cpumask_size() bytes each: affinity at registration (for a new
+	 * thread or child, its creator's), and the mask hcube last set.
+	 */
+	unsigned long masks[];
 };
+
+/* hcube_task.flags */
+enum {
+	HCUBE_TF_LINKED,	/* on a list, in hcube.tasks, counted */
+	HCUBE_TF_EXIT_QUEUED,	/* on hcube.exits */
+	HCUBE_TF_EXITED,	/* the exit probe saw it */
+	HCUBE_TF_GONE,		/* unregistered: out of the hash or leaving it */
+	HCUBE_TF_REMOVED,	/* unregistered by a command or the unload */
+};
+
+static inline struct cpumask *hcube_task_orig(struct hcube_task *t)
+{
+	return to_cpumask(t->masks);
+}
+
+static inline struct cpumask *hcube_task_given(struct hcube_task *t)
+{
+	return (struct cpumask *)((char *)t->masks + cpumask_size());
+}
 
 struct hcube_config {
 	u32 policy;
@@ -54,6 +103,7 @@ struct hcube_counters {
 	u64 rebalances, auto_rebalances, dry_runs;
 	u64 migrations, moved, failures, evacuations;
 	u64 exited, changed, registered, unregistered;
+	u64 adopted;
 };
 
 /* Per-task lines kept in a report. */
@@ -106,16 +156,26 @@ struct hcube {
 	struct hcube_plan plan;
 
 	/* tasks */
-	DECLARE_HASHTABLE(by_pid, 10);
-	struct xarray tasks;		/* by id */
+	DECLARE_HASHTABLE(by_task, 12);	/* every record not gone, RCU */
+	spinlock_t hash_lock;		/* guards by_task's writers */
+	struct xarray tasks;		/* linked records, by id */
 	struct list_head changed;	/* tasks whose affinity others changed */
-	u32 ntasks;
+	u32 ntasks;			/* linked records */
+	atomic_t nrecords;		/* records, pending ones too (max_tasks) */
+	atomic_t nhashed;		/* records in by_task, tombstones too */
+	struct llist_head exits;	/* records the exit probe saw */
+	struct llist_head adopts;	/* pending records to link */
+	struct hcube_events *ev;	/* probes, births, the worker */
 
 	struct hcube_config cfg;
 	struct hcube_counters cnt;
 	unsigned long last_auto;	/* jiffies of the last automatic rebalance */
 	struct hcube_report report;	/* the last one built */
-	struct delayed_work reap_work;
+	struct delayed_work auto_work;	/* the automatic trigger, when due */
+	struct delayed_work retry_work;	/* remasks that failed, when any did */
+	u32 retries;
+	u32 exited_since;		/* exits since the last rebalance report */
+	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
 };
 
@@ -130,6 +190,7 @@ int hcube_topology_mode(struct hcube *hc, u32 mode, struct netlink_ext_ack *exta
 cpumask_var_t *hcube_alloc_groups(void);
 void hcube_free_groups(cpumask_var_t *groups);
 void hcube_refresh(struct hcube *hc);
+void hcube_after_change(struct hcube *hc, u32 trigger);
 int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		       struct netlink_ext_ack *extack, const struct nlattr *attr);
 void hcube_lock(struct hcube *hc);
@@ -139,17 +200,52 @@ const char *hcube_mode_name(u32 mode);
 /* hcube_task.c */
 int hcube_tasks_init(void);
 void hcube_tasks_exit(void);
-struct hcube_task *hcube_task_find(struct hcube *hc, struct pid *pid);
-int hcube_task_add(struct hcube *hc, struct pid **pids, u32 npids, int vertex,
-		   struct hcube_task **added);
+struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p);
+struct hcube_task *hcube_task_alloc(gfp_t gfp);
+void hcube_task_put(struct hcube_task *t);
+bool hcube_task_hash_add(struct hcube *hc, struct hcube_task *t);
+void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
+void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
-int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to);
-int hcube_task_remask(struct hcube *hc, struct hcube_task *t);
-u32 hcube_reap(struct hcube *hc, struct hcube_report *r);
+int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
+		    struct hcube_report *r);
+int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
+		      struct hcube_report *r);
+bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
+void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
+			    struct hcube_report *r);
+int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask);
+int hcube_pick_vertex(struct hcube *hc);
+int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 void hcube_tasks_release_all(struct hcube *hc);
 void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 		       int error);
 int hcube_task_check(struct hcube *hc, struct task_struct *p);
+
+/* A set of tasks named by a request, referenced (hcube_task.c). */
+struct hcube_taskset {
+	struct task_struct **task;
+	u32 *src;		/* the request's pid index that brought it */
+	bool *named;		/* the task the pid names */
+	u32 n, cap;
+	u32 unit;		/* enum hcube_unit of the request */
+};
+
+int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src,
+			  u32 unit);
+void hcube_taskset_free(struct hcube_taskset *s);
+int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
+			 int vertex, struct hcube_task **out, u32 *bad);
+int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
+			   u32 *bad);
+
+/* hcube_events.c */
+int hcube_events_init(struct hcube *hc);
+void hcube_events_stop(struct hcube *hc);
+void hcube_events_exit(struct hcube *hc);
+void hcube_events_kick(struct hcube *hc);
+void hcube_events_drain(struct hcube *hc);
+void hcube_auto_schedule(struct hcube *hc);
 
 /* hcube_balance.c */
 int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
@@ -157,7 +253,8 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc);
 void hcube_report_release(struct hcube_report *r);
-void hcube_auto_check(struct hcube *hc);
+bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
+void hcube_auto_run(struct hcube *hc);
 
 /* hcube_nl.c */
 int hcube_nl_init(void);
@@ -166,6 +263,8 @@ void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
 		     u32 reason);
 void hcube_ntf_topo(struct hcube *hc, u32 reason);
 void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason);
+void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
+		       struct task_struct *creator);
 void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r);
 void hcube_ntf_controllers(struct hcube *hc, u32 reason);
 

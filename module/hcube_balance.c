@@ -2,7 +2,7 @@
 /*
  * hcube: rebalancing and evacuation.
  *
- * A rebalance is synchronous, under hcube.lock: reap, snapshot the loads,
+ * A rebalance is synchronous, under hcube.lock: snapshot the loads,
  * let the core plan, decompose the plan into routes (each task moves once,
  * straight to its final vertex, sources paired with destinations along the
  * plan's edges), move the tasks with set_cpus_allowed_ptr() and read each
@@ -45,9 +45,16 @@ void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 	r->duration_ns = 0;
 }
 
+/*
+ * A move that did not happen: the task is exiting (its exit is on its
+ * way), someone else changed its affinity (-EAGAIN: reported as changed),
+ * or the move failed.
+ */
 static void hcube_report_failure(struct hcube *hc, struct hcube_report *r,
 				 struct hcube_task *t, int err)
 {
+	if (err == -EAGAIN || err == -ESRCH)
+		return;	/* changed: reported as such; exiting: counted at its exit */
 	hc->cnt.failures++;
 	r->failed++;
 	if (r->nfailures < HCUBE_REPORT_TASKS)
@@ -85,7 +92,7 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 				w++;
 			if (w == hc->nv)
 				break;
-			err = hcube_task_move(hc, t, w);
+			err = hcube_task_move(hc, t, w, r);
 			if (err) {
 				hcube_report_failure(hc, r, t, err);
 				continue;
@@ -100,6 +107,26 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 	return moved;
 }
 
+/*
+ * Before planning: the tasks of healthy vertices whose affinity someone
+ * else changed leave the loads (a rebalance moves tasks, so it may look at
+ * each). The others are caught by hcube_task_move() itself.
+ */
+static void hcube_find_changed(struct hcube *hc, struct hcube_report *r)
+{
+	struct hcube_task *t, *tmp;
+	u32 i;
+
+	for (i = 0; i < hc->nv; i++) {
+		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
+			continue;
+		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
+			if (!(t->task->flags & PF_EXITING) &&
+			    hcube_task_changed(hc, t))
+				hcube_task_set_changed(hc, t, r);
+	}
+}
+
 /* Move @count tasks from vertex @from to vertex @to; failures stay. */
 static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 			     const struct hcube_route *rt)
@@ -112,7 +139,7 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 
 		if (done == rt->count)
 			break;
-		err = hcube_task_move(hc, t, rt->to);
+		err = hcube_task_move(hc, t, rt->to, r);
 		if (err)
 			hcube_report_failure(hc, r, t, err);
 		else
@@ -145,7 +172,10 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	r->policy = policy;
 	r->trigger = trigger;
 	r->dry_run = dry_run;
-	hcube_reap(hc, r);
+	r->exited = hc->exited_since;
+	if (!dry_run)
+		hc->exited_since = 0;
+	hcube_find_changed(hc, r);
 	if (!dry_run)
 		hcube_evacuate_all(hc, r);
 
@@ -212,18 +242,17 @@ done:
 /*
  * The automatic trigger: a healthy vertex joined to C_b has fewer tasks
  * than the threshold while some other has at least two more (so a plan can
- * change something), and the cooldown since the last automatic rebalance
- * has passed.
+ * change something). Due now, or in *delay jiffies when the cooldown since
+ * the last automatic rebalance has not passed. It is looked at whenever
+ * the loads, the vertices or the settings change; there is no timer.
  */
-void hcube_auto_check(struct hcube *hc)
+bool hcube_auto_due(struct hcube *hc, unsigned long *delay)
 {
-	u32 i, min = U32_MAX, max = 0, policy = hc->cfg.policy;
+	u32 i, min = U32_MAX, max = 0;
+	unsigned long end;
 
 	if (!hc->cfg.autob || !hc->ntasks || !hc->topo_valid)
-		return;
-	if (hc->last_auto &&
-	    time_before(jiffies, hc->last_auto + msecs_to_jiffies(hc->cfg.cooldown_ms)))
-		return;
+		return false;
 	for (i = 0; i < hc->nv; i++) {
 		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY ||
 		    hc->topo.dist[i] == HCUBE_DIST_NONE)
@@ -232,10 +261,29 @@ void hcube_auto_check(struct hcube *hc)
 		max = max(max, hc->v[i].load);
 	}
 	if (min >= hc->cfg.threshold || max < min + 2)
+		return false;
+	end = hc->last_auto + msecs_to_jiffies(hc->cfg.cooldown_ms);
+	*delay = hc->last_auto && time_before(jiffies, end) ? end - jiffies : 0;
+	return true;
+}
+
+void hcube_auto_run(struct hcube *hc)
+{
+	u32 policy = hc->cfg.policy;
+	unsigned long delay;
+
+	hcube_events_drain(hc);
+	if (!hcube_auto_due(hc, &delay))
 		return;
+	if (delay) {
+		hcube_auto_schedule(hc);
+		return;
+	}
 	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
 		policy = HCUBE_POLICY_MCWA;
 	hc->last_auto = jiffies ? jiffies : 1;
 	hcube_report_reset(&hc->report, hc);
 	hcube_rebalance(hc, policy, false, HCUBE_REASON_AUTO, NULL);
+	/* still due (a plan that could not balance): after the cooldown */
+	hcube_auto_schedule(hc);
 }

@@ -36,10 +36,6 @@ unsigned int hcube_max_tasks = 65536;
 module_param_named(max_tasks, hcube_max_tasks, uint, 0444);
 MODULE_PARM_DESC(max_tasks, "most tasks that can be registered (1..4194304, default 65536)");
 
-static unsigned int reap_ms = 1000;
-module_param(reap_ms, uint, 0444);
-MODULE_PARM_DESC(reap_ms, "period of the exited-task reaper and automatic trigger, ms (10..60000, default 1000)");
-
 static enum cpuhp_state hcube_hp_state;
 
 static const char *const hcube_modes[] = {
@@ -310,8 +306,11 @@ void hcube_refresh(struct hcube *hc)
 	}
 	for (i = 0; i < hc->nv; i++) {
 		struct hcube_vertex *v = &hc->v[i];
+		u8 was = v->state;
 
 		v->state = hcube_vertex_state(hc, v, hc->faulty, v->marked, usable);
+		if (v->state == HCUBE_VERTEX_OFFLINE && was != HCUBE_VERTEX_OFFLINE)
+			v->offlines++;
 		if (v->state != HCUBE_VERTEX_HEALTHY)
 			cpumask_clear(usable);
 		cpumask_copy(v->usable, usable);
@@ -325,20 +324,39 @@ void hcube_refresh(struct hcube *hc)
 	hc->generation++;
 }
 
-/* Give the tasks of healthy vertices their vertex's current mask. */
+/*
+ * Give the tasks of healthy vertices their vertex's current mask. One that
+ * fails (a CPU coming online is not active yet, say) is tried again a
+ * little later.
+ */
 static u32 hcube_remask_all(struct hcube *hc)
 {
-	struct hcube_task *t;
+	struct hcube_task *t, *tmp;
 	u32 i, failed = 0;
 
 	for (i = 0; i < hc->nv; i++) {
 		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
 			continue;
-		list_for_each_entry(t, &hc->v[i].tasks, vnode)
-			if (hcube_task_remask(hc, t))
+		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
+			if (hcube_task_remask(hc, t, NULL))
 				failed++;
 	}
+	if (failed && !hc->stopping)
+		mod_delayed_work(system_wq, &hc->retry_work,
+				 msecs_to_jiffies(10U << min(hc->retries, 7U)));
+	else if (!failed)
+		hc->retries = 0;
 	return failed;
+}
+
+static void hcube_retry_workfn(struct work_struct *work)
+{
+	struct hcube *hc = &hcube;
+
+	hcube_lock(hc);
+	if (!hc->stopping && ++hc->retries <= 32)
+		hcube_remask_all(hc);
+	hcube_unlock(hc);
 }
 
 /* Would any vertex stay healthy with these marks? */
@@ -366,14 +384,16 @@ static bool hcube_any_healthy(struct hcube *hc, const struct cpumask *faulty,
  * tasks off vertices that can no longer run them (nearest first) and, when
  * some had to move, a rebalance with the configured policy.
  */
-static void hcube_after_change(struct hcube *hc, u32 trigger)
+void hcube_after_change(struct hcube *hc, u32 trigger)
 {
 	u32 policy = hc->cfg.policy;
 
 	hcube_remask_all(hc);
 	hcube_report_reset(&hc->report, hc);
-	if (!hcube_evacuate_all(hc, &hc->report))
+	if (!hcube_evacuate_all(hc, &hc->report)) {
+		hcube_auto_schedule(hc);
 		return;
+	}
 	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
 		policy = HCUBE_POLICY_MCWA;
 	hcube_rebalance(hc, policy, false, trigger, NULL);
@@ -497,21 +517,6 @@ static int hcube_cpu_down(unsigned int cpu)
 	return 0;
 }
 
-static void hcube_reap_workfn(struct work_struct *work)
-{
-	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
-					reap_work);
-
-	hcube_lock(hc);
-	if (!hc->stopping) {
-		hcube_reap(hc, NULL);
-		hcube_auto_check(hc);
-	}
-	hcube_unlock(hc);
-	if (!READ_ONCE(hc->stopping))
-		schedule_delayed_work(&hc->reap_work, msecs_to_jiffies(reap_ms));
-}
-
 static int hcube_initial_mode(void)
 {
 	int cpu, node = -1;
@@ -611,19 +616,18 @@ static int __init hcube_init(void)
 		       (unsigned long)PID_MAX_LIMIT);
 		return -EINVAL;
 	}
-	if (reap_ms < 10 || reap_ms > 60000) {
-		pr_err("reap_ms=%u: must be 10..60000\n", reap_ms);
-		return -EINVAL;
-	}
 
 	err = hcube_tasks_init();
 	if (err)
 		return err;
 	mutex_init(&hc->lock);
-	hash_init(hc->by_pid);
+	hash_init(hc->by_task);
+	spin_lock_init(&hc->hash_lock);
 	xa_init_flags(&hc->tasks, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&hc->changed);
-	INIT_DELAYED_WORK(&hc->reap_work, hcube_reap_workfn);
+	init_llist_head(&hc->exits);
+	init_llist_head(&hc->adopts);
+	INIT_DELAYED_WORK(&hc->retry_work, hcube_retry_workfn);
 	hc->cfg.policy = HCUBE_POLICY_MCWA;
 	hc->cfg.threshold = 1;
 	hc->cfg.cooldown_ms = 1000;
@@ -655,14 +659,19 @@ static int __init hcube_init(void)
 	if (err)
 		goto free_topo;
 
-	err = hcube_nl_init();
+	err = hcube_events_init(hc);
 	if (err)
 		goto remove_hp;
-	schedule_delayed_work(&hc->reap_work, msecs_to_jiffies(reap_ms));
+	err = hcube_nl_init();
+	if (err)
+		goto stop_events;
 	pr_info("%s mode, %u groups on a %u-cube\n", hcube_mode_name(hc->mode),
 		hc->ngroups, hc->dim);
 	return 0;
 
+stop_events:
+	hcube_events_stop(hc);
+	hcube_events_exit(hc);
 remove_hp:
 	cpuhp_remove_state_nocalls(hcube_hp_state);
 free_topo:
@@ -677,20 +686,43 @@ free:
 	return err;
 }
 
+/* Free the records still in the hash: tombstones, at unload. */
+static void hcube_sweep(struct hcube *hc)
+{
+	struct hlist_node *tmp;
+	struct hcube_task *t;
+	int bkt;
+
+	hash_for_each_safe(hc->by_task, bkt, tmp, t, hnode)
+		hcube_task_hash_del(hc, t);
+}
+
 static void __exit hcube_exit(void)
 {
 	struct hcube *hc = &hcube;
 
-	/* No more notifications, then no more requests. */
-	WRITE_ONCE(hc->stopping, true);
-	hcube_nl_exit();
-	cancel_delayed_work_sync(&hc->reap_work);
 	cpuhp_remove_state_nocalls(hcube_hp_state);
+	/* No more notifications, then no more requests. */
+	hcube_lock(hc);
+	hc->stopping = true;
+	hcube_unlock(hc);
+	hcube_nl_exit();
+	cancel_delayed_work_sync(&hc->retry_work);
 
+	/*
+	 * Every task gets its affinity back while the probes still see its
+	 * new threads and children; then the probes go, and the births in
+	 * flight give those their creator's original affinity.
+	 */
 	hcube_lock(hc);
 	hcube_tasks_release_all(hc);
 	hcube_report_release(&hc->report);
 	hcube_unlock(hc);
+	hcube_events_stop(hc);
+	hcube_lock(hc);
+	hcube_sweep(hc);
+	hcube_unlock(hc);
+	hcube_events_exit(hc);
 
 	xa_destroy(&hc->tasks);
 	hcube_mem_free(&hc->m);

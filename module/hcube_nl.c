@@ -20,7 +20,7 @@
 #include <linux/threads.h>
 #include "hcube.h"
 
-#define HCUBE_NL_REAP	0x01	/* reap exited tasks before the doit */
+#define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
 
 /* A required attribute: the missing type in the ack, and a message. */
 #define HCUBE_REQUIRE(info, attr, msg) ({			\
@@ -207,41 +207,55 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* @ns: the reader's pid namespace, NULL for the initial one. */
+static u32 hcube_pid_in(struct pid *pid, struct pid_namespace *ns)
+{
+	return ns ? pid_nr_ns(pid, ns) : pid_nr(pid);
+}
+
+/*
+ * A task nest. @ns: the reader's pid namespace, NULL for the initial one.
+ * The state is read now: an active task whose affinity someone else
+ * changed shows as changed before hcube acts on it.
+ */
 static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube_task *t,
 			   struct pid_namespace *ns, u32 reason)
 {
-	struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
+	bool exited = reason == HCUBE_REASON_EXITED;
+	struct task_struct *p = t->task;
 	struct nlattr *nest = nla_nest_start(skb, type);
 	char comm[TASK_COMM_LEN];
-	int err = -EMSGSIZE;
+	u32 state = t->state, pid;
 
 	if (!nest)
-		goto out;
-	if (nla_put_u32(skb, HCUBE_T_A_PID, ns ? pid_nr_ns(t->pid, ns) : pid_nr(t->pid)) ||
+		return -EMSGSIZE;
+	if (exited)
+		state = HCUBE_TASK_EXITED;
+	else if (state == HCUBE_TASK_ACTIVE && hcube_task_changed(&hcube, t))
+		state = HCUBE_TASK_CHANGED;
+	pid = exited && t->exit_pid ? hcube_pid_in(t->exit_pid, ns) :
+	      ns ? task_pid_nr_ns(p, ns) : task_pid_nr(p);
+	get_task_comm(comm, p);
+	if (nla_put_u32(skb, HCUBE_T_A_PID, pid) ||
 	    nla_put_u32(skb, HCUBE_T_A_VERTEX, t->vertex) ||
-	    nla_put_u32(skb, HCUBE_T_A_STATE, reason == HCUBE_REASON_EXITED ?
-			HCUBE_TASK_EXITED : t->state) ||
-	    hcube_put_cpulist(skb, HCUBE_T_A_ORIG_CPUS, t->orig) ||
-	    (reason && nla_put_u32(skb, HCUBE_T_A_REASON, reason)))
+	    nla_put_u32(skb, HCUBE_T_A_STATE, state) ||
+	    hcube_put_cpulist(skb, HCUBE_T_A_ORIG_CPUS, hcube_task_orig(t)) ||
+	    (reason && nla_put_u32(skb, HCUBE_T_A_REASON, reason)) ||
+	    nla_put_u32(skb, HCUBE_T_A_ORIGIN, t->origin) ||
+	    nla_put_u32(skb, HCUBE_T_A_UNIT, t->unit) ||
+	    (t->creator && hcube_pid_in(t->creator, ns) &&
+	     nla_put_u32(skb, HCUBE_T_A_CREATOR, hcube_pid_in(t->creator, ns))) ||
+	    nla_put_string(skb, HCUBE_T_A_COMM, comm))
 		goto cancel;
-	if (p) {
-		get_task_comm(comm, p);
-		if (nla_put_u32(skb, HCUBE_T_A_TGID,
-				ns ? task_tgid_nr_ns(p, ns) : task_tgid_nr(p)) ||
-		    nla_put_string(skb, HCUBE_T_A_COMM, comm) ||
-		    hcube_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask))
-			goto cancel;
-	}
+	if (!exited && pid_alive(p) &&
+	    (nla_put_u32(skb, HCUBE_T_A_TGID,
+			 ns ? task_tgid_nr_ns(p, ns) : task_tgid_nr(p)) ||
+	     hcube_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask)))
+		goto cancel;
 	nla_nest_end(skb, nest);
-	err = 0;
-	goto out;
+	return 0;
 cancel:
 	nla_nest_cancel(skb, nest);
-out:
-	if (p)
-		put_task_struct(p);
-	return err;
+	return -EMSGSIZE;
 }
 
 static int hcube_fill_report_task(struct sk_buff *skb, int type,
@@ -372,7 +386,14 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc)
 	    nla_put_u64_64bit(skb, HCUBE_S_A_REGISTERED, c->registered, HCUBE_S_A_PAD) ||
 	    nla_put_u64_64bit(skb, HCUBE_S_A_UNREGISTERED, c->unregistered,
 			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_TASKS, hc->ntasks, HCUBE_S_A_PAD)) {
+	    nla_put_u64_64bit(skb, HCUBE_S_A_TASKS, hc->ntasks, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_ADOPTED, c->adopted, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_REFUSED, atomic64_read(&hc->refused),
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_RELEASED, atomic64_read(&hc->released),
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_EVENTS_LOST,
+			      atomic64_read(&hc->events_lost), HCUBE_S_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -513,6 +534,40 @@ void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)
 	hcube_ntf_send(skb, hdr);
 }
 
+/*
+ * A new thread or child that could not be registered (max_tasks): it runs
+ * with its creator's original affinity. Any context that may sleep.
+ */
+void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
+		       struct task_struct *creator)
+{
+	char comm[TASK_COMM_LEN];
+	struct sk_buff *skb;
+	struct nlattr *nest;
+	void *hdr;
+
+	if (!hcube_listening(hc))
+		return;
+	skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_TASK_NTF, &hdr);
+	if (!skb)
+		return;
+	get_task_comm(comm, p);
+	nest = nla_nest_start(skb, HCUBE_A_TASK);
+	if (!nest || nla_put_u32(skb, HCUBE_T_A_PID, task_pid_nr(p)) ||
+	    nla_put_u32(skb, HCUBE_T_A_TGID, task_tgid_nr(p)) ||
+	    nla_put_string(skb, HCUBE_T_A_COMM, comm) ||
+	    nla_put_u32(skb, HCUBE_T_A_REASON, HCUBE_REASON_REFUSED) ||
+	    nla_put_u32(skb, HCUBE_T_A_ORIGIN, same_thread_group(p, creator ?: p) &&
+			creator ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK) ||
+	    (creator && nla_put_u32(skb, HCUBE_T_A_CREATOR, task_pid_nr(creator))) ||
+	    hcube_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask)) {
+		nlmsg_free(skb);
+		return;
+	}
+	nla_nest_end(skb, nest);
+	hcube_ntf_send(skb, hdr);
+}
+
 void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
 {
 	struct sk_buff *skb;
@@ -536,14 +591,17 @@ static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	hcube_lock(&hcube);
-	if (ops->internal_flags & HCUBE_NL_REAP)
-		hcube_reap(&hcube, NULL);
+	if (ops->internal_flags & HCUBE_NL_DRAIN)
+		hcube_events_drain(&hcube);
 	return 0;
 }
 
+/* A command that changed loads, vertices or settings may make the trigger due. */
 static void hcube_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			    struct genl_info *info)
 {
+	if (ops->flags & GENL_ADMIN_PERM)
+		hcube_auto_schedule(&hcube);
 	hcube_unlock(&hcube);
 }
 
@@ -781,161 +839,51 @@ static int hcube_fault_doit(struct sk_buff *skb, struct genl_info *info)
 	return hcube_fault_change(hc, cpu, v, add, info->extack, acpu ? acpu : avx);
 }
 
-/* Candidates of a TASK_ADD or TASK_DEL: pid references and their attribute. */
-struct hcube_cand {
-	struct pid **pids;
-	const struct nlattr **attr;
-	u32 n, cap;
-};
-
-static int hcube_cand_push(struct hcube_cand *c, struct pid *pid,
-			   const struct nlattr *a)
+/*
+ * The tasks a TASK_ADD or TASK_DEL names: every HCUBE_A_PID (in the
+ * caller's pid namespace) with HCUBE_A_UNIT, into @s; @pa gets each pid's
+ * attribute, by the index the set's entries carry.
+ */
+static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
+			    const struct nlattr ***pa)
 {
-	if (c->n == c->cap) {
-		u32 cap = c->cap ? 2 * c->cap : 64;
-		struct pid **p = kvrealloc(c->pids, c->cap * sizeof(*p),
-					   cap * sizeof(*p), GFP_KERNEL);
-		const struct nlattr **q;
-
-		if (!p)
-			return -ENOMEM;
-		c->pids = p;
-		q = kvrealloc(c->attr, c->cap * sizeof(*q), cap * sizeof(*q),
-			      GFP_KERNEL);
-		if (!q)
-			return -ENOMEM;
-		c->attr = q;
-		c->cap = cap;
-	}
-	c->pids[c->n] = pid;
-	c->attr[c->n++] = a;
-	return 0;
-}
-
-static void hcube_cand_free(struct hcube_cand *c, u32 from)
-{
-	u32 i;
-
-	for (i = from; i < c->n; i++)
-		put_pid(c->pids[i]);
-	kvfree(c->pids);
-	kvfree(c->attr);
-}
-
-/* Every thread of the process that @pid names (a thread or the leader). */
-static int hcube_cand_threads(struct hcube_cand *c, struct pid *pid,
-			      const struct nlattr *a)
-{
-	struct task_struct *p = get_pid_task(pid, PIDTYPE_PID), *t;
-	struct pid **tmp;
-	u32 n = 0, cap, i;
-	int err = 0;
-
-	if (!p)
-		return -ESRCH;
-	cap = get_nr_threads(p) + 16;
-	tmp = kvcalloc(cap, sizeof(*tmp), GFP_KERNEL);
-	if (!tmp) {
-		put_task_struct(p);
-		return -ENOMEM;
-	}
-	rcu_read_lock();
-	for_each_thread(p, t) {
-		if (n == cap)
-			break;
-		tmp[n++] = get_task_pid(t, PIDTYPE_PID);
-	}
-	rcu_read_unlock();
-	put_task_struct(p);
-	for (i = 0; i < n; i++) {
-		if (!err)
-			err = hcube_cand_push(c, tmp[i], a);
-		if (err)
-			put_pid(tmp[i]);
-	}
-	kvfree(tmp);
-	return err;
-}
-
-/* Resolve every HCUBE_A_PID (in the caller's namespace) into candidates. */
-static int hcube_cand_collect(struct hcube_cand *c, struct genl_info *info)
-{
-	bool threads = nla_get_flag(info->attrs[HCUBE_A_THREADS]);
+	struct nlattr *aunit = info->attrs[HCUBE_A_UNIT];
 	const struct nlattr *a;
+	u32 n = 0;
 	int rem, err;
 
+	s->unit = aunit ? nla_get_u32(aunit) : HCUBE_UNIT_JOB;
+	if (s->unit == HCUBE_UNIT_THREAD && info->attrs[HCUBE_A_THREADS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_THREADS],
+				    "HCUBE_A_THREADS: not with HCUBE_A_UNIT thread (units job and tree have every thread)");
+		return -EINVAL;
+	}
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
+		n += nla_type(a) == HCUBE_A_PID;
+	*pa = kvcalloc(n, sizeof(**pa), GFP_KERNEL);
+	if (!*pa)
+		return -ENOMEM;
+	n = 0;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
 		struct pid *pid;
 
 		if (nla_type(a) != HCUBE_A_PID)
 			continue;
+		(*pa)[n] = a;
 		pid = find_get_pid(nla_get_u32(a));
-		if (!pid || !pid_has_task(pid, PIDTYPE_PID)) {
-			put_pid(pid);
+		err = pid ? hcube_taskset_add_pid(s, pid, n, s->unit) : -ESRCH;
+		put_pid(pid);
+		if (err == -ESRCH)
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
 					    "HCUBE_A_PID: no such process in the caller's pid namespace");
-			return -ESRCH;
-		}
-		if (threads) {
-			err = hcube_cand_threads(c, pid, a);
-			put_pid(pid);
-			if (err == -ESRCH)
-				NL_SET_ERR_MSG_ATTR(info->extack, a,
-						    "HCUBE_A_PID: no such process in the caller's pid namespace");
-		} else {
-			err = hcube_cand_push(c, pid, a);
-			if (err)
-				put_pid(pid);
-		}
 		if (err)
 			return err;
+		n++;
 	}
 	return 0;
 }
 
-struct hcube_cand_key {
-	struct pid *pid;
-	u32 i;
-};
-
-static int hcube_cand_key_cmp(const void *a, const void *b)
-{
-	const struct hcube_cand_key *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/*
- * The first candidate that repeats an earlier one, or c->n when none does.
- * Sorted, not compared pairwise: a request may name tens of thousands of
- * tasks, and this runs under hcube.lock.
- */
-static int hcube_cand_first_dup(const struct hcube_cand *c, u32 *first)
-{
-	struct hcube_cand_key *k;
-	u32 i;
-
-	*first = c->n;
-	if (c->n < 2)
-		return 0;
-	k = kvmalloc_array(c->n, sizeof(*k), GFP_KERNEL);
-	if (!k)
-		return -ENOMEM;
-	for (i = 0; i < c->n; i++) {
-		k[i].pid = c->pids[i];
-		k[i].i = i;
-	}
-	sort(k, c->n, sizeof(*k), hcube_cand_key_cmp, NULL);
-	for (i = 1; i < c->n; i++)
-		if (k[i].pid == k[i - 1].pid && k[i].i < *first)
-			*first = k[i].i;
-	kvfree(k);
-	return 0;
-}
-
-/* The message of an hcube_task_check() refusal. */
+/* The message of a refusal of the task set's entry that came from @a. */
 static void hcube_check_msg(struct netlink_ext_ack *extack,
 			    const struct nlattr *a, int err)
 {
@@ -955,19 +903,81 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "HCUBE_A_PID: the task's cpuset may not span the cube's CPUs (its affinity does not cover them)");
 		break;
+	case -EEXIST:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "HCUBE_A_PID: the task is already registered");
+		break;
+	case -ENOTUNIQ:
+		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is given twice");
+		break;
+	case -ENOSPC:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "HCUBE_A_PID: too many tasks (module parameter max_tasks)");
+		break;
 	}
+}
+
+static size_t hcube_cpulist_len(const struct cpumask *mask)
+{
+	return snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) + 1;
+}
+
+/*
+ * Room for the TASK_ADD reply of @s: a task nest per entry, with its
+ * current mask and, once registered, the longest vertex mask.
+ */
+static size_t hcube_task_add_size(struct hcube *hc, struct hcube_taskset *s)
+{
+	size_t fixed = nla_total_size(0) + 8 * nla_total_size(sizeof(u32)) +
+		       nla_total_size(TASK_COMM_LEN), vmax = 0, n = NLMSG_GOODSIZE;
+	u32 i;
+
+	for (i = 0; i < hc->nv; i++)
+		vmax = max(vmax, hcube_cpulist_len(hc->v[i].usable));
+	for (i = 0; i < s->n; i++)
+		if (s->task[i])
+			n += fixed + nla_total_size(vmax) +
+			     nla_total_size(hcube_cpulist_len(&s->task[i]->cpus_mask));
+	return n;
+}
+
+/*
+ * Threads or children that the job's tasks created while they were being
+ * registered, before the probes could see their creator: registered too
+ * (each with its event), not listed in the reply.
+ */
+static void hcube_task_add_late(struct hcube *hc, struct genl_info *info,
+				u32 unit, int vertex)
+{
+	struct hcube_taskset s = { .unit = unit };
+	const struct nlattr **pa = NULL;
+	struct hcube_task **out;
+	u32 i, bad;
+
+	if (unit == HCUBE_UNIT_THREAD || hcube_nl_taskset(&s, info, &pa))
+		goto out;
+	for (i = 0; i < s.n; i++)
+		s.named[i] = false;
+	out = kvcalloc(s.n, sizeof(*out), GFP_KERNEL);
+	if (out)
+		hcube_tasks_register(hc, &s, vertex, out, &bad);
+	kvfree(out);
+out:
+	kvfree(pa);
+	hcube_taskset_free(&s);
 }
 
 static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct hcube_cand c = {};
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	struct hcube_taskset s = {};
+	const struct nlattr **pa = NULL;
+	struct hcube_task **out = NULL;
 	struct hcube *hc = &hcube;
-	struct hcube_task **added = NULL;
-	struct sk_buff *msg;
-	u32 *nrs = NULL;
+	struct sk_buff *msg = NULL;
 	int vertex = -1, err;
 	void *hdr;
-	u32 i, dup;
+	u32 i, bad;
 
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
@@ -981,110 +991,70 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
-	err = hcube_cand_collect(&c, info);
-	if (!err)
-		err = hcube_cand_first_dup(&c, &dup);
+	err = hcube_nl_taskset(&s, info, &pa);
 	if (err)
 		goto out;
-
-	for (i = 0; i < c.n; i++) {
-		struct task_struct *p = get_pid_task(c.pids[i], PIDTYPE_PID);
-
-		err = p ? hcube_task_check(hc, p) : -ESRCH;
-		if (p)
-			put_task_struct(p);
-		if (err) {
-			hcube_check_msg(info->extack, c.attr[i], err);
-			goto out;
-		}
-		if (hcube_task_find(hc, c.pids[i])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, c.attr[i],
-					    "HCUBE_A_PID: the task is already registered");
+	/* The reply is made before anything changes: a refusal changes nothing. */
+	err = -ENOMEM;
+	out = kvcalloc(s.n, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		goto out;
+	msg = hcube_reply_new(info, hcube_task_add_size(hc, &s), &hdr);
+	if (!msg)
+		goto out;
+	err = hcube_tasks_register(hc, &s, vertex, out, &bad);
+	if (err) {
+		hcube_check_msg(info->extack, pa[bad == U32_MAX ? 0 : s.src[bad]], err);
+		if (err == -ENOTUNIQ)
 			err = -EEXIST;
-			goto out;
-		}
-		if (i == dup) {
-			NL_SET_ERR_MSG_ATTR(info->extack, c.attr[i],
-					    "HCUBE_A_PID: the task is given twice");
-			err = -EEXIST;
-			goto out;
-		}
-	}
-	if (hc->ntasks + c.n > hcube_max_tasks) {
-		NL_SET_ERR_MSG_ATTR(info->extack, c.attr[0],
-				    "HCUBE_A_PID: too many tasks (module parameter max_tasks)");
-		err = -ENOSPC;
 		goto out;
 	}
-
-	added = kvcalloc(c.n, sizeof(*added), GFP_KERNEL);
-	nrs = kvcalloc(c.n, sizeof(*nrs), GFP_KERNEL);
-	if (!added || !nrs) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < c.n; i++)
-		nrs[i] = pid_nr_ns(c.pids[i], task_active_pid_ns(current));
-	err = hcube_task_add(hc, c.pids, c.n, vertex, added);
-	if (err)
-		goto out;
-	/* The pid references now belong to the tasks (or were dropped). */
-	kvfree(c.pids);
-	kvfree(c.attr);
-	c.pids = NULL;
-	c.attr = NULL;
-
-	msg = hcube_reply_new(info, NLMSG_GOODSIZE + c.n * 64, &hdr);
-	if (!msg) {
-		err = -ENOMEM;
-		goto free_added;
-	}
-	for (i = 0; i < c.n; i++) {
+	for (i = 0; i < s.n; i++) {
 		struct nlattr *nest;
+		int e;
 
-		if (!IS_ERR(added[i])) {
-			if (hcube_fill_task(msg, HCUBE_A_TASK, added[i],
-					    task_active_pid_ns(current), 0))
-				break;
+		if (!out[i])
 			continue;
+		if (!IS_ERR(out[i])) {
+			e = hcube_fill_task(msg, HCUBE_A_TASK, out[i], ns, 0);
+		} else {
+			nest = nla_nest_start(msg, HCUBE_A_TASK);
+			e = !nest || nla_put_u32(msg, HCUBE_T_A_PID,
+						 task_pid_nr_ns(s.task[i], ns)) ||
+			    nla_put_s32(msg, HCUBE_T_A_ERROR, PTR_ERR(out[i]));
+			if (!e)
+				nla_nest_end(msg, nest);
 		}
-		nest = nla_nest_start(msg, HCUBE_A_TASK);
-		if (!nest || nla_put_u32(msg, HCUBE_T_A_PID, nrs[i]) ||
-		    nla_put_s32(msg, HCUBE_T_A_ERROR, PTR_ERR(added[i])))
+		/* sized above; a miss is a bug, and the tasks stay registered */
+		if (WARN_ON_ONCE(e))
 			break;
-		nla_nest_end(msg, nest);
 	}
-	if (i < c.n) {
-		/* The registration stands; only the reply is cut short. */
-		nlmsg_free(msg);
-		err = 0;
-		goto free_added;
-	}
+	hcube_task_add_late(hc, info, s.unit, vertex);
 	err = hcube_reply(msg, hdr, info);
-free_added:
-	kvfree(added);
-	kvfree(nrs);
-	return err;
+	msg = NULL;
 out:
-	kvfree(added);
-	kvfree(nrs);
-	hcube_cand_free(&c, 0);
+	nlmsg_free(msg);
+	kvfree(out);
+	kvfree(pa);
+	hcube_taskset_free(&s);
 	return err;
 }
 
 static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct hcube_cand c = {};
+	struct hcube_taskset s = {};
+	const struct nlattr **pa = NULL;
 	struct hcube *hc = &hcube;
 	struct hcube_task *t;
 	unsigned long id;
 	int err;
-	u32 i;
+	u32 bad;
 
 	if (info->attrs[HCUBE_A_ALL]) {
-		if (info->attrs[HCUBE_A_PID] || info->attrs[HCUBE_A_THREADS]) {
+		if (info->attrs[HCUBE_A_PID] || info->attrs[HCUBE_A_THREADS] ||
+		    info->attrs[HCUBE_A_UNIT]) {
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
-					    "HCUBE_A_ALL: not with HCUBE_A_PID or HCUBE_A_THREADS");
+					    "HCUBE_A_ALL: not with HCUBE_A_PID, HCUBE_A_THREADS or HCUBE_A_UNIT");
 			return -EINVAL;
 		}
 		xa_for_each(&hc->tasks, id, t)
@@ -1093,25 +1063,16 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
-	err = hcube_cand_collect(&c, info);
-	if (err)
-		goto out;
-	/* Check all first: a request that fails changes nothing. */
-	for (i = 0; i < c.n; i++) {
-		if (!hcube_task_find(hc, c.pids[i])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, c.attr[i],
+	err = hcube_nl_taskset(&s, info, &pa);
+	if (!err) {
+		err = hcube_tasks_unregister(hc, &s, &bad);
+		/* for a job or a tree: nor any thread of its process */
+		if (err)
+			NL_SET_ERR_MSG_ATTR(info->extack, pa[s.src[bad]],
 					    "HCUBE_A_PID: the task is not registered");
-			err = -ENOENT;
-			goto out;
-		}
 	}
-	for (i = 0; i < c.n; i++) {
-		t = hcube_task_find(hc, c.pids[i]);
-		if (t)	/* given twice: gone already */
-			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
-	}
-out:
-	hcube_cand_free(&c, 0);
+	kvfree(pa);
+	hcube_taskset_free(&s);
 	return err;
 }
 
@@ -1124,11 +1085,10 @@ static int hcube_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	int err = 0;
 
 	hcube_lock(hc);
-	hcube_reap(hc, NULL);
 	xa_for_each_start(&hc->tasks, id, t, id) {
 		void *hdr;
 
-		if (!pid_nr_ns(t->pid, ns))
+		if (!task_pid_nr_ns(t->task, ns))
 			continue;	/* not visible to the reader */
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &hcube_genl_family,
@@ -1238,12 +1198,10 @@ static int hcube_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_CUBE_GET,
-		.internal_flags = HCUBE_NL_REAP,
 		.doit = hcube_cube_get_doit,
 	},
 	{
 		.cmd = HCUBE_CMD_VERTEX_GET,
-		.internal_flags = HCUBE_NL_REAP,
 		.doit = hcube_vertex_get_doit,
 		.dumpit = hcube_vertex_get_dumpit,
 		.policy = hcube_vertex_get_policy,
@@ -1252,7 +1210,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_TOPO_SET,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_REAP,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_topo_set_doit,
 		.policy = hcube_topo_set_policy,
 		.maxattr = ARRAY_SIZE(hcube_topo_set_policy) - 1,
@@ -1260,7 +1218,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_FAULT_ADD,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_REAP,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_fault_doit,
 		.policy = hcube_fault_policy,
 		.maxattr = ARRAY_SIZE(hcube_fault_policy) - 1,
@@ -1268,7 +1226,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_FAULT_DEL,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_REAP,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_fault_doit,
 		.policy = hcube_fault_policy,
 		.maxattr = ARRAY_SIZE(hcube_fault_policy) - 1,
@@ -1276,7 +1234,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_TASK_ADD,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_REAP,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_task_add_doit,
 		.policy = hcube_task_add_policy,
 		.maxattr = ARRAY_SIZE(hcube_task_add_policy) - 1,
@@ -1284,7 +1242,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_TASK_DEL,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_REAP,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_task_del_doit,
 		.policy = hcube_task_del_policy,
 		.maxattr = ARRAY_SIZE(hcube_task_del_policy) - 1,
@@ -1296,13 +1254,13 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_REBALANCE,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_rebalance_doit,
 		.policy = hcube_rebalance_policy,
 		.maxattr = ARRAY_SIZE(hcube_rebalance_policy) - 1,
 	},
 	{
 		.cmd = HCUBE_CMD_STATS_GET,
-		.internal_flags = HCUBE_NL_REAP,
 		.doit = hcube_stats_get_doit,
 	},
 	{
@@ -1312,6 +1270,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_CONFIG_SET,
 		.flags = GENL_ADMIN_PERM,
+		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_config_set_doit,
 		.policy = hcube_config_set_policy,
 		.maxattr = ARRAY_SIZE(hcube_config_set_policy) - 1,

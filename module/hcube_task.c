@@ -2,12 +2,25 @@
 /*
  * hcube: registered tasks.
  *
- * A task is held by a struct pid reference. Its affinity at registration
- * is saved and restored when it is unregistered and when the module is
- * unloaded. While registered, an active task's allowed CPUs are exactly
- * the usable CPUs of its vertex. A task whose mask someone else changed is
- * reported as changed and left alone from then on: it is not moved, not
- * counted in any load, and not restored.
+ * A registered task is a thread. Its record holds a reference on its
+ * task_struct, so a thread keeps its identity when a non-leader thread's
+ * exec swaps thread ids. The affinity it had at registration is saved and
+ * given back when it is unregistered and when the module is unloaded; a
+ * new thread or child registered with its creator (hcube_events.c) saves
+ * its creator's. While registered, an active task's allowed CPUs are
+ * exactly the usable CPUs of its vertex, and the record keeps the mask
+ * hcube last set ("given"). Before hcube sets a mask again it compares:
+ * a task whose mask someone else changed is reported as changed and left
+ * alone from then on (not moved, not counted in any load, not restored).
+ * The one exception is a task whose vertex went offline since: the
+ * scheduler itself breaks the affinity of a task whose CPUs all left.
+ *
+ * Records are found by task in hcube.by_task under RCU (the tracepoint
+ * probes) and are freed after a grace period. A record unregistered by a
+ * command stays in the hash as a tombstone, not linked and not counted,
+ * until its task exits: a fork that copied the vertex's mask just before
+ * the affinity was given back still finds it, and the child gets the
+ * original affinity too.
  *
  * cpusets. The module cannot read a task's cpuset (cpuset_cpus_allowed()
  * is not exported), and set_cpus_allowed_ptr() does not check it. A task
@@ -20,10 +33,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include "hcube.h"
 #include "hcube_trace.h"
 
@@ -31,23 +46,109 @@ static struct kmem_cache *hcube_task_cache;
 
 int hcube_tasks_init(void)
 {
-	hcube_task_cache = KMEM_CACHE(hcube_task, 0);
+	hcube_task_cache = kmem_cache_create("hcube_task",
+					     sizeof(struct hcube_task) +
+					     2 * cpumask_size(),
+					     0, 0, NULL);
 	return hcube_task_cache ? 0 : -ENOMEM;
 }
 
 void hcube_tasks_exit(void)
 {
+	rcu_barrier();	/* hcube_task_free_rcu() is ours */
 	kmem_cache_destroy(hcube_task_cache);
 }
 
-struct hcube_task *hcube_task_find(struct hcube *hc, struct pid *pid)
+struct hcube_task *hcube_task_alloc(gfp_t gfp)
 {
-	struct hcube_task *t;
+	struct hcube_task *t = kmem_cache_zalloc(hcube_task_cache, gfp);
 
-	hash_for_each_possible(hc->by_pid, t, hnode, (unsigned long)pid)
-		if (t->pid == pid)
-			return t;
-	return NULL;
+	if (!t)
+		return NULL;
+	refcount_set(&t->ref, 1);
+	INIT_LIST_HEAD(&t->vnode);
+	t->vertex = HCUBE_NO_VERTEX;
+	return t;
+}
+
+static void hcube_task_free_rcu(struct rcu_head *rcu)
+{
+	struct hcube_task *t = container_of(rcu, struct hcube_task, rcu);
+
+	if (t->task)
+		put_task_struct(t->task);
+	put_pid(t->creator);
+	put_pid(t->exit_pid);
+	kmem_cache_free(hcube_task_cache, t);
+}
+
+/* Any context: the last reference frees the record after a grace period. */
+void hcube_task_put(struct hcube_task *t)
+{
+	if (refcount_dec_and_test(&t->ref))
+		call_rcu(&t->rcu, hcube_task_free_rcu);
+}
+
+/* The record of @p that is not gone, under RCU or hcube.lock. */
+struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p)
+{
+	struct hcube_task *t, *found = NULL;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(hc->by_task, t, hnode, (unsigned long)p) {
+		if (t->task == p && !test_bit(HCUBE_TF_GONE, &t->flags)) {
+			found = t;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Put @t in the hash, replacing a tombstone of its task; false when a live
+ * record of the task is there already. The hash owns the caller's reference.
+ */
+bool hcube_task_hash_add(struct hcube *hc, struct hcube_task *t)
+{
+	struct hcube_task *old, *tomb = NULL;
+
+	spin_lock(&hc->hash_lock);
+	hash_for_each_possible(hc->by_task, old, hnode, (unsigned long)t->task) {
+		if (old->task != t->task || test_bit(HCUBE_TF_GONE, &old->flags))
+			continue;
+		if (!test_bit(HCUBE_TF_REMOVED, &old->flags) ||
+		    test_bit(HCUBE_TF_LINKED, &old->flags)) {
+			spin_unlock(&hc->hash_lock);
+			return false;
+		}
+		tomb = old;
+	}
+	if (tomb) {
+		set_bit(HCUBE_TF_GONE, &tomb->flags);
+		hash_del_rcu(&tomb->hnode);
+		atomic_dec(&hc->nhashed);
+	}
+	hash_add_rcu(hc->by_task, &t->hnode, (unsigned long)t->task);
+	atomic_inc(&hc->nhashed);
+	spin_unlock(&hc->hash_lock);
+	if (tomb)
+		hcube_task_put(tomb);
+	return true;
+}
+
+/* Take @t out of the hash for good and drop the hash's reference. */
+void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t)
+{
+	spin_lock(&hc->hash_lock);
+	if (test_and_set_bit(HCUBE_TF_GONE, &t->flags)) {
+		spin_unlock(&hc->hash_lock);
+		return;
+	}
+	hash_del_rcu(&t->hnode);
+	atomic_dec(&hc->nhashed);
+	spin_unlock(&hc->hash_lock);
+	hcube_task_put(t);
 }
 
 static bool hcube_cpuset_ok(struct hcube *hc, struct task_struct *p)
@@ -81,15 +182,8 @@ int hcube_task_check(struct hcube *hc, struct task_struct *p)
 	return 0;
 }
 
-static void hcube_task_free(struct hcube_task *t)
-{
-	put_pid(t->pid);
-	free_cpumask_var(t->orig);
-	kmem_cache_free(hcube_task_cache, t);
-}
-
 /* The least loaded healthy vertex, attached to C_b when possible. */
-static int hcube_pick_vertex(struct hcube *hc)
+int hcube_pick_vertex(struct hcube *hc)
 {
 	int best = -1;
 	u32 i;
@@ -107,8 +201,22 @@ static int hcube_pick_vertex(struct hcube *hc)
 	return best;
 }
 
+/* The vertex whose CPU group holds all of @mask, or -1. */
+int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
+{
+	unsigned int cpu = cpumask_first(mask);
+	u16 v;
+
+	if (cpu >= nr_cpu_ids)
+		return -1;
+	v = hc->cpu_vertex[cpu];
+	if (v == HCUBE_NO_VERTEX || !cpumask_subset(mask, hc->v[v].cpus))
+		return -1;
+	return v;
+}
+
 /* Set @p's mask to @mask and read it back. */
-static int hcube_set_mask(struct task_struct *p, const struct cpumask *mask)
+int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask)
 {
 	int err = set_cpus_allowed_ptr(p, mask);
 
@@ -118,124 +226,125 @@ static int hcube_set_mask(struct task_struct *p, const struct cpumask *mask)
 }
 
 /*
- * Register @pids (referenced by the caller, checked by hcube_task_check(),
- * not registered yet, no duplicates). Either every task structure is
- * allocated or nothing changes (-ENOMEM, and the caller keeps its pid
- * references). Then each task gets the CPUs of @vertex, or of the least
- * loaded healthy vertex when @vertex < 0; one that cannot (it raced with
- * exit, say) is not registered and added[i] is an ERR_PTR. When 0 is
- * returned every pid reference has been consumed.
+ * Did someone else change @t's affinity since hcube set it? Not when its
+ * vertex went offline since then: the scheduler breaks the affinity of a
+ * task whose allowed CPUs all went offline.
  */
-int hcube_task_add(struct hcube *hc, struct pid **pids, u32 npids, int vertex,
-		   struct hcube_task **added)
+bool hcube_task_changed(struct hcube *hc, struct hcube_task *t)
 {
-	u32 i, n;
-	int err;
+	if (cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)))
+		return false;
+	return t->vertex == HCUBE_NO_VERTEX ||
+	       hc->v[t->vertex].offlines == t->epoch;
+}
 
-	for (n = 0; n < npids; n++) {
-		struct hcube_task *t;
+/* Give @t @mask of vertex @v and remember it as hcube's. */
+static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
+{
+	int err = hcube_task_set_mask(t->task, hc->v[v].usable);
 
-		t = kmem_cache_zalloc(hcube_task_cache, GFP_KERNEL);
-		added[n] = t;
-		if (!t)
-			goto nomem;
-		if (!zalloc_cpumask_var(&t->orig, GFP_KERNEL) ||
-		    xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b, GFP_KERNEL)) {
-			n++;
-			goto nomem;
-		}
-	}
-
-	for (i = 0; i < npids; i++) {
-		struct hcube_task *t = added[i];
-		struct task_struct *p;
-		int to = vertex >= 0 ? vertex : hcube_pick_vertex(hc);
-
-		p = get_pid_task(pids[i], PIDTYPE_PID);
-		err = p ? hcube_task_check(hc, p) : -ESRCH;
-		if (!err && to < 0)
-			err = -ENODEV;
-		if (!err) {
-			cpumask_copy(t->orig, &p->cpus_mask);
-			err = hcube_set_mask(p, hc->v[to].usable);
-			if (err)
-				set_cpus_allowed_ptr(p, t->orig);
-		}
-		if (p)
-			put_task_struct(p);
-		if (err) {
-			xa_erase(&hc->tasks, t->id);
-			free_cpumask_var(t->orig);
-			kmem_cache_free(hcube_task_cache, t);
-			added[i] = ERR_PTR(err);
-			put_pid(pids[i]);
-			continue;
-		}
-		t->pid = pids[i];
-		t->vertex = to;
-		t->state = HCUBE_TASK_ACTIVE;
-		hash_add(hc->by_pid, &t->hnode, (unsigned long)t->pid);
-		list_add_tail(&t->vnode, &hc->v[to].tasks);
-		hc->v[to].load++;
-		hc->ntasks++;
-		hc->cnt.registered++;
-		hcube_ntf_task(hc, t, HCUBE_REASON_ADDED);
-	}
+	if (err)
+		return err;
+	cpumask_copy(hcube_task_given(t), hc->v[v].usable);
+	t->epoch = hc->v[v].offlines;
+	t->remask_pending = false;
 	return 0;
+}
 
-nomem:
-	/* added[0 .. n-1] were allocated; the ids of some may be unset (0). */
-	for (i = 0; i < n; i++) {
-		if (added[i]->id)
-			xa_erase(&hc->tasks, added[i]->id);
-		free_cpumask_var(added[i]->orig);
-		kmem_cache_free(hcube_task_cache, added[i]);
-		added[i] = NULL;
+static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
+{
+	hcube_ntf_task(hc, t, reason);
+}
+
+/*
+ * Link a record that is in the hash: on vertex @vertex (active, its mask
+ * already that vertex's) or, with HCUBE_NO_VERTEX, on hcube.changed.
+ * Needs an id in hcube.tasks already (t->id).
+ */
+void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex)
+{
+	if (vertex == HCUBE_NO_VERTEX) {
+		t->state = HCUBE_TASK_CHANGED;
+		list_add_tail(&t->vnode, &hc->changed);
+	} else {
+		t->state = HCUBE_TASK_ACTIVE;
+		t->vertex = vertex;
+		list_add_tail(&t->vnode, &hc->v[vertex].tasks);
+		hc->v[vertex].load++;
 	}
-	return -ENOMEM;
+	set_bit(HCUBE_TF_LINKED, &t->flags);
+	hc->ntasks++;
+	hc->cnt.registered++;
+	if (t->origin != HCUBE_REASON_ADMIN)
+		hc->cnt.adopted++;
+}
+
+/* The report's and the counters' side of a task found changed. */
+void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
+			    struct hcube_report *r)
+{
+	t->state = HCUBE_TASK_CHANGED;
+	hc->v[t->vertex].load--;
+	list_move_tail(&t->vnode, &hc->changed);
+	hc->cnt.changed++;
+	if (r) {
+		r->changed_count++;
+		if (r->nchanged < HCUBE_REPORT_TASKS)
+			hcube_report_task(&r->changed[r->nchanged++], t, 0);
+	}
+	hcube_task_notify(hc, t, HCUBE_REASON_CHANGED);
 }
 
 static void hcube_task_unlink(struct hcube *hc, struct hcube_task *t)
 {
-	hash_del(&t->hnode);
-	list_del(&t->vnode);
+	list_del_init(&t->vnode);
 	xa_erase(&hc->tasks, t->id);
 	if (t->state == HCUBE_TASK_ACTIVE)
 		hc->v[t->vertex].load--;
+	clear_bit(HCUBE_TF_LINKED, &t->flags);
 	hc->ntasks--;
+	atomic_dec(&hc->nrecords);
 }
 
 /*
- * Unregister @t and give an active task its original affinity back.
- * @reason: HCUBE_REASON_REMOVED (a command), _EXITED, or 0 at unload.
+ * Unregister a linked @t. @reason: HCUBE_REASON_REMOVED (a command, or
+ * 0 at unload: no event) gives an active task whose affinity nobody else
+ * changed its original affinity back and leaves a tombstone in the hash;
+ * HCUBE_REASON_EXITED takes it out of the hash.
  */
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
-	struct task_struct *p;
+	struct task_struct *p = t->task;
 
-	if (t->state == HCUBE_TASK_ACTIVE && reason != HCUBE_REASON_EXITED) {
-		p = get_pid_task(t->pid, PIDTYPE_PID);
-		if (p) {
-			int err = set_cpus_allowed_ptr(p, t->orig);
+	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
+	    !(p->flags & PF_EXITING) && !hcube_task_changed(hc, t)) {
+		int err = set_cpus_allowed_ptr(p, hcube_task_orig(t));
 
-			if (err)
-				pr_info("pid %d: original affinity %*pbl not restored: %d\n",
-					pid_nr(t->pid), cpumask_pr_args(t->orig),
-					err);
-			put_task_struct(p);
-		}
+		if (err)
+			pr_info("pid %d: original affinity %*pbl not restored: %d\n",
+				task_pid_nr(p), cpumask_pr_args(hcube_task_orig(t)),
+				err);
 	}
-	if (reason == HCUBE_REASON_REMOVED) {
-		hc->cnt.unregistered++;
-		hcube_ntf_task(hc, t, reason);
-	} else if (reason == HCUBE_REASON_EXITED) {
+	if (reason == HCUBE_REASON_EXITED) {
 		hc->cnt.exited++;
-		hcube_ntf_task(hc, t, reason);
+		hc->exited_since++;
+		hcube_task_notify(hc, t, reason);
+	} else if (reason == HCUBE_REASON_REMOVED) {
+		hc->cnt.unregistered++;
+		hcube_task_notify(hc, t, reason);
+	} else {
+		hc->cnt.unregistered++;
 	}
 	hcube_task_unlink(hc, t);
-	hcube_task_free(t);
+	if (reason == HCUBE_REASON_EXITED || (p->flags & PF_EXITING)) {
+		/* its births in flight still register their children */
+		hcube_task_hash_del(hc, t);
+		return;
+	}
+	set_bit(HCUBE_TF_REMOVED, &t->flags);
 }
 
+/* Unload: every linked task unregistered, its affinity given back. */
 void hcube_tasks_release_all(struct hcube *hc)
 {
 	struct hcube_task *t;
@@ -245,44 +354,54 @@ void hcube_tasks_release_all(struct hcube *hc)
 		hcube_task_del(hc, t, 0);
 }
 
-/* Move an active task to vertex @to; on failure it stays where it is. */
-int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to)
+/*
+ * Move an active task to vertex @to; on failure it stays where it is.
+ * -EAGAIN: someone else changed its affinity, it is now changed.
+ */
+int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
+		    struct hcube_report *r)
 {
-	struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
 	u32 from = t->vertex;
 	int err;
 
-	if (!p)
-		return -ESRCH;
-	err = hcube_set_mask(p, hc->v[to].usable);
-	put_task_struct(p);
-	trace_hcube_migrate(pid_nr(t->pid), from, to, err);
+	if (t->task->flags & PF_EXITING)
+		return -ESRCH;	/* the exit probe has it */
+	if (hcube_task_changed(hc, t)) {
+		hcube_task_set_changed(hc, t, r);
+		return -EAGAIN;
+	}
+	err = hcube_task_give(hc, t, to);
+	trace_hcube_migrate(task_pid_nr(t->task), from, to, err);
 	if (err)
 		return err;
 	list_move_tail(&t->vnode, &hc->v[to].tasks);
 	hc->v[from].load--;
 	hc->v[to].load++;
 	t->vertex = to;
-	t->remask_pending = false;
 	return 0;
 }
 
 /*
  * Give an active task its vertex's current mask, if it differs. A failure
- * (for instance when a CPU coming online is not active yet) is retried at
- * the next reap instead of being taken for someone else's change.
+ * (for instance when a CPU coming online is not active yet) is retried
+ * later instead of being taken for someone else's change.
  */
-int hcube_task_remask(struct hcube *hc, struct hcube_task *t)
+int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
+		      struct hcube_report *r)
 {
-	struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
-	const struct cpumask *mask = hc->v[t->vertex].usable;
-	int err = 0;
+	int err;
 
-	if (!p)
-		return -ESRCH;
-	if (!cpumask_equal(&p->cpus_mask, mask))
-		err = hcube_set_mask(p, mask);
-	put_task_struct(p);
+	if (cpumask_equal(&t->task->cpus_mask, hc->v[t->vertex].usable)) {
+		t->remask_pending = false;
+		return 0;
+	}
+	if (t->task->flags & PF_EXITING)
+		return 0;
+	if (hcube_task_changed(hc, t)) {
+		hcube_task_set_changed(hc, t, r);
+		return 0;
+	}
+	err = hcube_task_give(hc, t, t->vertex);
 	t->remask_pending = err != 0;
 	return err;
 }
@@ -290,70 +409,373 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t)
 void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 		       int error)
 {
-	struct task_struct *p = get_pid_task(t->pid, PIDTYPE_PID);
-
-	rt->spid = get_pid(t->pid);
-	rt->pid = pid_nr(t->pid);
+	rt->spid = get_task_pid(t->task, PIDTYPE_PID);
+	rt->pid = task_pid_nr(t->task);
 	rt->vertex = t->vertex;
 	rt->error = error;
-	if (p) {
-		get_task_comm(rt->comm, p);
-		put_task_struct(p);
-	} else {
-		strscpy(rt->comm, "", sizeof(rt->comm));
-	}
+	get_task_comm(rt->comm, t->task);
 }
 
 /*
- * Unregister tasks that exited; set aside active tasks whose affinity was
- * changed by someone else. Counts go to @r when it is not NULL. Returns
- * the number of tasks found exited.
+ * Task sets: the tasks a request names. Each entry holds a task reference,
+ * the index of the pid that brought it and whether that pid names it.
  */
-u32 hcube_reap(struct hcube *hc, struct hcube_report *r)
+static int hcube_taskset_grow(struct hcube_taskset *s, u32 room)
 {
-	struct hcube_task *t;
-	unsigned long id;
-	u32 exited = 0;
+	u32 cap = s->cap, n = s->n + room;
+	struct task_struct **task;
+	u32 *src;
+	bool *named;
 
-	xa_for_each(&hc->tasks, id, t) {
-		struct hcube_vertex *v = &hc->v[t->vertex];
-		struct task_struct *p;
-		bool changed = false;
-		bool gone;
+	if (n <= cap)
+		return 0;
+	while (cap < n)
+		cap = cap ? 2 * cap : 64;
+	task = kvrealloc(s->task, s->cap * sizeof(*task), cap * sizeof(*task),
+			 GFP_KERNEL);
+	if (!task)
+		return -ENOMEM;
+	s->task = task;
+	src = kvrealloc(s->src, s->cap * sizeof(*src), cap * sizeof(*src),
+			GFP_KERNEL);
+	if (!src)
+		return -ENOMEM;
+	s->src = src;
+	named = kvrealloc(s->named, s->cap * sizeof(*named),
+			  cap * sizeof(*named), GFP_KERNEL);
+	if (!named)
+		return -ENOMEM;
+	s->named = named;
+	s->cap = cap;
+	return 0;
+}
 
-		/*
-		 * A look, not a reference: this runs for every task on every
-		 * command and reaper pass, and the task_struct stays valid
-		 * under RCU (Documentation/performance.md measures this loop).
-		 */
-		rcu_read_lock();
-		p = pid_task(t->pid, PIDTYPE_PID);
-		gone = !p || (p->flags & PF_EXITING);
-		if (!gone && t->state == HCUBE_TASK_ACTIVE &&
-		    v->state == HCUBE_VERTEX_HEALTHY && !t->remask_pending)
-			changed = !cpumask_equal(&p->cpus_mask, v->usable);
-		rcu_read_unlock();
-		if (!gone && t->remask_pending && v->state == HCUBE_VERTEX_HEALTHY)
-			hcube_task_remask(hc, t);
-		if (gone) {
-			exited++;
-			hcube_task_del(hc, t, HCUBE_REASON_EXITED);
-			continue;
-		}
-		if (!changed)
-			continue;
-		t->state = HCUBE_TASK_CHANGED;
-		v->load--;
-		list_move_tail(&t->vnode, &hc->changed);
-		hc->cnt.changed++;
-		if (r) {
-			r->changed_count++;
-			if (r->nchanged < HCUBE_REPORT_TASKS)
-				hcube_report_task(&r->changed[r->nchanged++], t, 0);
-		}
-		hcube_ntf_task(hc, t, HCUBE_REASON_CHANGED);
+void hcube_taskset_free(struct hcube_taskset *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->task[i])
+			put_task_struct(s->task[i]);
+	kvfree(s->task);
+	kvfree(s->src);
+	kvfree(s->named);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Is @p a descendant of the process @root (by real parent)? Under RCU. */
+static bool hcube_descends(struct task_struct *p, struct task_struct *root)
+{
+	while (p->pid) {	/* up to the idle task, pid 0 */
+		if (same_thread_group(p, root))
+			return true;
+		p = rcu_dereference(p->real_parent);
 	}
-	if (r)
-		r->exited += exited;
-	return exited;
+	return false;
+}
+
+/*
+ * Collect under RCU: the threads of @p's process other than @p and, with
+ * @tree, every thread of every descendant process. At most @room go into
+ * @s; returns how many there were, so a caller with too little room grows
+ * the set and tries again.
+ */
+static u32 hcube_collect(struct hcube_taskset *s, struct task_struct *p,
+			 u32 src, bool tree, u32 room)
+{
+	struct task_struct *g, *t;
+	u32 found = 0;
+
+	rcu_read_lock();
+	for_each_thread(p, t) {
+		if (t == p || (t->flags & PF_EXITING))
+			continue;
+		if (found++ < room) {
+			s->task[s->n] = get_task_struct(t);
+			s->src[s->n] = src;
+			s->named[s->n++] = false;
+		}
+	}
+	if (tree) {
+		for_each_process(g) {
+			if (same_thread_group(g, p) || !hcube_descends(g, p))
+				continue;
+			for_each_thread(g, t) {
+				if (t->flags & PF_EXITING)
+					continue;
+				if (found++ < room) {
+					s->task[s->n] = get_task_struct(t);
+					s->src[s->n] = src;
+					s->named[s->n++] = false;
+				}
+			}
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Add the tasks that @pid names with @unit: the thread itself, for a job
+ * every thread of its process, for a tree also every thread of every
+ * descendant process. -ESRCH when @pid has no task.
+ */
+int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src,
+			  u32 unit)
+{
+	struct task_struct *p = get_pid_task(pid, PIDTYPE_PID);
+	u32 room = 16, start, found;
+	int err;
+
+	if (!p)
+		return -ESRCH;
+	err = hcube_taskset_grow(s, 1);
+	if (err) {
+		put_task_struct(p);
+		return err;
+	}
+	s->task[s->n] = p;
+	s->src[s->n] = src;
+	s->named[s->n++] = true;
+	if (unit == HCUBE_UNIT_THREAD)
+		return 0;
+	start = s->n;
+	for (;;) {
+		err = hcube_taskset_grow(s, room);
+		if (err)
+			return err;
+		found = hcube_collect(s, p, src, unit == HCUBE_UNIT_TREE, room);
+		if (found <= room)
+			return 0;
+		/* it grew meanwhile: drop what was taken and try with room */
+		while (s->n > start)
+			put_task_struct(s->task[--s->n]);
+		room = found + found / 4 + 16;
+	}
+}
+
+struct hcube_set_key {
+	struct task_struct *task;
+	u32 i;
+};
+
+static int hcube_set_key_cmp(const void *a, const void *b)
+{
+	const struct hcube_set_key *x = a, *y = b;
+
+	if (x->task != y->task)
+		return x->task < y->task ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * Drop the repeats of a set (sorted, not pairwise: a request may name tens
+ * of thousands of tasks). A task named by two pids is an error
+ * (-ENOTUNIQ): *bad is the later one. Repeats brought in as threads or descendants are dropped.
+ */
+static int hcube_taskset_dedup(struct hcube_taskset *s, u32 *bad)
+{
+	struct hcube_set_key *k;
+	u32 i, j;
+
+	if (s->n < 2)
+		return 0;
+	k = kvmalloc_array(s->n, sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		k[i].task = s->task[i];
+		k[i].i = i;
+	}
+	sort(k, s->n, sizeof(*k), hcube_set_key_cmp, NULL);
+	for (i = 0; i < s->n; i = j) {
+		u32 keep = k[i].i, named = s->named[keep] ? 1 : 0;
+
+		for (j = i + 1; j < s->n && k[j].task == k[i].task; j++) {
+			u32 x = k[j].i;
+
+			if (s->named[x] && ++named > 1) {
+				*bad = x;
+				kvfree(k);
+				return -ENOTUNIQ;
+			}
+			if (s->named[x])
+				keep = x;
+		}
+		for (j = i; j < s->n && k[j].task == k[i].task; j++) {
+			if (k[j].i == keep)
+				continue;
+			put_task_struct(s->task[k[j].i]);
+			s->task[k[j].i] = NULL;
+		}
+	}
+	kvfree(k);
+	return 0;
+}
+
+/* Free what hcube_tasks_register() allocated and did not use. */
+static void hcube_register_undo(struct hcube *hc, struct hcube_task **out,
+				u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		struct hcube_task *t = out[i];
+
+		if (IS_ERR_OR_NULL(t))
+			continue;
+		if (t->id)
+			xa_erase(&hc->tasks, t->id);
+		hcube_task_put(t);
+		out[i] = NULL;
+	}
+}
+
+/* The record of @p unless it is a tombstone, or NULL. */
+static struct hcube_task *hcube_task_live(struct hcube *hc,
+					  struct task_struct *p)
+{
+	struct hcube_task *t = hcube_task_lookup(hc, p);
+
+	return t && !test_bit(HCUBE_TF_REMOVED, &t->flags) ? t : NULL;
+}
+
+/* Register one task with its allocated record @t on vertex @to (< 0: none). */
+static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
+			      struct task_struct *p, u32 unit, int to)
+{
+	int err;
+
+	t->task = get_task_struct(p);
+	t->origin = HCUBE_REASON_ADMIN;
+	t->unit = unit == HCUBE_UNIT_THREAD ? HCUBE_UNIT_THREAD : HCUBE_UNIT_JOB;
+	cpumask_copy(hcube_task_orig(t), &p->cpus_mask);
+	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
+	if (to < 0 || !hcube_task_hash_add(hc, t)) {
+		/* no healthy vertex, or it became registered meanwhile */
+		xa_erase(&hc->tasks, t->id);
+		hcube_task_put(t);
+		return to < 0 ? -ENODEV : -EEXIST;
+	}
+	/*
+	 * The exit probe looks the task up after the exiting task set
+	 * PF_EXITING; here the record is in the hash before the flag is
+	 * read. One of the two sees the other.
+	 */
+	smp_mb();
+	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to);
+	if (err) {
+		set_cpus_allowed_ptr(p, hcube_task_orig(t));
+		xa_erase(&hc->tasks, t->id);
+		hcube_task_hash_del(hc, t);
+		return err;
+	}
+	hcube_task_link(hc, t, to);
+	hcube_task_notify(hc, t, HCUBE_REASON_ADDED);
+	return 0;
+}
+
+/*
+ * Register the tasks of @s, under hcube.lock. Either nothing changes and
+ * an error comes back (*bad: the entry it is about, or U32_MAX), or every
+ * entry's out[i] is its registered record, NULL for a repeat or a thread
+ * or descendant that was registered already, or an ERR_PTR for one that
+ * could not be (it was exiting, say). Each task goes to @vertex, or to
+ * the least loaded healthy vertex when @vertex < 0.
+ */
+int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
+			 int vertex, struct hcube_task **out, u32 *bad)
+{
+	u32 i, n = 0;
+	int err;
+
+	*bad = U32_MAX;
+	err = hcube_taskset_dedup(s, bad);
+	if (err)
+		return err;
+	for (i = 0; i < s->n; i++) {
+		struct task_struct *p = s->task[i];
+
+		out[i] = NULL;
+		if (!p)
+			continue;
+		err = hcube_task_check(hc, p);
+		if (!err && hcube_task_live(hc, p))
+			err = -EEXIST;
+		if (err && s->named[i]) {
+			*bad = i;
+			return err;
+		}
+		if (err == -EEXIST)
+			continue;	/* a thread or descendant registered already */
+		if (err)
+			out[i] = ERR_PTR(err);
+		else
+			n++;
+	}
+	if (atomic_add_return(n, &hc->nrecords) > hcube_max_tasks) {
+		atomic_sub(n, &hc->nrecords);
+		return -ENOSPC;
+	}
+
+	/* Allocate everything first: a request that fails changes nothing. */
+	for (i = 0; i < s->n; i++) {
+		struct hcube_task *t;
+
+		if (!s->task[i] || out[i] || hcube_task_live(hc, s->task[i]))
+			continue;
+		t = hcube_task_alloc(GFP_KERNEL);
+		out[i] = t;
+		if (!t || xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b,
+				   GFP_KERNEL)) {
+			hcube_register_undo(hc, out, i + 1);
+			atomic_sub(n, &hc->nrecords);
+			return -ENOMEM;
+		}
+	}
+
+	for (i = 0; i < s->n; i++) {
+		if (IS_ERR_OR_NULL(out[i]))
+			continue;
+		err = hcube_register_one(hc, out[i], s->task[i], s->unit,
+					 vertex >= 0 ? vertex : hcube_pick_vertex(hc));
+		if (err) {
+			atomic_dec(&hc->nrecords);
+			out[i] = ERR_PTR(err);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Unregister the tasks of @s, under hcube.lock. A pid whose tasks are none
+ * of them registered is an error (-ENOENT, *bad its first entry), and then
+ * nothing changes.
+ */
+int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
+			   u32 *bad)
+{
+	u32 i, j;
+
+	for (i = 0; i < s->n; i = j) {
+		bool any = false;
+
+		for (j = i; j < s->n && s->src[j] == s->src[i]; j++) {
+			struct hcube_task *t = hcube_task_lookup(hc, s->task[j]);
+
+			if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
+				any = true;
+		}
+		if (!any) {
+			*bad = i;
+			return -ENOENT;
+		}
+	}
+	for (i = 0; i < s->n; i++) {
+		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
+
+		if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
+			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
+	}
+	return 0;
 }

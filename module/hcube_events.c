@@ -1,0 +1,517 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: a job is the unit. New threads and children of registered tasks
+ * are registered with their creator, and exits are seen when they happen,
+ * through the scheduler's tracepoints instead of a periodic pass.
+ *
+ * Creation. The sched_process_fork probe runs in the creator, after the
+ * child is complete and before it is first woken, with preemption
+ * disabled. When the creator is registered it takes a "birth" from a
+ * preallocated pool and queues it as task_work on the child: the birth
+ * runs in the child itself, before its first user instruction, and there
+ * it may sleep. It registers the child on its creator's vertex (a pending
+ * record, put in the hash at once so that what the child creates is seen
+ * too, and linked by the worker under hcube.lock), or, when the creator
+ * is a thread unit, unregistered, or max_tasks is reached, gives the child
+ * its creator's original affinity. So no child keeps a mask hcube set
+ * unless hcube manages it. When the pool is empty (a fork storm), the
+ * creation is counted as lost and the worker finds such tasks by a scan.
+ *
+ * Exit. The sched_process_exit probe marks a registered task's record and
+ * queues it for the worker, which unregisters it.
+ *
+ * Nothing here runs while nothing is registered but the two probes, which
+ * return at the first test; there is no timer.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/tracepoint.h>
+#include <linux/wait.h>
+#include "hcube.h"
+
+static unsigned int births = 1024;
+module_param(births, uint, 0444);
+MODULE_PARM_DESC(births, "new threads and children of registered tasks being set up at once, at most (1..65536, default 1024)");
+
+/* One creation in flight: the task_work queued on a new child. */
+struct hcube_birth {
+	struct callback_head cb;
+	struct hcube_task *creator;	/* referenced */
+	bool thread;			/* a thread of the creator's process */
+	unsigned long inherited[];	/* the child's mask at creation */
+};
+
+struct hcube_events {
+	struct tracepoint *tp_fork, *tp_exit;
+	bool fork_on, exit_on;
+	raw_spinlock_t pool_lock;	/* probes take births with it */
+	void *pool;
+	size_t bsize;
+	u32 *free, nfree;
+	atomic_t lost_pending;		/* births that could not be made */
+	struct workqueue_struct *wq;
+	struct work_struct work;
+};
+
+/*
+ * Births in flight, and who waits for them at unload. Static: a birth's
+ * last act touches them, after which the module may go.
+ */
+static atomic_t hcube_inflight = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(hcube_births_idle);
+
+static struct hcube_birth *hcube_birth_at(struct hcube_events *ev, u32 i)
+{
+	return ev->pool + (size_t)i * ev->bsize;
+}
+
+static struct hcube_birth *hcube_birth_get(struct hcube_events *ev)
+{
+	struct hcube_birth *b = NULL;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ev->pool_lock, flags);
+	if (ev->nfree)
+		b = hcube_birth_at(ev, ev->free[--ev->nfree]);
+	raw_spin_unlock_irqrestore(&ev->pool_lock, flags);
+	return b;
+}
+
+static void hcube_birth_put(struct hcube_events *ev, struct hcube_birth *b)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ev->pool_lock, flags);
+	ev->free[ev->nfree++] = ((void *)b - ev->pool) / ev->bsize;
+	raw_spin_unlock_irqrestore(&ev->pool_lock, flags);
+}
+
+void hcube_events_kick(struct hcube *hc)
+{
+	queue_work(hc->ev->wq, &hc->ev->work);
+}
+
+/* Give @p its creator's original affinity, if its mask is still hcube's. */
+static void hcube_release(struct hcube *hc, struct hcube_task *c,
+			  struct task_struct *p)
+{
+	if (!cpumask_equal(&p->cpus_mask, hcube_task_orig(c)) &&
+	    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
+		set_cpus_allowed_ptr(p, hcube_task_orig(c));
+}
+
+/*
+ * @p was created by the registered @c with the mask @inherited; @p is the
+ * task running this (a birth) or, for the lost-creation scan, any task.
+ * Registers it (a pending record), or gives it @c's original affinity.
+ */
+static void hcube_born(struct hcube *hc, struct hcube_task *c,
+		       struct task_struct *p, bool thread,
+		       const struct cpumask *inherited)
+{
+	struct hcube_task *t;
+
+	if ((p->flags & PF_EXITING) || !cpumask_equal(&p->cpus_mask, inherited) ||
+	    hcube_mask_vertex(hc, inherited) < 0)
+		return;	/* exiting, or its mask is not (or no longer) hcube's */
+	if (READ_ONCE(hc->stopping) || c->unit == HCUBE_UNIT_THREAD ||
+	    test_bit(HCUBE_TF_REMOVED, &c->flags)) {
+		hcube_release(hc, c, p);
+		atomic64_inc(&hc->released);
+		return;
+	}
+	t = NULL;
+	if (atomic_inc_return(&hc->nrecords) <= hcube_max_tasks)
+		t = hcube_task_alloc(GFP_KERNEL);
+	if (!t) {
+		atomic_dec(&hc->nrecords);
+		hcube_release(hc, c, p);
+		atomic64_inc(&hc->refused);
+		hcube_ntf_refused(hc, p, c->task);
+		return;
+	}
+	t->task = get_task_struct(p);
+	t->creator = get_task_pid(c->task, PIDTYPE_PID);
+	t->origin = thread ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK;
+	t->unit = HCUBE_UNIT_JOB;
+	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
+	cpumask_copy(hcube_task_given(t), inherited);
+	if (!hcube_task_hash_add(hc, t)) {
+		/* an admin registered it meanwhile */
+		atomic_dec(&hc->nrecords);
+		hcube_task_put(t);
+		return;
+	}
+	/* as in hcube_register_one(): the exit probe or this sees the other */
+	smp_mb();
+	if (p->flags & PF_EXITING)
+		set_bit(HCUBE_TF_EXITED, &t->flags);
+	refcount_inc(&t->ref);	/* the adopts list's */
+	llist_add(&t->adopt_node, &hc->adopts);
+	hcube_events_kick(hc);
+}
+
+static void hcube_birth_fn(struct callback_head *cb)
+{
+	struct hcube_birth *b = container_of(cb, struct hcube_birth, cb);
+	struct hcube *hc = &hcube;
+
+	hcube_born(hc, b->creator, current, b->thread, to_cpumask(b->inherited));
+	hcube_task_put(b->creator);
+	hcube_birth_put(hc->ev, b);
+	if (atomic_dec_and_test(&hcube_inflight))
+		wake_up(&hcube_births_idle);
+}
+
+/* sched_process_fork: @parent is current, @child not yet woken. */
+static void hcube_probe_fork(void *data, struct task_struct *parent,
+			     struct task_struct *child)
+{
+	struct hcube *hc = data;
+	struct hcube_birth *b;
+	struct hcube_task *c;
+
+	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD))
+		return;
+	rcu_read_lock();
+	c = hcube_task_lookup(hc, parent);
+	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
+		  !refcount_inc_not_zero(&c->ref)))
+		c = NULL;
+	rcu_read_unlock();
+	if (!c)
+		return;
+	b = hcube_birth_get(hc->ev);
+	if (!b) {
+		hcube_task_put(c);
+		atomic_inc(&hc->ev->lost_pending);
+		atomic64_inc(&hc->events_lost);
+		hcube_events_kick(hc);
+		return;
+	}
+	b->creator = c;
+	b->thread = same_thread_group(parent, child);
+	cpumask_copy(to_cpumask(b->inherited), &child->cpus_mask);
+	init_task_work(&b->cb, hcube_birth_fn);
+	atomic_inc(&hcube_inflight);
+	if (task_work_add(child, &b->cb, TWA_RESUME)) {
+		hcube_task_put(c);
+		hcube_birth_put(hc->ev, b);
+		atomic_dec(&hcube_inflight);
+	}
+}
+
+/* sched_process_exit: @p is current, PF_EXITING set. */
+static void hcube_probe_exit(void *data, struct task_struct *p)
+{
+	struct hcube *hc = data;
+	struct hcube_task *t;
+
+	if (!atomic_read(&hc->nhashed))
+		return;
+	smp_mb();	/* PF_EXITING before the look-up; see hcube_born() */
+	rcu_read_lock();
+	t = hcube_task_lookup(hc, p);
+	if (t && !test_and_set_bit(HCUBE_TF_EXIT_QUEUED, &t->flags) &&
+	    refcount_inc_not_zero(&t->ref)) {
+		t->exit_pid = get_task_pid(p, PIDTYPE_PID);
+		set_bit(HCUBE_TF_EXITED, &t->flags);
+		llist_add(&t->exit_node, &hc->exits);
+		hcube_events_kick(hc);
+	}
+	rcu_read_unlock();
+}
+
+/* Link a pending record, under hcube.lock. True when a task was evacuated. */
+static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
+{
+	struct task_struct *p = t->task;
+	int u;
+
+	if (hc->stopping || test_bit(HCUBE_TF_GONE, &t->flags) ||
+	    xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b, GFP_KERNEL)) {
+		if (!hc->stopping && !test_bit(HCUBE_TF_GONE, &t->flags)) {
+			atomic64_inc(&hc->refused);
+			hcube_ntf_refused(hc, p, NULL);
+		} else {
+			atomic64_inc(&hc->released);
+		}
+		if (!(p->flags & PF_EXITING) &&
+		    !cpumask_equal(&p->cpus_mask, hcube_task_orig(t)) &&
+		    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
+			set_cpus_allowed_ptr(p, hcube_task_orig(t));
+		atomic_dec(&hc->nrecords);
+		hcube_task_hash_del(hc, t);
+		return false;
+	}
+	if (test_bit(HCUBE_TF_EXITED, &t->flags)) {
+		/* it was gone before it could be linked: both events */
+		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
+		hcube_ntf_task(hc, t, t->origin);
+		hcube_task_del(hc, t, HCUBE_REASON_EXITED);
+		return false;
+	}
+	u = hcube_mask_vertex(hc, &p->cpus_mask);
+	if (u < 0) {
+		/* someone else set its affinity since it was created */
+		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
+		hc->cnt.changed++;
+		hcube_ntf_task(hc, t, t->origin);
+		hcube_ntf_task(hc, t, HCUBE_REASON_CHANGED);
+		return false;
+	}
+	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
+	t->epoch = hc->v[u].offlines;
+	hcube_task_link(hc, t, u);
+	hcube_ntf_task(hc, t, t->origin);
+	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
+		return true;
+	hcube_task_remask(hc, t, NULL);
+	return false;
+}
+
+/*
+ * The lost-creation scan: tasks with an hcube mask, no record, whose
+ * creator (its process's leader for a thread, else its parent) has one.
+ * Each pass finds one more generation. Under hcube.lock.
+ */
+struct hcube_orphan {
+	struct task_struct *p;
+	struct hcube_task *c;
+	bool thread;
+};
+
+static u32 hcube_scan_collect(struct hcube *hc, struct hcube_orphan *o, u32 room)
+{
+	struct task_struct *g, *p;
+	u32 n = 0;
+
+	rcu_read_lock();
+	for_each_process_thread(g, p) {
+		struct task_struct *cp;
+		struct hcube_task *c;
+		bool thread = !thread_group_leader(p);
+
+		if ((p->flags & (PF_KTHREAD | PF_EXITING)) ||
+		    hcube_mask_vertex(hc, &p->cpus_mask) < 0 ||
+		    hcube_task_lookup(hc, p))
+			continue;
+		cp = thread ? p->group_leader : rcu_dereference(p->real_parent);
+		c = hcube_task_lookup(hc, cp);
+		if (!c || c->state == HCUBE_TASK_CHANGED)
+			continue;
+		if (n < room && refcount_inc_not_zero(&c->ref)) {
+			o[n].p = get_task_struct(p);
+			o[n].c = c;
+			o[n].thread = thread;
+		}
+		n++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static void hcube_drain(struct hcube *hc);
+
+static void hcube_scan_lost(struct hcube *hc)
+{
+	u32 room = 64, n, i, pass;
+	struct hcube_orphan *o;
+
+	for (pass = 0; pass < 64; pass++) {
+		o = kvcalloc(room, sizeof(*o), GFP_KERNEL);
+		if (!o)
+			return;
+		n = hcube_scan_collect(hc, o, room);
+		for (i = 0; i < min(n, room); i++) {
+			if (!o[i].p)
+				continue;
+			hcube_born(hc, o[i].c, o[i].p, o[i].thread,
+				   &o[i].p->cpus_mask);
+			hcube_task_put(o[i].c);
+			put_task_struct(o[i].p);
+		}
+		kvfree(o);
+		hcube_drain(hc);
+		if (!n)
+			return;
+		if (n > room)
+			room = n + n / 4;
+	}
+	pr_warn_ratelimited("lost-creation scan: still finding tasks after %u passes\n",
+			    pass);
+}
+
+/* Link the pending records and unregister the exited ones. */
+static void hcube_drain(struct hcube *hc)
+{
+	struct llist_node *exits = llist_del_all(&hc->exits);
+	struct llist_node *adopts = llist_del_all(&hc->adopts);
+	struct hcube_task *t, *tmp;
+	bool evacuate = false;
+
+	/*
+	 * Exits first, then adopts: a record's adoption was queued before its
+	 * exit, so an exit taken here has its adoption taken too.
+	 */
+	adopts = llist_reverse_order(adopts);
+	llist_for_each_entry_safe(t, tmp, adopts, adopt_node) {
+		evacuate |= hcube_adopt(hc, t);
+		hcube_task_put(t);
+	}
+	llist_for_each_entry_safe(t, tmp, exits, exit_node) {
+		if (test_bit(HCUBE_TF_LINKED, &t->flags))
+			hcube_task_del(hc, t, HCUBE_REASON_EXITED);
+		else if (test_bit(HCUBE_TF_REMOVED, &t->flags))
+			hcube_task_hash_del(hc, t);	/* a tombstone */
+		hcube_task_put(t);
+	}
+	if (evacuate && !hc->stopping)
+		hcube_after_change(hc, HCUBE_REASON_FORK);
+}
+
+/* Netlink commands that change or move tasks first link what is pending. */
+void hcube_events_drain(struct hcube *hc)
+{
+	hcube_drain(hc);
+}
+
+static void hcube_events_workfn(struct work_struct *work)
+{
+	struct hcube *hc = &hcube;
+
+	hcube_lock(hc);
+	hcube_drain(hc);
+	if (atomic_xchg(&hc->ev->lost_pending, 0) && !hc->stopping)
+		hcube_scan_lost(hc);
+	hcube_auto_schedule(hc);
+	hcube_unlock(hc);
+}
+
+/* The automatic trigger, when it is due: now, or after the cooldown. */
+void hcube_auto_schedule(struct hcube *hc)
+{
+	unsigned long delay;
+
+	if (!hc->stopping && hcube_auto_due(hc, &delay))
+		mod_delayed_work(hc->ev->wq, &hc->auto_work, delay);
+}
+
+static void hcube_auto_workfn(struct work_struct *work)
+{
+	struct hcube *hc = &hcube;
+
+	hcube_lock(hc);
+	if (!hc->stopping)
+		hcube_auto_run(hc);
+	hcube_unlock(hc);
+}
+
+static void hcube_find_tp(struct tracepoint *tp, void *priv)
+{
+	struct hcube_events *ev = priv;
+
+	if (!strcmp(tp->name, "sched_process_fork"))
+		ev->tp_fork = tp;
+	else if (!strcmp(tp->name, "sched_process_exit"))
+		ev->tp_exit = tp;
+}
+
+int hcube_events_init(struct hcube *hc)
+{
+	struct hcube_events *ev;
+	u32 i;
+	int err;
+
+	if (births < 1 || births > 65536) {
+		pr_err("births=%u: must be 1..65536\n", births);
+		return -EINVAL;
+	}
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	raw_spin_lock_init(&ev->pool_lock);
+	INIT_WORK(&ev->work, hcube_events_workfn);
+	INIT_DELAYED_WORK(&hc->auto_work, hcube_auto_workfn);
+	ev->bsize = ALIGN(sizeof(struct hcube_birth) + cpumask_size(),
+			  sizeof(long));
+	ev->pool = kvcalloc(births, ev->bsize, GFP_KERNEL);
+	ev->free = kvcalloc(births, sizeof(*ev->free), GFP_KERNEL);
+	ev->wq = alloc_ordered_workqueue("hcube", WQ_HIGHPRI);
+	err = -ENOMEM;
+	if (!ev->pool || !ev->free || !ev->wq)
+		goto free;
+	for (i = 0; i < births; i++)
+		ev->free[i] = i;
+	ev->nfree = births;
+
+	for_each_kernel_tracepoint(hcube_find_tp, ev);
+	err = -ENOENT;
+	if (!ev->tp_fork || !ev->tp_exit) {
+		pr_err("the sched_process_fork and sched_process_exit tracepoints are needed\n");
+		goto free;
+	}
+	hc->ev = ev;
+	err = tracepoint_probe_register(ev->tp_fork, hcube_probe_fork, hc);
+	if (err)
+		goto free;
+	ev->fork_on = true;
+	err = tracepoint_probe_register(ev->tp_exit, hcube_probe_exit, hc);
+	if (err)
+		goto unregister;
+	ev->exit_on = true;
+	return 0;
+
+unregister:
+	tracepoint_probe_unregister(ev->tp_fork, hcube_probe_fork, hc);
+	tracepoint_synchronize_unregister();
+free:
+	if (ev->wq)
+		destroy_workqueue(ev->wq);
+	kvfree(ev->free);
+	kvfree(ev->pool);
+	kfree(ev);
+	hc->ev = NULL;
+	return err;
+}
+
+/*
+ * Unload, after every task was given its affinity back: no more probes,
+ * every birth finished (each gave its child the original affinity, since
+ * hcube.stopping is set), every pending record released, no work left.
+ */
+void hcube_events_stop(struct hcube *hc)
+{
+	struct hcube_events *ev = hc->ev;
+
+	tracepoint_probe_unregister(ev->tp_exit, hcube_probe_exit, hc);
+	tracepoint_probe_unregister(ev->tp_fork, hcube_probe_fork, hc);
+	tracepoint_synchronize_unregister();
+	wait_event(hcube_births_idle, !atomic_read(&hcube_inflight));
+	/* each birth is past its last instruction of this module */
+	synchronize_rcu_tasks();
+	cancel_delayed_work_sync(&hc->auto_work);
+	flush_work(&ev->work);
+	hcube_lock(hc);
+	hcube_drain(hc);
+	hcube_unlock(hc);
+}
+
+void hcube_events_exit(struct hcube *hc)
+{
+	struct hcube_events *ev = hc->ev;
+
+	if (!ev)
+		return;
+	destroy_workqueue(ev->wq);
+	kvfree(ev->free);
+	kvfree(ev->pool);
+	kfree(ev);
+	hc->ev = NULL;
+}
