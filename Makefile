@@ -76,22 +76,23 @@ $(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 $(BUILD):
 	mkdir -p $@
 
-$(LSRC)/.stamp: | $(BUILD)
+$(LSRC)/.stamp-v2: | $(BUILD)
 	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
 	tar -xJf $(KSRC_TAR) -C $(LSRC).tmp --strip-components=1 \
 		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
 		linux-source-6.1/tools/testing/selftests/kselftest.h \
 		linux-source-6.1/scripts/checkpatch.pl \
 		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
+		linux-source-6.1/scripts/const_structs.checkpatch \
+		linux-source-6.1/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh
 	mv $(LSRC).tmp $(LSRC) && touch $@
 
 # Host unit tests of the core: plain, and with ASan + UBSan.
-$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp-v2
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_SRC)
 
-$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp-v2
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_SRC)
 
@@ -156,10 +157,11 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/t
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
-VM_TESTS := lifecycle_test nl_test balance_test policies_test nl_fuzz stress
+VM_TESTS := lifecycle_test nl_test balance_test policies_test job_test job_stress_test \
+	    nl_fuzz stress
 VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
 
-$(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp
+$(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp-v2
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -D_GNU_SOURCE -Iselftests/hcube -o $@ $< -lpthread
 
@@ -216,7 +218,7 @@ bench: module $(BUILD)/bench/hcube_bench
 # checkpatch --strict over every file that is compiled into the kernel.
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h)
 
-check-style: $(LSRC)/.stamp
+check-style: $(LSRC)/.stamp-v2
 	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"
 	@out=$$(perl $(CHECKPATCH) --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \

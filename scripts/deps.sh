@@ -8,7 +8,7 @@ PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
 	linux-headers-rt-amd64 linux-image-rt-amd64
 	qemu-system-x86 busybox-static cpio kmod xz-utils
 	libnl-3-dev libnl-genl-3-dev sparse
-	python3 python3-yaml python3-pyroute2 gnuplot-nox jq procps util-linux
+	python3 python3-yaml python3-pyroute2 gnuplot-nox jq procps util-linux stress-ng
 	dkms groff-base man-db python3-docutils bash-completion"
 
 missing=""

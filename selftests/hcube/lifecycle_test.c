@@ -187,7 +187,8 @@ TEST(bad_module_parameters)
 	rmmod();
 	EXPECT_NE(0, insmod("mode=ring"));
 	EXPECT_NE(0, insmod("max_tasks=0"));
-	EXPECT_NE(0, insmod("reap_ms=1"));
+	EXPECT_NE(0, insmod("births=0"));
+	EXPECT_NE(0, insmod("births=65537"));
 	/* nothing stayed loaded */
 	EXPECT_NE(0, rmmod());
 }

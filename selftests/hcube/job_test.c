@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: a job is the unit. A registered process's threads and children
+ * created later are registered on its vertex, leave a faulty CPU with it,
+ * and get the original affinity back at unregister and at unload; children
+ * of a thread unit and children refused over max_tasks run with their
+ * creator's original affinity; exits are seen without a command. Every
+ * outcome is read from userspace (sched_getaffinity, /proc), and the
+ * module's counters must balance.
+ *
+ * A "puppet" process does what the test tells it over a pipe: fork a
+ * sleeping child, start a sleeping thread, fork short-lived children, grow
+ * a tree, exec from a non-leader thread. Runs in the VM with the module
+ * loaded; tests that need other module parameters reload it (HCUBE_KO).
+ */
+#include <poll.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include "kselftest_harness.h"
+#include "hcube_util.h"
+
+#define MAXP 512
+
+static struct hc_cube cube;
+
+struct puppet {
+	pid_t pid;
+	int cmd, rep;
+};
+
+static int puppet_rep;
+
+static void *puppet_thread(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	(void)arg;
+	if (write(puppet_rep, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *puppet_exec(void *arg)
+{
+	(void)arg;
+	execl("/bin/sleep", "sleep", "1000", (char *)NULL);
+	_exit(127);
+}
+
+static void puppet_fork_sleeper(int rep, int depth, int fan)
+{
+	pid_t k = fork();
+	int i;
+
+	if (k == 0) {
+		/* a child: first its own children, then sleep */
+		for (i = 0; depth > 0 && i < fan; i++)
+			puppet_fork_sleeper(rep, depth - 1, fan);
+		for (;;)
+			pause();
+	}
+	if (write(rep, &k, sizeof(k)) != sizeof(k))
+		_exit(1);
+}
+
+static void puppet_main(int cmd, int rep)
+{
+	pthread_t th;
+	int n, i, depth;
+	char c;
+
+	puppet_rep = rep;
+	while (read(cmd, &c, 1) == 1) {
+		switch (c) {
+		case 'f':	/* n sleeping children */
+		case 'g':	/* a tree: n children, each n children, ... depth */
+			if (read(cmd, &n, sizeof(n)) != sizeof(n) ||
+			    read(cmd, &depth, sizeof(depth)) != sizeof(depth))
+				_exit(1);
+			for (i = 0; i < n; i++)
+				puppet_fork_sleeper(rep, c == 'g' ? depth : 0, n);
+			break;
+		case 't':	/* a sleeping thread */
+			if (pthread_create(&th, NULL, puppet_thread, NULL))
+				_exit(1);
+			break;
+		case 's':	/* n children that exit at once, reaped */
+			if (read(cmd, &n, sizeof(n)) != sizeof(n) ||
+			    read(cmd, &depth, sizeof(depth)) != sizeof(depth))
+				_exit(1);
+			for (i = 0; i < n; i++) {
+				pid_t k = fork();
+
+				if (k == 0)
+					_exit(0);
+				if (k < 0)
+					_exit(1);
+				waitpid(k, NULL, 0);
+			}
+			if (write(rep, &n, sizeof(n)) != sizeof(n))
+				_exit(1);
+			break;
+		case 'x':	/* exec from a non-leader thread */
+			if (pthread_create(&th, NULL, puppet_exec, NULL))
+				_exit(1);
+			for (;;)
+				pause();
+		}
+	}
+	_exit(0);
+}
+
+static int puppet_start(struct puppet *p, const cpu_set_t *orig)
+{
+	int cmd[2], rep[2];
+
+	if (pipe(cmd) || pipe(rep))
+		return -1;
+	p->pid = fork();
+	if (p->pid < 0)
+		return -1;
+	if (p->pid == 0) {
+		close(cmd[1]);
+		close(rep[0]);
+		/* the puppet's children are in its process group, to kill */
+		setpgid(0, 0);
+		puppet_main(cmd[0], rep[1]);
+	}
+	setpgid(p->pid, p->pid);
+	close(cmd[0]);
+	close(rep[1]);
+	p->cmd = cmd[1];
+	p->rep = rep[0];
+	return orig ? sched_setaffinity(p->pid, sizeof(*orig), orig) : 0;
+}
+
+static void puppet_stop(struct puppet *p)
+{
+	if (p->pid <= 0)
+		return;
+	kill(-p->pid, SIGKILL);
+	kill(p->pid, SIGKILL);
+	waitpid(p->pid, NULL, 0);
+	close(p->cmd);
+	close(p->rep);
+	p->pid = 0;
+}
+
+static void puppet_send(struct puppet *p, char c, int n, int depth)
+{
+	if (write(p->cmd, &c, 1) != 1 ||
+	    ((c == 'f' || c == 'g' || c == 's') &&
+	     (write(p->cmd, &n, sizeof(n)) != sizeof(n) ||
+	      write(p->cmd, &depth, sizeof(depth)) != sizeof(depth))))
+		abort();
+}
+
+/* Read @n pids (or tids) the puppet reports; 0 on time-out. */
+static int puppet_read(struct puppet *p, pid_t *out, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct pollfd pf = { .fd = p->rep, .events = POLLIN };
+
+		if (poll(&pf, 1, 10000) <= 0 ||
+		    read(p->rep, &out[i], sizeof(out[i])) != sizeof(out[i]))
+			return i;
+	}
+	return n;
+}
+
+/* A registered task's row in the task list. */
+struct row {
+	uint32_t pid, vertex, state, origin, unit, creator;
+	int has_creator;
+};
+
+static int rows(struct hnl *h, struct row *t, int max)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err, i, n = 0;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_TASK_GET, NLM_F_DUMP);
+	err = hnl_do(h, r, &rp);
+	for (i = 0; !err && i < rp.nmsgs && n < max; i++) {
+		struct nlattr *a = hnl_msg_attr(rp.msgs[i], HCUBE_A_TASK), *c;
+
+		if (!a)
+			continue;
+		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
+		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_T_A_VERTEX));
+		t[n].state = hnl_u32(hnl_nested(a, HCUBE_T_A_STATE));
+		t[n].origin = hnl_u32(hnl_nested(a, HCUBE_T_A_ORIGIN));
+		t[n].unit = hnl_u32(hnl_nested(a, HCUBE_T_A_UNIT));
+		c = hnl_nested(a, HCUBE_T_A_CREATOR);
+		t[n].has_creator = !!c;
+		t[n].creator = c ? hnl_u32(c) : 0;
+		n++;
+	}
+	hreply_free(&rp);
+	free(r);
+	return err ? err : n;
+}
+
+static struct row *row_of(struct row *t, int n, pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (t[i].pid == (uint32_t)pid)
+			return &t[i];
+	return NULL;
+}
+
+static struct row list[MAXP];
+
+/*
+ * Wait until the task list has exactly @want rows (-1: any) and every pid
+ * of @pids is in it; returns the number of rows, or -1 after 10 s.
+ */
+static int wait_rows(struct hnl *h, const pid_t *pids, int npids, int want)
+{
+	int tries, n = -1, i;
+
+	for (tries = 0; tries < 1000; tries++) {
+		n = rows(h, list, MAXP);
+		for (i = 0; n >= 0 && i < npids; i++)
+			if (!row_of(list, n, pids[i]))
+				break;
+		if (n >= 0 && i == npids && (want < 0 || n == want))
+			return n;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/* Wait until @pid's affinity equals @want; 0, or -1 after 10 s. */
+static int wait_affinity(pid_t pid, const cpu_set_t *want)
+{
+	int tries;
+
+	for (tries = 0; tries < 1000; tries++) {
+		cpu_set_t now;
+
+		if (sched_getaffinity(pid, sizeof(now), &now))
+			return -1;
+		if (CPU_EQUAL(&now, want))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
+		    int vertex, int unit, struct hreply *rp)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply local;
+	int err, i;
+
+	hreq_init(r, h, h->family, cmd, 0);
+	for (i = 0; i < n; i++)
+		hreq_u32(r, HCUBE_A_PID, pids[i]);
+	if (vertex >= 0)
+		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
+	if (unit >= 0)
+		hreq_u32(r, HCUBE_A_UNIT, unit);
+	err = hnl_do(h, r, rp ? rp : &local);
+	if (!rp)
+		hreply_free(&local);
+	free(r);
+	return err;
+}
+
+static int balanced(uint64_t *s)
+{
+	return s[HCUBE_S_A_REGISTERED] ==
+	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
+}
+
+static const char *ko(void)
+{
+	const char *p = getenv("HCUBE_KO");
+
+	return p ? p : "./hcube.ko";
+}
+
+/* Reload the module with @params; "" for the defaults. */
+static int reload(const char *params)
+{
+	char cmd[512];
+
+	if (system("rmmod hcube 2>/dev/null; true"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "insmod %s %s", ko(), params);
+	return system(cmd);
+}
+
+FIXTURE(job) {
+	struct hnl h;
+	struct puppet p;
+	cpu_set_t orig;		/* the puppet's affinity before registration */
+	int v;			/* the vertex it is registered on */
+	uint64_t s0[HCUBE_S_A_MAX + 1];
+	int reloaded;
+};
+
+FIXTURE_SETUP(job)
+{
+	int ncpu = get_nprocs(), cpu;
+
+	ASSERT_EQ(0, hnl_open(&self->h)) TH_LOG("is the hcube module loaded?");
+	ASSERT_EQ(0, hc_reset(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	/* an original affinity that no vertex has: every CPU but the first */
+	CPU_ZERO(&self->orig);
+	for (cpu = 1; cpu < ncpu; cpu++)
+		CPU_SET(cpu, &self->orig);
+	ASSERT_EQ(0, puppet_start(&self->p, &self->orig));
+	self->v = 2;
+	ASSERT_EQ(0, hc_stats(&self->h, self->s0));
+	self->reloaded = 0;
+}
+
+FIXTURE_TEARDOWN(job)
+{
+	puppet_stop(&self->p);
+	hnl_close(&self->h);
+	if (self->reloaded)
+		reload("");
+	else if (!hnl_open(&self->h)) {
+		hc_reset(&self->h, HCUBE_MODE_CPU);
+		hnl_close(&self->h);
+	}
+}
+
+/* After @pids are all registered: each on vertex @v, seen from userspace. */
+static void expect_on_vertex(struct __test_metadata *_metadata, const pid_t *pids,
+			     int n, int v)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		cpu_set_t a, b;
+
+		ASSERT_EQ(0, sched_getaffinity(pids[i], sizeof(a), &a));
+		ASSERT_EQ(0, hc_proc_cpus(pids[i], &b));
+		EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[v].usable))
+			TH_LOG("pid %d is not on vertex %d", pids[i], v);
+		EXPECT_TRUE(CPU_EQUAL(&a, &b));
+	}
+}
+
+static void expect_orig(struct __test_metadata *_metadata, const pid_t *pids,
+			int n, const cpu_set_t *orig)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, wait_affinity(pids[i], orig))
+			TH_LOG("pid %d did not get its original affinity", pids[i]);
+}
+
+/*
+ * A child and threads created after registration: registered with their
+ * creator (origin fork/thread, creator's pid), on its vertex; they leave
+ * a CPU marked faulty with it; task del with the tree unit gives every one
+ * the original affinity back.
+ */
+TEST_F(job, late_child_and_threads_follow_then_restored_by_del)
+{
+	pid_t all[4];
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	struct row *r;
+	int n, i, cpu;
+
+	all[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, all, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'f', 1, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	ASSERT_EQ(3, puppet_read(&self->p, all + 1, 3));
+	n = wait_rows(&self->h, all, 4, 4);
+	ASSERT_EQ(4, n);
+	for (i = 1; i < 4; i++) {
+		r = row_of(list, n, all[i]);
+		EXPECT_EQ((uint32_t)self->v, r->vertex);
+		EXPECT_EQ(HCUBE_TASK_ACTIVE, r->state);
+		EXPECT_EQ(HCUBE_UNIT_JOB, r->unit);
+		ASSERT_TRUE(r->has_creator);
+		EXPECT_EQ((uint32_t)self->p.pid, r->creator);
+		/* the child reports itself first, then the two threads */
+		EXPECT_EQ(i == 1 ? HCUBE_REASON_FORK : HCUBE_REASON_THREAD, r->origin);
+	}
+	EXPECT_EQ(HCUBE_REASON_ADMIN, row_of(list, n, all[0])->origin);
+	expect_on_vertex(_metadata, all, 4, self->v);
+
+	/* the vertex's CPU fails: all four leave it, to one healthy vertex */
+	cpu = -1;
+	for (i = 0; i < CPU_SETSIZE && cpu < 0; i++)
+		if (CPU_ISSET(i, &cube.v[self->v].cpus))
+			cpu = i;
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	for (i = 0; i < 4; i++) {
+		cpu_set_t a;
+
+		ASSERT_EQ(0, sched_getaffinity(all[i], sizeof(a), &a));
+		EXPECT_FALSE(CPU_ISSET(cpu, &a)) TH_LOG("pid %d stayed on faulty CPU %d",
+							 all[i], cpu);
+		EXPECT_GE(hc_vertex_of(&cube, all[i]), 0);
+	}
+
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, all, 1, -1,
+			      HCUBE_UNIT_TREE, NULL));
+	expect_orig(_metadata, all, 4, &self->orig);
+	ASSERT_EQ(0, rows(&self->h, list, MAXP));
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED] + 3, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_TRUE(balanced(s));
+}
+
+/* The same job at rmmod: every thread and child gets the original back. */
+TEST_F(job, late_child_and_threads_restored_by_rmmod)
+{
+	pid_t all[8];
+
+	all[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, all, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'f', 2, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	ASSERT_EQ(5, puppet_read(&self->p, all + 1, 5));
+	ASSERT_EQ(6, wait_rows(&self->h, all, 6, 6));
+	expect_on_vertex(_metadata, all, 6, self->v);
+	self->reloaded = 1;
+	ASSERT_EQ(0, system("rmmod hcube"));
+	expect_orig(_metadata, all, 6, &self->orig);
+}
+
+/*
+ * A three-level tree started after registration: the puppet forks 3, each
+ * forks 3, each of those forks 3 (1 + 3 + 9 + 27 tasks), all registered,
+ * then one MCWA rebalance evens them out over the healthy vertices.
+ */
+TEST_F(job, tree_grown_later_is_registered_and_balanced)
+{
+	pid_t kids[64];
+	uint32_t count[HC_MAXV] = { 0 }, i, max = 0, min = UINT32_MAX;
+	struct hc_report *rep = malloc(sizeof(*rep));
+	int n;
+
+	ASSERT_NE(NULL, rep);
+	kids[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'g', 3, 2);
+	ASSERT_EQ(39, puppet_read(&self->p, kids + 1, 39));
+	ASSERT_EQ(40, wait_rows(&self->h, kids, 40, 40));
+	expect_on_vertex(_metadata, kids, 40, self->v);
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, rep));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	for (n = 0; n < 40; n++) {
+		int v = hc_vertex_of(&cube, kids[n]);
+
+		ASSERT_GE(v, 0);
+		count[v]++;
+	}
+	for (i = 0; i < cube.nv; i++) {
+		if (cube.v[i].state != HCUBE_VERTEX_HEALTHY)
+			continue;
+		max = count[i] > max ? count[i] : max;
+		min = count[i] < min ? count[i] : min;
+	}
+	EXPECT_LE(max - min, 1);
+	free(rep);
+}
+
+/* --tree on a tree that exists: every descendant registered at once. */
+TEST_F(job, tree_unit_registers_existing_descendants)
+{
+	pid_t kids[16];
+	struct hreply rp;
+	int n, i, tasks = 0;
+
+	puppet_send(&self->p, 'g', 3, 1);
+	ASSERT_EQ(12, puppet_read(&self->p, kids + 1, 12));
+	kids[0] = self->p.pid;
+	/* before: nothing of the tree is known */
+	ASSERT_EQ(0, rows(&self->h, list, MAXP));
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, -1,
+			      HCUBE_UNIT_TREE, &rp));
+	/* the reply lists all 13, registered by the command */
+	for (i = 0; i < rp.nmsgs; i++) {
+		struct nlattr *a;
+		int rem, len;
+		void *head = hnl_attrs(rp.msgs[i], &len);
+
+		hnl_for_each_attr(a, head, len, rem)
+			if ((a->nla_type & NLA_TYPE_MASK) == HCUBE_A_TASK &&
+			    !hnl_nested(a, HCUBE_T_A_ERROR))
+				tasks++;
+	}
+	hreply_free(&rp);
+	EXPECT_EQ(13, tasks);
+	n = rows(&self->h, list, MAXP);
+	ASSERT_EQ(13, n);
+	for (i = 0; i < 13; i++) {
+		struct row *r = row_of(list, n, kids[i]);
+
+		ASSERT_NE(NULL, r);
+		EXPECT_EQ(HCUBE_REASON_ADMIN, r->origin);
+		EXPECT_EQ(HCUBE_TASK_ACTIVE, r->state);
+	}
+	/* and the tree unit of task del takes them all out */
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, kids, 1, -1,
+			      HCUBE_UNIT_TREE, NULL));
+	EXPECT_EQ(0, rows(&self->h, list, MAXP));
+	expect_orig(_metadata, kids, 1, &self->orig);
+}
+
+/*
+ * A thread unit: only that thread. Its new child and thread are not
+ * registered and run with the thread's original affinity, not its vertex's.
+ */
+TEST_F(job, thread_unit_children_get_original_affinity)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	pid_t all[3];
+
+	all[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, all, 1, self->v,
+			      HCUBE_UNIT_THREAD, NULL));
+	expect_on_vertex(_metadata, all, 1, self->v);
+	puppet_send(&self->p, 'f', 1, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	ASSERT_EQ(2, puppet_read(&self->p, all + 1, 2));
+	expect_orig(_metadata, all + 1, 2, &self->orig);
+	ASSERT_EQ(1, rows(&self->h, list, MAXP));
+	EXPECT_EQ(HCUBE_UNIT_THREAD, list[0].unit);
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_EQ(self->s0[HCUBE_S_A_RELEASED] + 2, s[HCUBE_S_A_RELEASED]);
+	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED], s[HCUBE_S_A_ADOPTED]);
+}
+
+/*
+ * 1,000 children that exit at once: each registered as it starts, each
+ * exit seen without any command; nothing stale, the counters balance.
+ */
+TEST_F(job, thousand_short_lived_children_leave_nothing)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	pid_t one = self->p.pid;
+	int n = 0, tries;
+
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 's', 1000, 0);
+	ASSERT_EQ(1, puppet_read(&self->p, &n, 1));
+	ASSERT_EQ(1000, n);
+	/* the exits are queued by the probe; the worker takes them */
+	for (tries = 0; tries < 1000; tries++) {
+		ASSERT_EQ(0, hc_stats(&self->h, s));
+		if (s[HCUBE_S_A_EXITED] == self->s0[HCUBE_S_A_EXITED] + 1000)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED] + 1000, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1000, s[HCUBE_S_A_EXITED]);
+	EXPECT_EQ(1, s[HCUBE_S_A_TASKS]);
+	EXPECT_TRUE(balanced(s));
+	ASSERT_EQ(1, rows(&self->h, list, MAXP));
+	EXPECT_EQ((uint32_t)one, list[0].pid);
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	EXPECT_EQ(1, cube.ntasks);
+	EXPECT_EQ(1, cube.v[self->v].load);
+}
+
+/*
+ * A non-leader thread execs: the kernel gives it the leader's pid and the
+ * old leader goes. The process stays registered once, on its vertex, and
+ * the old leader's record is gone as an exit.
+ */
+TEST_F(job, exec_by_non_leader_thread)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	pid_t one = self->p.pid;
+	char comm[32] = "";
+	int tries, n;
+	FILE *f;
+
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'x', 0, 0);
+	/* wait for the exec: the process's name becomes "sleep" */
+	for (tries = 0; tries < 1000; tries++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/comm", one);
+		f = fopen(path, "r");
+		if (f) {
+			if (!fgets(comm, sizeof(comm), f))
+				comm[0] = 0;
+			fclose(f);
+		}
+		if (!strncmp(comm, "sleep", 5))
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(0, strncmp(comm, "sleep", 5));
+	/* two threads were registered (the leader and the new thread) */
+	for (tries = 0; tries < 1000; tries++) {
+		ASSERT_EQ(0, hc_stats(&self->h, s));
+		if (s[HCUBE_S_A_EXITED] == self->s0[HCUBE_S_A_EXITED] + 1)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1, s[HCUBE_S_A_EXITED]);
+	n = rows(&self->h, list, MAXP);
+	ASSERT_EQ(1, n);
+	EXPECT_EQ((uint32_t)one, list[0].pid);
+	EXPECT_EQ(HCUBE_TASK_ACTIVE, list[0].state);
+	expect_on_vertex(_metadata, &one, 1, self->v);
+	EXPECT_TRUE(balanced(s));
+}
+
+static int count_refused_events(int fd, uint16_t family)
+{
+	static char buf[1 << 18];
+	int n = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nlh;
+		ssize_t len;
+
+		if (poll(&p, 1, 300) <= 0)
+			return n;
+		len = recv(fd, buf, sizeof(buf), 0);
+		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
+		     nlh = NLMSG_NEXT(nlh, len)) {
+			struct genlmsghdr *g = NLMSG_DATA(nlh);
+			struct nlattr *t, *r;
+
+			if (nlh->nlmsg_type != family || g->cmd != HCUBE_CMD_TASK_NTF)
+				continue;
+			t = hnl_msg_attr(nlh, HCUBE_A_TASK);
+			r = hnl_nested(t, HCUBE_T_A_REASON);
+			n += r && hnl_u32(r) == HCUBE_REASON_REFUSED;
+		}
+	}
+}
+
+/*
+ * A fork storm over max_tasks: the module stays consistent, each refused
+ * child runs with the original affinity, and the counter and the events
+ * say how many.
+ */
+TEST_F(job, fork_storm_over_max_tasks)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	static pid_t kids[200];
+	int fd, i, n, on_vertex = 0, orig = 0;
+	uint32_t grp;
+	pid_t one;
+
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload("max_tasks=40"));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	grp = self->h.mcgrp;
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
+	ASSERT_EQ(0, setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
+				sizeof(grp)));
+	one = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'f', 200, 0);
+	ASSERT_EQ(200, puppet_read(&self->p, kids, 200));
+	n = wait_rows(&self->h, NULL, 0, 40);
+	ASSERT_EQ(40, n);
+	/* each child is on the vertex (registered) or has the original */
+	for (i = 0; i < 200; i++) {
+		cpu_set_t a;
+		int tries;
+
+		for (tries = 0; tries < 1000; tries++) {
+			ASSERT_EQ(0, sched_getaffinity(kids[i], sizeof(a), &a));
+			if (CPU_EQUAL(&a, &self->orig) || row_of(list, n, kids[i]))
+				break;
+			usleep(10000);
+		}
+		if (row_of(list, n, kids[i])) {
+			on_vertex++;
+			EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[self->v].usable));
+		} else {
+			orig++;
+			EXPECT_TRUE(CPU_EQUAL(&a, &self->orig))
+				TH_LOG("refused pid %d kept a mask hcube set", kids[i]);
+		}
+	}
+	EXPECT_EQ(39, on_vertex);
+	EXPECT_EQ(161, orig);
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_EQ(161, s[HCUBE_S_A_REFUSED]);
+	EXPECT_EQ(40, s[HCUBE_S_A_TASKS]);
+	EXPECT_TRUE(balanced(s));
+	EXPECT_EQ(161, count_refused_events(fd, self->h.family));
+	close(fd);
+}
+
+/*
+ * A pool of one birth: most creations of a fork burst find no birth, are
+ * counted lost, and the worker's scan registers them all the same.
+ */
+TEST_F(job, lost_creations_are_found_by_the_scan)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	static pid_t kids[101];
+	int n;
+
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload("births=1"));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	kids[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'f', 100, 0);
+	ASSERT_EQ(100, puppet_read(&self->p, kids + 1, 100));
+	n = wait_rows(&self->h, kids, 101, 101);
+	ASSERT_EQ(101, n);
+	expect_on_vertex(_metadata, kids, 101, self->v);
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_GT(s[HCUBE_S_A_EVENTS_LOST], 0);
+	EXPECT_EQ(100, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_TRUE(balanced(s));
+}
+
+TEST_HARNESS_MAIN
