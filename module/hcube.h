@@ -174,7 +174,6 @@ struct hcube {
 	struct delayed_work auto_work;	/* the automatic trigger, when due */
 	struct delayed_work retry_work;	/* remasks that failed, when any did */
 	u32 retries;
-	u32 exited_since;		/* exits since the last rebalance report */
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
 };
@@ -231,8 +230,8 @@ struct hcube_taskset {
 	u32 unit;		/* enum hcube_unit of the request */
 };
 
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src,
-			  u32 unit);
+int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src);
+int hcube_taskset_expand(struct hcube_taskset *s);
 void hcube_taskset_free(struct hcube_taskset *s);
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 			 int vertex, struct hcube_task **out, u32 *bad);

@@ -53,8 +53,12 @@ void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 static void hcube_report_failure(struct hcube *hc, struct hcube_report *r,
 				 struct hcube_task *t, int err)
 {
-	if (err == -EAGAIN || err == -ESRCH)
-		return;	/* changed: reported as such; exiting: counted at its exit */
+	if (err == -EAGAIN)
+		return;	/* reported as changed */
+	if (err == -ESRCH) {
+		r->exited++;	/* its exit, on its way, unregisters it */
+		return;
+	}
 	hc->cnt.failures++;
 	r->failed++;
 	if (r->nfailures < HCUBE_REPORT_TASKS)
@@ -172,9 +176,6 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	r->policy = policy;
 	r->trigger = trigger;
 	r->dry_run = dry_run;
-	r->exited = hc->exited_since;
-	if (!dry_run)
-		hc->exited_since = 0;
 	hcube_find_changed(hc, r);
 	if (!dry_run)
 		hcube_evacuate_all(hc, r);

@@ -138,6 +138,7 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 	}
 	t->task = get_task_struct(p);
 	t->creator = get_task_pid(c->task, PIDTYPE_PID);
+	t->vertex = READ_ONCE(c->vertex);	/* reported if it is found changed */
 	t->origin = thread ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK;
 	t->unit = HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));

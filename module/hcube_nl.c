@@ -871,7 +871,7 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 			continue;
 		(*pa)[n] = a;
 		pid = find_get_pid(nla_get_u32(a));
-		err = pid ? hcube_taskset_add_pid(s, pid, n, s->unit) : -ESRCH;
+		err = pid ? hcube_taskset_add_pid(s, pid, n) : -ESRCH;
 		put_pid(pid);
 		if (err == -ESRCH)
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
@@ -880,7 +880,7 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 			return err;
 		n++;
 	}
-	return 0;
+	return hcube_taskset_expand(s);
 }
 
 /* The message of a refusal of the task set's entry that came from @a. */

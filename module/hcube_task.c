@@ -258,8 +258,9 @@ static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason
 
 /*
  * Link a record that is in the hash: on vertex @vertex (active, its mask
- * already that vertex's) or, with HCUBE_NO_VERTEX, on hcube.changed.
- * Needs an id in hcube.tasks already (t->id).
+ * already that vertex's) or, with HCUBE_NO_VERTEX, on hcube.changed (its
+ * vertex stays what it was: where it was created). Needs an id in
+ * hcube.tasks already (t->id).
  */
 void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex)
 {
@@ -327,7 +328,6 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 	}
 	if (reason == HCUBE_REASON_EXITED) {
 		hc->cnt.exited++;
-		hc->exited_since++;
 		hcube_task_notify(hc, t, reason);
 	} else if (reason == HCUBE_REASON_REMOVED) {
 		hc->cnt.unregistered++;
@@ -463,68 +463,14 @@ void hcube_taskset_free(struct hcube_taskset *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Is @p a descendant of the process @root (by real parent)? Under RCU. */
-static bool hcube_descends(struct task_struct *p, struct task_struct *root)
-{
-	while (p->pid) {	/* up to the idle task, pid 0 */
-		if (same_thread_group(p, root))
-			return true;
-		p = rcu_dereference(p->real_parent);
-	}
-	return false;
-}
-
 /*
- * Collect under RCU: the threads of @p's process other than @p and, with
- * @tree, every thread of every descendant process. At most @room go into
- * @s; returns how many there were, so a caller with too little room grows
- * the set and tries again.
+ * Add the task that @pid names, as named by the request's pid @src.
+ * -ESRCH when @pid has no task. hcube_taskset_expand() adds the rest of
+ * the unit.
  */
-static u32 hcube_collect(struct hcube_taskset *s, struct task_struct *p,
-			 u32 src, bool tree, u32 room)
-{
-	struct task_struct *g, *t;
-	u32 found = 0;
-
-	rcu_read_lock();
-	for_each_thread(p, t) {
-		if (t == p || (t->flags & PF_EXITING))
-			continue;
-		if (found++ < room) {
-			s->task[s->n] = get_task_struct(t);
-			s->src[s->n] = src;
-			s->named[s->n++] = false;
-		}
-	}
-	if (tree) {
-		for_each_process(g) {
-			if (same_thread_group(g, p) || !hcube_descends(g, p))
-				continue;
-			for_each_thread(g, t) {
-				if (t->flags & PF_EXITING)
-					continue;
-				if (found++ < room) {
-					s->task[s->n] = get_task_struct(t);
-					s->src[s->n] = src;
-					s->named[s->n++] = false;
-				}
-			}
-		}
-	}
-	rcu_read_unlock();
-	return found;
-}
-
-/*
- * Add the tasks that @pid names with @unit: the thread itself, for a job
- * every thread of its process, for a tree also every thread of every
- * descendant process. -ESRCH when @pid has no task.
- */
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src,
-			  u32 unit)
+int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src)
 {
 	struct task_struct *p = get_pid_task(pid, PIDTYPE_PID);
-	u32 room = 16, start, found;
 	int err;
 
 	if (!p)
@@ -537,21 +483,145 @@ int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src,
 	s->task[s->n] = p;
 	s->src[s->n] = src;
 	s->named[s->n++] = true;
-	if (unit == HCUBE_UNIT_THREAD)
+	return 0;
+}
+
+/* A process of the set (its signal_struct) and the pid that named it. */
+struct hcube_proc_key {
+	const void *signal;
+	struct task_struct *task;	/* a named thread of it */
+	u32 src;
+};
+
+static int hcube_proc_key_cmp(const void *a, const void *b)
+{
+	const struct hcube_proc_key *x = a, *y = b;
+
+	if (x->signal != y->signal)
+		return x->signal < y->signal ? -1 : 1;
+	return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* The named process @signal belongs to, or NULL. */
+static const struct hcube_proc_key *
+hcube_proc_find(const struct hcube_proc_key *k, u32 n, const void *signal)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (k[mid].signal == signal)
+			return &k[mid];
+		if (k[mid].signal < signal)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The named process @p descends from (by real parent), or NULL. RCU. */
+static const struct hcube_proc_key *
+hcube_proc_root(const struct hcube_proc_key *k, u32 n, struct task_struct *p)
+{
+	for (p = rcu_dereference(p->real_parent); p->pid;
+	     p = rcu_dereference(p->real_parent)) {
+		const struct hcube_proc_key *r = hcube_proc_find(k, n, p->signal);
+
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+static void hcube_take(struct hcube_taskset *s, struct task_struct *t, u32 src,
+		       u32 room, u32 *found)
+{
+	if (t->flags & PF_EXITING)
+		return;
+	if ((*found)++ < room) {
+		s->task[s->n] = get_task_struct(t);
+		s->src[s->n] = src;
+		s->named[s->n++] = false;
+	}
+}
+
+/*
+ * Collect under RCU, once per named process, its threads and, for a tree,
+ * every thread of every descendant process (one pass over the processes,
+ * each looked up among the named ones). At most @room go into @s; returns
+ * how many there were, so that a caller with too little room grows the
+ * set and tries again.
+ */
+static u32 hcube_collect(struct hcube_taskset *s, const struct hcube_proc_key *k,
+			 u32 nk, u32 room)
+{
+	struct task_struct *g, *t;
+	u32 found = 0, i;
+
+	rcu_read_lock();
+	for (i = 0; i < nk; i++)
+		for_each_thread(k[i].task, t)
+			hcube_take(s, t, k[i].src, room, &found);
+	if (s->unit == HCUBE_UNIT_TREE) {
+		for_each_process(g) {
+			const struct hcube_proc_key *r;
+
+			if (hcube_proc_find(k, nk, g->signal))
+				continue;
+			r = hcube_proc_root(k, nk, g);
+			if (!r)
+				continue;
+			for_each_thread(g, t)
+				hcube_take(s, t, r->src, room, &found);
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * Add what the unit brings beyond the named tasks: for a job every thread
+ * of each named process, for a tree also every thread of every descendant
+ * process. Each process is walked once, however many of its threads the
+ * request names; hcube_tasks_register() drops the repeats.
+ */
+int hcube_taskset_expand(struct hcube_taskset *s)
+{
+	u32 n0 = s->n, nk = 0, room, found, i;
+	struct hcube_proc_key *k;
+	int err = 0;
+
+	if (s->unit == HCUBE_UNIT_THREAD || !n0)
 		return 0;
-	start = s->n;
+	k = kvmalloc_array(n0, sizeof(*k), GFP_KERNEL);
+	if (!k)
+		return -ENOMEM;
+	for (i = 0; i < n0; i++) {
+		k[i].signal = s->task[i]->signal;
+		k[i].task = s->task[i];
+		k[i].src = s->src[i];
+	}
+	sort(k, n0, sizeof(*k), hcube_proc_key_cmp, NULL);
+	for (i = 0; i < n0; i++)	/* one per process: its first pid */
+		if (!nk || k[nk - 1].signal != k[i].signal)
+			k[nk++] = k[i];
+	room = n0 + 16;
 	for (;;) {
 		err = hcube_taskset_grow(s, room);
 		if (err)
-			return err;
-		found = hcube_collect(s, p, src, unit == HCUBE_UNIT_TREE, room);
+			break;
+		found = hcube_collect(s, k, nk, room);
 		if (found <= room)
-			return 0;
+			break;
 		/* it grew meanwhile: drop what was taken and try with room */
-		while (s->n > start)
+		while (s->n > n0)
 			put_task_struct(s->task[--s->n]);
 		room = found + found / 4 + 16;
 	}
+	kvfree(k);
+	return err;
 }
 
 struct hcube_set_key {
@@ -748,29 +818,35 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 }
 
 /*
- * Unregister the tasks of @s, under hcube.lock. A pid whose tasks are none
- * of them registered is an error (-ENOENT, *bad its first entry), and then
+ * Unregister the tasks of @s, under hcube.lock. A pid none of whose tasks
+ * is registered is an error (-ENOENT, *bad its named entry), and then
  * nothing changes.
  */
 int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			   u32 *bad)
 {
-	u32 i, j;
+	u32 i, npids = 0;
+	bool *any;
 
-	for (i = 0; i < s->n; i = j) {
-		bool any = false;
+	for (i = 0; i < s->n; i++)
+		npids = max(npids, s->src[i] + 1);
+	any = kvcalloc(npids, sizeof(*any), GFP_KERNEL);
+	if (!any)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++) {
+		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
 
-		for (j = i; j < s->n && s->src[j] == s->src[i]; j++) {
-			struct hcube_task *t = hcube_task_lookup(hc, s->task[j]);
-
-			if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
-				any = true;
-		}
-		if (!any) {
+		if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
+			any[s->src[i]] = true;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (s->named[i] && !any[s->src[i]]) {
 			*bad = i;
+			kvfree(any);
 			return -ENOENT;
 		}
 	}
+	kvfree(any);
 	for (i = 0; i < s->n; i++) {
 		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
 

@@ -277,7 +277,7 @@ enum hcube_report_attr {
 	HCUBE_R_A_FAILED,	/* u32: moves that failed */
 	HCUBE_R_A_FAILURE,	/* nest, enum hcube_task_attr; repeated */
 	HCUBE_R_A_CHANGED,	/* nest, enum hcube_task_attr; repeated */
-	HCUBE_R_A_EXITED,	/* u32: tasks found exited */
+	HCUBE_R_A_EXITED,	/* u32: tasks found exiting, not moved */
 	HCUBE_R_A_EVACUATED,	/* u32: tasks moved off failing vertices */
 	HCUBE_R_A_DURATION_NS,	/* u64 */
 	HCUBE_R_A_CB_PATTERN,	/* string; CB_PATTERN and TREE_DEPTH only */
@@ -300,7 +300,7 @@ enum hcube_stats_attr {
 	HCUBE_S_A_MOVED,	/* u64: tasks moved by rebalances */
 	HCUBE_S_A_FAILURES,	/* u64: moves that failed */
 	HCUBE_S_A_EVACUATIONS,	/* u64: tasks moved off failing vertices */
-	HCUBE_S_A_EXITED,	/* u64: registered tasks found exited */
+	HCUBE_S_A_EXITED,	/* u64: registered tasks that exited */
 	HCUBE_S_A_CHANGED,	/* u64: affinity changes by others detected */
 	HCUBE_S_A_REGISTERED,	/* u64: tasks ever registered */
 	HCUBE_S_A_UNREGISTERED,	/* u64: tasks unregistered by command */
