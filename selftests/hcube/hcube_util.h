@@ -173,6 +173,70 @@ static inline int hc_get_tasks(struct hnl *h, struct hc_task *t, int max)
 	return err ? err : n;
 }
 
+/*
+ * Every registered task's pid, however many there are (a dump streamed
+ * through one buffer, not kept): *pids is malloc'd. Returns the count.
+ */
+static inline int hc_task_pids(struct hnl *h, uint32_t **pids)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	struct hreq *r = malloc(sizeof(*r));
+	size_t cap = 1024, n = 0;
+	char *buf = malloc(1 << 16);
+	int err = 0, done = 0;
+
+	*pids = malloc(cap * sizeof(**pids));
+	if (!r || !buf || !*pids) {
+		free(r);
+		free(buf);
+		return -ENOMEM;
+	}
+	hreq_init(r, h, h->family, HCUBE_CMD_TASK_GET, NLM_F_DUMP);
+	if (sendto(h->fd, r->buf, r->nlh->nlmsg_len, 0, (struct sockaddr *)&sa,
+		   sizeof(sa)) < 0)
+		err = -errno;
+	while (!err && !done) {
+		ssize_t len = recv(h->fd, buf, 1 << 16, 0);
+		struct nlmsghdr *nlh;
+
+		if (len < 0) {
+			err = errno == EINTR ? 0 : -errno;
+			continue;
+		}
+		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
+		     nlh = NLMSG_NEXT(nlh, len)) {
+			struct nlattr *a;
+
+			if (nlh->nlmsg_seq != r->nlh->nlmsg_seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE) {
+				err = *(int *)NLMSG_DATA(nlh);
+				done = 1;
+				break;
+			}
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				err = ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
+				break;
+			}
+			a = hnl_msg_attr(nlh, HCUBE_A_TASK);
+			if (!a)
+				continue;
+			if (n == cap) {
+				cap *= 2;
+				*pids = realloc(*pids, cap * sizeof(**pids));
+				if (!*pids) {
+					err = -ENOMEM;
+					break;
+				}
+			}
+			(*pids)[n++] = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
+		}
+	}
+	free(buf);
+	free(r);
+	return err ? err : (int)n;
+}
+
 static inline int hc_stats(struct hnl *h, uint64_t *s)
 {
 	struct hreq *r = malloc(sizeof(*r));

@@ -80,21 +80,41 @@ static int descends(pid_t pid, pid_t root)
 	return 0;
 }
 
+/* Is @pid registered? From the whole task list, however long it is. */
 static int registered(pid_t pid)
 {
-	static struct hc_task t[8192];
 	static struct hnl h;
 	static int open;
-	int n, i;
+	uint32_t *pids;
+	int n, i, found = 0;
 
 	if (!open && hnl_open(&h))
 		return -1;
 	open = 1;
+	n = hc_task_pids(&h, &pids);
+	for (i = 0; i < n; i++)
+		found |= pids[i] == (uint32_t)pid;
+	free(pids);
+	return n < 0 ? -1 : found;
+}
+
+/* What the module says of @pid's process and of its parent. */
+static void print_state(pid_t pid)
+{
+	static struct hc_task t[8192];
+	char state;
+	pid_t pp = ppid_of(pid, &state);
+	struct hnl h;
+	int n, i;
+
+	if (hnl_open(&h))
+		return;
 	n = hc_get_tasks(&h, t, 8192);
 	for (i = 0; i < n; i++)
-		if (t[i].pid == (uint32_t)pid)
-			return 1;
-	return 0;
+		if (t[i].pid == (uint32_t)pid || t[i].pid == (uint32_t)pp)
+			fprintf(stderr, "#   registered: pid %u vertex %u state %u\n",
+				t[i].pid, t[i].vertex, t[i].state);
+	hnl_close(&h);
 }
 
 static int vertex_mask(const cpu_set_t *a)
@@ -136,18 +156,26 @@ static int unknown_pinned(pid_t root)
 			cpu_set_t a;
 
 			if (tid <= 0 || sched_getaffinity(tid, sizeof(a), &a) ||
-			    !vertex_mask(&a) || registered(tid))
+			    !vertex_mask(&a) || registered(tid) == 1)
 				continue;
 			/* a new one is linked by the module's worker: give it 2 s */
 			for (tries = 0; tries < 20; tries++) {
 				usleep(100000);
 				if (sched_getaffinity(tid, sizeof(a), &a) ||
-				    !vertex_mask(&a) || registered(tid) || !alive(tid))
+				    !vertex_mask(&a) || registered(tid) == 1 || !alive(tid))
 					break;
 			}
 			if (tries == 20) {
-				fprintf(stderr, "# tid %d of the job: a vertex's mask, not registered\n",
-					tid);
+				char cmd[256];
+
+				fprintf(stderr, "# tid %d (process %d) of the job: a vertex's mask, not registered\n",
+					tid, pid);
+				snprintf(cmd, sizeof(cmd),
+					 "grep -hE '^(Name|Tgid|PPid|Cpus_allowed_list)' /proc/%d/task/%d/status | sed 's/^/#   /' >&2",
+					 pid, tid);
+				if (system(cmd))
+					fprintf(stderr, "#   (gone)\n");
+				print_state(pid);
 				bad++;
 			}
 		}
