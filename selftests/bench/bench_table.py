@@ -43,9 +43,14 @@ def cost_tables(rows):
                   key=lambda r: (r["cpus"], r["n"]))
     if not rows:
         return ""
-    t1, t2, t3 = [], [], []
+    t1, t2, t3, t4 = [], [], [], []
     for r in rows:
         n = r["n"]
+        t4.append([r["cpus"], n, r["moved"], "%.2f" % r["mod_dur_ms"],
+                   "%.2f" % r["bare_ms"] if r.get("bare_ms", 0) > 0 else "-",
+                   "%.2f" % r["ratio_bare"] if r.get("ratio_bare", 0) > 0 else "-",
+                   "%.3f" % r["show_ms"] if "show_ms" in r else "-",
+                   "%.3f" % r["stats_ms"] if "stats_ms" in r else "-"])
         reap = r["get_ms"] - r["get0_ms"]
         t1.append([r["cpus"], n, r["moved"],
                    "%.2f" % r["mod_dur_ms"], "%.2f" % r["mod_wall_ms"],
@@ -72,13 +77,28 @@ def cost_tables(rows):
                    "module µs/moved task", "userspace µs/moved task"], t1) +
             "\n\n### Where the module's time goes; dry run, registration\n\n" +
             table(["vCPUs", "tasks", "dry run ms (own)", "dry run ms (wall)",
-                   "reap ms", "plan ms", "apply ms", "apply µs/moved task",
+                   "read command ms (CUBE_GET, minus with no task)", "plan ms",
+                   "apply ms", "apply µs/moved task",
                    "register ms (a request per process)", "register ms (one request)",
                    "unregister ms"], t2) +
+            "\n\n### The module against the physical limit, and read commands\n\n" +
+            table(["vCPUs", "tasks", "moved", "module ms (own)",
+                   "bare set_cpus_allowed_ptr() loop ms", "module / bare",
+                   "show ms (wall)", "stats ms (wall)"], t4) +
             "\n\n### Slab memory per registered task (bytes)\n\n" +
             table(["vCPUs", "tasks", "hcube_task object", "hcube_task slab",
                    "kmalloc-8 (cpumask)", "radix_tree_node (xarray)",
                    "all slab caches"], t3) + "\n")
+
+
+def idle_table(rows):
+    rows = sorted((r for r in rows if r["kind"] == "idle"), key=lambda r: r["tasks"])
+    if not rows:
+        return ""
+    return ("### The module's wake-ups while nothing happens\n\n" +
+            table(["tasks registered", "seconds", "wake-ups", "per minute"],
+                  [[r["tasks"], r["seconds"], r["wakeups"], "%.1f" % r["wakeups_per_min"]]
+                   for r in rows]) + "\n")
 
 
 def makespan_tables(rows):
@@ -138,7 +158,8 @@ def main():
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (cost_tables(rows), profile_tables(rows), makespan_tables(rows)):
+    for s in (cost_tables(rows), idle_table(rows), profile_tables(rows),
+              makespan_tables(rows)):
         if s:
             print(s)
     return 0

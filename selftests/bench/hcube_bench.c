@@ -5,13 +5,20 @@
  * Runs inside the VM with hcube.ko loaded (selftests/bench/run-bench.sh);
  * Documentation/performance.md explains the method and the results.
  *
- *   hcube_bench cost [-n 1024,4096,16384] [-r REPS] [-k DRYRUNS]
+ *   hcube_bench cost [-n 16,1024,4096,16384] [-r REPS] [-k DRYRUNS]
  *       N sleeping threads (a few processes of up to 1024 threads, 64 KiB
  *       stacks), three quarters on vertex 0 and a quarter on the opposite
- *       vertex. Times registration, the reap every command pays, a dry
- *       run, the module's rebalance and the userspace way (the dry run's
- *       plan applied with sched_setaffinity() per thread, the tasks not
- *       registered), and the slab memory per registered task.
+ *       vertex. Times registration, what a read command (show, stats)
+ *       costs, a dry run, the module's rebalance, the userspace way (the
+ *       dry run's plan applied with sched_setaffinity() per thread, the
+ *       tasks not registered) and the physical limit (the same moves as a
+ *       bare loop of set_cpus_allowed_ptr() in the bench module
+ *       hcube_bare.ko, when it is loaded), and the slab memory per
+ *       registered task.
+ *
+ *   hcube_bench idle [-s SECONDS] [-n 0,16384]
+ *       The module's wake-ups (its work items run, from the workqueue
+ *       tracepoint) while nothing happens, with N tasks registered.
  *
  *   hcube_bench makespan [-p PER_VERTEX] [-e MEAN_MS] [-f 0,1,2] [-s SEEDS]
  *                        [-t THRESHOLD] [-c COOLDOWN_MS] [-P pin,dem,mcwa,cfs]
@@ -22,6 +29,7 @@
  * Every result is one line "R <kind> key=value ..." on stdout; everything
  * else is a comment for people ("# ...").
  */
+#include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -110,6 +118,8 @@ static int bnl_do(struct nlmsghdr *req, struct bresp *rp)
 		for (nlh = (struct nlmsghdr *)at; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
 			if (nlh->nlmsg_seq != req->nlmsg_seq)
 				continue;
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return 0;	/* the end of a dump */
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				struct hreply tmp;
 
@@ -268,7 +278,7 @@ static int task_del_all(double *wall)
 	return err;
 }
 
-/* A command that reaps first (CUBE_GET): what every such command pays. */
+/* A read command (CUBE_GET): what it costs with the tasks registered. */
 static double cube_get_wall(void)
 {
 	double t0;
@@ -278,6 +288,85 @@ static double cube_get_wall(void)
 	if (bnl_do(req.nlh, &resp))
 		die("CUBE_GET", resp.err);
 	return now_s() - t0;
+}
+
+/* `hcubectl show`: the cube and a dump of the vertices. */
+static double show_wall(void)
+{
+	double t0 = now_s();
+
+	breq_init(&req, 1 << 16, HCUBE_CMD_CUBE_GET);
+	if (bnl_do(req.nlh, &resp))
+		die("CUBE_GET", resp.err);
+	breq_init(&req, 1 << 16, HCUBE_CMD_VERTEX_GET);
+	req.nlh->nlmsg_flags |= NLM_F_DUMP;
+	if (bnl_do(req.nlh, &resp))
+		die("VERTEX_GET", resp.err);
+	return now_s() - t0;
+}
+
+static double stats_wall(void)
+{
+	double t0 = now_s();
+
+	breq_init(&req, 1 << 16, HCUBE_CMD_STATS_GET);
+	if (bnl_do(req.nlh, &resp))
+		die("STATS_GET", resp.err);
+	return now_s() - t0;
+}
+
+/* ---- the bare loop (hcube_bare.ko) ---- */
+
+#define BARE_MOVES "/sys/kernel/debug/hcube_bare/moves"
+
+struct bare_move {
+	int32_t tid;
+	uint32_t cpu_lo, cpu_hi;
+};
+
+/* The CPU range of a vertex's usable CPUs; they are contiguous here. */
+static void vertex_range(int v, uint32_t *lo, uint32_t *hi)
+{
+	int cpu, n = 0;
+
+	*lo = UINT32_MAX;
+	*hi = 0;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &cube.v[v].usable))
+			continue;
+		if ((uint32_t)cpu < *lo)
+			*lo = cpu;
+		*hi = cpu;
+		n++;
+	}
+	if (!n || *hi - *lo + 1 != (uint32_t)n)
+		die("a vertex's CPUs are not a range", EINVAL);
+}
+
+/* The kernel-side time of set_cpus_allowed_ptr() for @m moves, in s. */
+static double bare_apply(const pid_t *tid, const int *to, int m)
+{
+	static struct bare_move mv[MAXN];
+	unsigned int moves, errors;
+	unsigned long long ns;
+	FILE *f;
+	int i, fd;
+
+	for (i = 0; i < m; i++) {
+		mv[i].tid = tid[i];
+		vertex_range(to[i], &mv[i].cpu_lo, &mv[i].cpu_hi);
+	}
+	fd = open(BARE_MOVES, O_WRONLY);
+	if (fd < 0 || write(fd, mv, m * sizeof(mv[0])) != (ssize_t)(m * sizeof(mv[0])))
+		die("write " BARE_MOVES, errno);
+	close(fd);
+	f = fopen(BARE_MOVES, "r");
+	if (!f || fscanf(f, "%u %u %llu", &moves, &errors, &ns) != 3)
+		die("read " BARE_MOVES, EIO);
+	fclose(f);
+	if (moves != (unsigned int)m || errors)
+		die("the bare loop's moves", EIO);
+	return ns * 1e-9;
 }
 
 /* ---- slab accounting ---- */
@@ -401,11 +490,13 @@ static void parse_list(const char *s, int *v, int *n, int max)
 /*
  * The userspace way: the plan's loads before and after, the threads by
  * vertex; surplus threads leave their vertex, each straight to a vertex
- * short of threads, with one sched_setaffinity() each. Returns the moves
- * made; @moved_tid / @moved_from record them for the restore.
+ * short of threads, with one sched_setaffinity() each (with @dry, none:
+ * only the list). Returns the moves; @moved_tid, @moved_from and
+ * @moved_to record them.
  */
 static int user_apply(const struct rb *plan, pid_t **byv, int *nbyv,
-		      pid_t *moved_tid, int *moved_from, int *errors)
+		      pid_t *moved_tid, int *moved_from, int *moved_to, int dry,
+		      int *errors)
 {
 	int need[HC_MAXV], v, w = 0, k, m = 0;
 
@@ -422,10 +513,12 @@ static int user_apply(const struct rb *plan, pid_t **byv, int *nbyv,
 				w++;
 			if (w == (int)plan->nv)
 				return m;
-			if (sched_setaffinity(tid, sizeof(cpu_set_t), &cube.v[w].usable))
+			if (!dry && sched_setaffinity(tid, sizeof(cpu_set_t),
+						      &cube.v[w].usable))
 				(*errors)++;
 			need[w]--;
 			moved_tid[m] = tid;
+			moved_to[m] = w;
 			moved_from[m++] = v;
 		}
 	}
@@ -435,12 +528,14 @@ static int user_apply(const struct rb *plan, pid_t **byv, int *nbyv,
 static int cost_one(int n, int reps, int ndry, int cpus)
 {
 	static pid_t *byv[HC_MAXV], moved_tid[MAXN], hpid[MAXN / 16 + 64];
-	static int nbyv[HC_MAXV], moved_from[MAXN], hvertex[MAXN / 16 + 64];
+	static int nbyv[HC_MAXV], moved_from[MAXN], moved_to[MAXN], hvertex[MAXN / 16 + 64];
 	static int hfirst[MAXN / 16 + 64], hcount[MAXN / 16 + 64];
 	static struct slabsnap s0, s1;
 	static struct rb dry[64], mod, plan;
-	double t_reg[192], t_regone = 0, t_del[192], t_get0[16], t_get[16];
-	double d_dry[64], w_dry[64], w_mod[64], d_mod[64], w_user[64];
+	double t_reg[256], t_regone = 0, t_del[256], t_get0[16], t_get[16];
+	double d_dry[64], w_dry[64], w_mod[64], d_mod[64], w_user[64], d_bare[64];
+	double t_show[16], t_stats[16];
+	int bare = !access(BARE_MOVES, W_OK), nparts = bare ? 3 : 2;
 	int nh = 0, per, i, r, v, far = cube.nv - 1, nreg = 0, ndel = 0;
 	int moved_user = 0, errs = 0, first = 0, idx;
 	double t0, t_spawn;
@@ -495,8 +590,11 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 	sleep(1);
 	slab_snap(&s1);
 
-	for (i = 0; i < 16; i++)
+	for (i = 0; i < 16; i++) {
 		t_get[i] = cube_get_wall();
+		t_show[i] = show_wall();
+		t_stats[i] = stats_wall();
+	}
 	for (i = 0; i < ndry; i++) {
 		if (rebalance(HCUBE_POLICY_MCWA, 1, &dry[i]))
 			die("dry run", resp.err);
@@ -509,14 +607,16 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 			die("the dry run's loads are not the placement", EIO);
 
 	/*
-	 * Each repetition starts and ends registered and skewed. Even ones
-	 * time the module first, odd ones the userspace way first.
+	 * Each repetition starts and ends registered and skewed. The order of
+	 * the module, the userspace way and the bare loop turns with it.
 	 */
 	for (r = 0; r < reps; r++) {
 		int part;
 
-		for (part = 0; part < 2; part++) {
-			if ((part == 0) == (r % 2 == 0)) {
+		for (part = 0; part < nparts; part++) {
+			int which = (part + r) % nparts;
+
+			if (which == 0) {
 				/* registered and skewed: the module's rebalance */
 				if (rebalance(HCUBE_POLICY_MCWA, 0, &mod))
 					die("rebalance", resp.err);
@@ -538,8 +638,11 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 					die("TASK_DEL", resp.err);
 				t0 = now_s();
 				moved_user = user_apply(&plan, byv, nbyv, moved_tid, moved_from,
-							&errs);
-				w_user[r] = now_s() - t0;
+							moved_to, which == 2, &errs);
+				if (which == 1)
+					w_user[r] = now_s() - t0;
+				else
+					d_bare[r] = bare_apply(moved_tid, moved_to, moved_user);
 				if (errs)
 					die("sched_setaffinity", EIO);
 				/* back to the skewed placement, untimed */
@@ -576,7 +679,8 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		long k8 = ik >= 0 && ik0 >= 0 ? s1.bytes[ik] - s0.bytes[ik0] : -1;
 		long rbytes = ir >= 0 && ir0 >= 0 ? s1.bytes[ir] - s0.bytes[ir0] : -1;
 		double mw = median(w_mod, reps), mu = median(w_user, reps);
-		double md = median(w_dry, ndry);
+		double md = median(w_dry, ndry), mb = bare ? median(d_bare, reps) : 0;
+		double mdur = median(d_mod, reps);
 
 		printf("R cost cpus=%d vertices=%u n=%d moved=%u user_moved=%d failed=%u "
 		       "transfers=%u migrations=%llu spawn_s=%.3f "
@@ -587,7 +691,8 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		       "mod_us_per_task=%.3f user_us_per_task=%.3f "
 		       "hcube_task_objs=%ld hcube_task_objsize=%ld hcube_task_bytes=%ld "
 		       "kmalloc8_bytes=%ld radix_bytes=%ld slab_total_bytes=%ld meminfo_slab_kb=%ld "
-		       "bytes_per_task=%.1f reps=%d\n",
+		       "bytes_per_task=%.1f reps=%d show_ms=%.3f stats_ms=%.3f "
+		       "bare_ms=%.3f ratio_bare=%.3f\n",
 		       cpus, cube.nv, n, moved_mod, moved_user, failed_mod, ntransfers,
 		       (unsigned long long)migr, t_spawn,
 		       median(t_reg, nreg) * 1e3, t_regone * 1e3, median(t_del, ndel) * 1e3,
@@ -599,7 +704,9 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		       moved_user ? mu * 1e6 / moved_user : 0,
 		       hobj, ih >= 0 ? s1.objsize[ih] : -1, hbytes, k8, rbytes,
 		       s1.total - s0.total, s1.meminfo_slab_kb - s0.meminfo_slab_kb,
-		       (double)(s1.total - s0.total) / n, reps);
+		       (double)(s1.total - s0.total) / n, reps,
+		       median(t_show, 16) * 1e3, median(t_stats, 16) * 1e3,
+		       mb * 1e3, mb > 0 ? mdur / mb : 0);
 		fflush(stdout);
 	}
 	return 0;
@@ -608,7 +715,7 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 static int cmd_cost(int argc, char **argv)
 {
 	int ns[16], nn = 0, reps = 3, ndry = 5, i, c;
-	char list[] = "1024,4096,16384";
+	char list[] = "16,1024,4096,16384";
 
 	parse_list(list, ns, &nn, 16);
 	while ((c = getopt(argc, argv, "n:r:k:")) != -1) {
@@ -630,6 +737,95 @@ static int cmd_cost(int argc, char **argv)
 	       sysconf(_SC_NPROCESSORS_ONLN));
 	for (i = 0; i < nn; i++)
 		cost_one(ns[i], reps, ndry, (int)sysconf(_SC_NPROCESSORS_ONLN));
+	return 0;
+}
+
+/* ---- idle wake-ups ---- */
+
+#define TRACING "/sys/kernel/tracing"
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * The module's work items that ran in @secs seconds of quiet: each is a
+ * wake-up of the module (a timer or an event). From the workqueue
+ * tracepoint, which names the function.
+ */
+static long idle_wakeups(int secs)
+{
+	char line[512];
+	long n = 0;
+	FILE *f;
+
+	if (write_str(TRACING "/trace", "") ||
+	    write_str(TRACING "/events/workqueue/workqueue_execute_start/enable", "1"))
+		die("tracefs (workqueue_execute_start)", errno);
+	sleep(secs);
+	write_str(TRACING "/events/workqueue/workqueue_execute_start/enable", "0");
+	f = fopen(TRACING "/trace", "r");
+	if (!f)
+		die("tracefs trace", errno);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#' && strstr(line, "function hcube_"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int cmd_idle(int argc, char **argv)
+{
+	int ns[8], nn = 0, secs = 60, i, c, k, idx;
+	char list[] = "0,16384";
+	pid_t hpid[64];
+
+	parse_list(list, ns, &nn, 8);
+	while ((c = getopt(argc, argv, "s:n:")) != -1) {
+		switch (c) {
+		case 's': secs = atoi(optarg); break;
+		case 'n': parse_list(optarg, ns, &nn, 8); break;
+		default: return 2;
+		}
+	}
+	hs = mmap(NULL, sizeof(*hs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hs == MAP_FAILED)
+		die("mmap", errno);
+	if (hc_reset(&h, HCUBE_MODE_CPU) || hc_get_cube(&h, &cube))
+		die("reset the module (mode cpu)", EIO);
+	for (i = 0; i < nn; i++) {
+		int n = ns[i], nh = 0, first = 0;
+		long w;
+
+		if (n > MAXN)
+			die("too many threads", E2BIG);
+		hs->ready = 0;
+		for (first = 0; first < n; first += HOLDER_MAX)
+			hpid[nh++] = holder_spawn(first, n - first < HOLDER_MAX ?
+						  n - first : HOLDER_MAX,
+						  &cube.v[0].usable);
+		while (hs->ready < n)
+			usleep(2000);
+		for (k = 0; k < nh; k++)
+			if (task_add(&hpid[k], 1, -1, 1, NULL))
+				die("TASK_ADD", resp.err);
+		sleep(2);	/* let the registration's own work end */
+		w = idle_wakeups(secs);
+		printf("R idle tasks=%d seconds=%d wakeups=%ld wakeups_per_min=%.1f\n",
+		       n, secs, w, w * 60.0 / secs);
+		task_del_all(NULL);
+		for (idx = 0; idx < nh; idx++)
+			kill(hpid[idx], SIGKILL);
+		for (idx = 0; idx < nh; idx++)
+			waitpid(hpid[idx], NULL, 0);
+	}
 	return 0;
 }
 
@@ -933,7 +1129,7 @@ int main(int argc, char **argv)
 	int err, rcv = 64 << 20;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: hcube_bench cost|makespan [options]\n");
+		fprintf(stderr, "usage: hcube_bench cost|idle|makespan [options]\n");
 		return 2;
 	}
 	setrlimit(RLIMIT_NPROC, &rl);
@@ -946,6 +1142,8 @@ int main(int argc, char **argv)
 		die("SO_RCVBUFFORCE", errno);
 	if (!strcmp(argv[1], "cost"))
 		return cmd_cost(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "idle"))
+		return cmd_idle(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "makespan"))
 		return cmd_makespan(argc - 1, argv + 1);
 	fprintf(stderr, "hcube_bench: unknown command '%s'\n", argv[1]);

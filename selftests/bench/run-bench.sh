@@ -19,8 +19,9 @@
 #   BENCH_FAULTS          faulty vertex counts [0,1,2]
 #   BENCH_THRESHOLD       makespan: the automatic trigger's threshold [workers per vertex / 4]
 #   BENCH_COOLDOWN_MS     makespan: its cooldown [100]
-#   BENCH_REAP_MS         the module's reap_ms (automatic trigger period) in
-#                         the makespan VMs [100]; the cost VMs keep the default
+#   BENCH_IDLE_TOPO       the VM that counts the module's idle wake-ups ["8x2"];
+#                         empty for none. BENCH_IDLE_N tasks [0,16384],
+#                         BENCH_IDLE_S seconds each [60]
 #   BENCH_MEM             guest memory, MiB [2048]
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -30,7 +31,8 @@ topos=${BENCH_TOPOS-8x2 16x2 32x4}
 mtopos=${BENCH_MAKESPAN_TOPOS-8x2 16x2}
 export BENCH_COST_ARGS="-n ${BENCH_COST_N:-1024,4096,16384} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
 export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}${BENCH_THRESHOLD:+ -t $BENCH_THRESHOLD}${BENCH_COOLDOWN_MS:+ -c $BENCH_COOLDOWN_MS}"
-reap_ms=${BENCH_REAP_MS:-100}
+export BENCH_IDLE_ARGS="-n ${BENCH_IDLE_N:-0,16384} -s ${BENCH_IDLE_S:-60}"
+itopo=${BENCH_IDLE_TOPO-8x2}
 rc=0
 
 {
@@ -39,17 +41,17 @@ rc=0
 	echo "host: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/^Mem:/ {print $2 " GiB"}'), kernel $(uname -r)"
 	echo "qemu: $(${HCUBE_VM_QEMU:-qemu-system-x86_64} --version | head -1)"
 	echo "guest: Debian $(scripts/kver.sh 2>/dev/null), TCG (cost: one host thread, makespan: one per vCPU), -cpu max, ${BENCH_MEM:-2048} MiB, slab_nomerge"
-	echo "cost args: $BENCH_COST_ARGS; makespan args: $BENCH_MAKESPAN_ARGS; makespan reap_ms=$reap_ms"
+	echo "cost args: $BENCH_COST_ARGS; idle args: $BENCH_IDLE_ARGS; makespan args: $BENCH_MAKESPAN_ARGS"
 } >"$out/machine.txt"
 cat "$out/machine.txt"
 
-run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, reap_ms
+run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, idle 0/1
 	local cpus=${1%x*} nodes=${1#*x}
-	echo "# === VM $1: cost=$2 makespan=$3 tcg-thread=$4 ===" >&2
-	BENCH_COST=$2 BENCH_MAKESPAN=$3 BENCH_REAP_MS=$6 selftests/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" \
+	echo "# === VM $1: cost=$2 makespan=$3 idle=$6 tcg-thread=$4 ===" >&2
+	BENCH_COST=$2 BENCH_MAKESPAN=$3 BENCH_IDLE=$6 selftests/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" \
 		--mem "${BENCH_MEM:-2048}" --timeout "${BENCH_TIMEOUT:-1500}" --tcg-thread "$4" \
-		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN \
-		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_REAP_MS \
+		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN --env BENCH_IDLE \
+		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_IDLE_ARGS \
 		-- selftests/bench/bench-in-vm.sh >"$5" || { echo "# FAILED: $1" >&2; rc=1; }
 	grep -v '^R ' "$5" >&2
 }
@@ -60,8 +62,12 @@ run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, reap_m
 # guest charges that wait to whatever task it was running (see the document).
 files=()
 for t in $topos; do
-	run "$t" 1 0 single "$out/cost-$t.txt" ""
+	run "$t" 1 0 single "$out/cost-$t.txt" 0
 	files+=("$out/cost-$t.txt")
+done
+for t in $itopo; do
+	run "$t" 0 0 single "$out/idle-$t.txt" 1
+	files+=("$out/idle-$t.txt")
 done
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	t=${BENCH_PROFILE_TOPO:-8x2}
@@ -73,7 +79,7 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	files+=("$out/profile-$t.txt")
 fi
 for t in $mtopos; do
-	run "$t" 0 1 multi "$out/makespan-$t.txt" "$reap_ms"
+	run "$t" 0 1 multi "$out/makespan-$t.txt" 0
 	files+=("$out/makespan-$t.txt")
 done
 selftests/bench/bench_table.py "${files[@]}" >"$out/tables.md" || rc=1
