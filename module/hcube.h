@@ -2,11 +2,23 @@
 /*
  * hcube: the module's shared state.
  *
- * Locking: one mutex, hcube.lock, guards everything below. Paths that take
- * it also hold the CPU hotplug read lock, taken first; the hotplug callbacks
- * run with that lock held for write and then take hcube.lock. So the order
- * is always cpu_hotplug_lock -> hcube.lock, and the online mask cannot
- * change while hcube.lock is held.
+ * Locking, outermost first:
+ *
+ * - hcube.lock, a mutex, guards struct hcube but for what follows. The
+ *   netlink ops (the family is parallel_ops) and the module's worker take
+ *   it; no path takes the CPU hotplug lock while holding it, and no
+ *   netlink path holds the hotplug lock longer than a snapshot of the
+ *   present CPUs' topology (TOPO_SET).
+ * - hcube.hp_lock, a spinlock, guards what the CPU hotplug callbacks
+ *   record: hp_online, hp_pending and cpu_offlines. The callbacks take
+ *   only it, record the change and queue the worker, which applies it
+ *   under hcube.lock: nothing proportional to tasks or plans runs under
+ *   the hotplug lock.
+ * - hcube.hash_lock, a spinlock, guards the writers of hcube.by_task,
+ *   inside hcube.lock or alone (a new task registering itself).
+ * - the births' pool lock, a raw spinlock, taken alone by the fork probe.
+ *
+ * The tracepoint probes take no lock: they look records up under RCU.
  */
 #ifndef HCUBE_MODULE_H
 #define HCUBE_MODULE_H
@@ -32,7 +44,6 @@ struct hcube_vertex {
 	u8 state;		/* enum hcube_vertex_state */
 	bool marked;		/* the vertex itself is marked faulty */
 	u32 load;		/* tasks on the tasks list */
-	u32 offlines;		/* times it went offline: masks broken by the kernel */
 	struct list_head tasks;	/* active tasks placed here */
 };
 
@@ -59,7 +70,7 @@ struct hcube_task {
 	refcount_t ref;
 	unsigned long flags;		/* HCUBE_TF_* bits */
 	u32 id;				/* index in hcube.tasks, once linked */
-	u32 epoch;			/* vertex's offline count when masked */
+	u32 epoch;			/* offlines of its CPUs when masked */
 	u16 vertex;
 	u8 state;			/* enum hcube_task_state */
 	u8 origin;			/* HCUBE_REASON_ADMIN, _FORK or _THREAD */
@@ -146,7 +157,11 @@ struct hcube {
 	struct hcube_vertex *v;		/* nv entries */
 	u16 *cpu_vertex;		/* nr_cpu_ids entries */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
-	cpumask_var_t online;		/* CPUs online, as the hotplug callbacks see it */
+	cpumask_var_t online;		/* CPUs online, as last applied by the worker */
+	spinlock_t hp_lock;		/* the hotplug callbacks' record: */
+	cpumask_var_t hp_online;	/* CPUs online, as the callbacks see them */
+	u32 *cpu_offlines;		/* nr_cpu_ids: times each went offline */
+	bool hp_pending;		/* a change the worker has not applied */
 	cpumask_var_t cube_cpus;	/* every CPU of a group */
 	u32 generation;
 
@@ -190,6 +205,8 @@ cpumask_var_t *hcube_alloc_groups(void);
 void hcube_free_groups(cpumask_var_t *groups);
 void hcube_refresh(struct hcube *hc);
 void hcube_after_change(struct hcube *hc, u32 trigger);
+void hcube_hotplug_apply(struct hcube *hc);
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
 int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		       struct netlink_ext_ack *extack, const struct nlattr *attr);
 void hcube_lock(struct hcube *hc);

@@ -268,7 +268,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		return false;
 	}
 	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
-	t->epoch = hc->v[u].offlines;
+	t->epoch = hcube_mask_offlines(hc, &p->cpus_mask);
 	hcube_task_link(hc, t, u);
 	hcube_ntf_task(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
@@ -387,7 +387,16 @@ static void hcube_events_workfn(struct work_struct *work)
 {
 	struct hcube *hc = &hcube;
 
+	/*
+	 * A hotplug change is applied once the operation that recorded it
+	 * is over (a CPU coming up is then active): wait for one in progress
+	 * here, not under hcube.lock.
+	 */
+	cpus_read_lock();
+	cpus_read_unlock();
 	hcube_lock(hc);
+	if (!hc->stopping)
+		hcube_hotplug_apply(hc);
 	hcube_drain(hc);
 	if (atomic_xchg(&hc->ev->lost_pending, 0) && !hc->stopping)
 		hcube_scan_lost(hc);

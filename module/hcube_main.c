@@ -52,14 +52,27 @@ const char *hcube_mode_name(u32 m)
 
 void hcube_lock(struct hcube *hc)
 {
-	cpus_read_lock();
 	mutex_lock(&hc->lock);
 }
 
 void hcube_unlock(struct hcube *hc)
 {
 	mutex_unlock(&hc->lock);
-	cpus_read_unlock();
+}
+
+/*
+ * How many times the CPUs of @mask went offline, in all. A task's affinity
+ * is hcube's to set again when this moved since hcube set it: the
+ * scheduler breaks the affinity of a task whose CPUs all went offline.
+ */
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask)
+{
+	unsigned int cpu;
+	u32 n = 0;
+
+	for_each_cpu(cpu, mask)
+		n += READ_ONCE(hc->cpu_offlines[cpu]);
+	return n;
 }
 
 /* Sort keys of one CPU; see the labelling rule at the top. */
@@ -306,11 +319,8 @@ void hcube_refresh(struct hcube *hc)
 	}
 	for (i = 0; i < hc->nv; i++) {
 		struct hcube_vertex *v = &hc->v[i];
-		u8 was = v->state;
 
 		v->state = hcube_vertex_state(hc, v, hc->faulty, v->marked, usable);
-		if (v->state == HCUBE_VERTEX_OFFLINE && was != HCUBE_VERTEX_OFFLINE)
-			v->offlines++;
 		if (v->state != HCUBE_VERTEX_HEALTHY)
 			cpumask_clear(usable);
 		cpumask_copy(v->usable, usable);
@@ -476,45 +486,85 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 }
 
 /*
- * CPU hotplug. These run with the hotplug lock held for write, in the
- * AP_ONLINE_DYN section: when going down the CPU is no longer active but
- * still online, when coming up it is online but not yet active; hc->online
- * follows the event rather than cpu_online_mask.
+ * CPU hotplug. The callbacks run with the hotplug lock held for write:
+ * they only record the change (bounded work, under hcube.hp_lock) and
+ * queue the worker, which applies it under hcube.lock once the hotplug
+ * operation is over (hcube_hotplug_apply()).
  */
 static int hcube_cpu_up(unsigned int cpu)
 {
 	struct hcube *hc = &hcube;
 
-	mutex_lock(&hc->lock);
-	cpumask_set_cpu(cpu, hc->online);
-	if (hc->cpu_vertex[cpu] != HCUBE_NO_VERTEX) {
-		hcube_refresh(hc);
-		hcube_remask_all(hc);
-		hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu], HCUBE_CPU_ONLINE,
-				HCUBE_REASON_HOTPLUG);
-		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
-	}
-	mutex_unlock(&hc->lock);
+	spin_lock(&hc->hp_lock);
+	cpumask_set_cpu(cpu, hc->hp_online);
+	hc->hp_pending = true;
+	spin_unlock(&hc->hp_lock);
+	hcube_events_kick(hc);
 	return 0;
 }
 
 static int hcube_cpu_down(unsigned int cpu)
 {
 	struct hcube *hc = &hcube;
-	u16 vertex;
 
-	mutex_lock(&hc->lock);
-	cpumask_clear_cpu(cpu, hc->online);
-	vertex = hc->cpu_vertex[cpu];
-	if (vertex != HCUBE_NO_VERTEX) {
-		hcube_refresh(hc);
-		hcube_ntf_fault(hc, cpu, vertex, HCUBE_CPU_OFFLINE,
-				HCUBE_REASON_HOTPLUG);
-		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
-		hcube_after_change(hc, HCUBE_REASON_HOTPLUG);
-	}
-	mutex_unlock(&hc->lock);
+	spin_lock(&hc->hp_lock);
+	cpumask_clear_cpu(cpu, hc->hp_online);
+	WRITE_ONCE(hc->cpu_offlines[cpu], hc->cpu_offlines[cpu] + 1);
+	hc->hp_pending = true;
+	spin_unlock(&hc->hp_lock);
+	hcube_events_kick(hc);
 	return 0;
+}
+
+/*
+ * Under hcube.lock: the worker, after the hotplug operation that queued it
+ * ended, and every command that changes something, first. The vertices'
+ * states from the CPUs online and active now, an event per CPU
+ * of the cube whose state changed since the last time (a CPU that went
+ * down and up in between shows no change), then new masks, evacuation and
+ * a rebalance as after a fault.
+ */
+void hcube_hotplug_apply(struct hcube *hc)
+{
+	cpumask_var_t now, changed;
+	unsigned int cpu;
+	bool pending, any;
+
+	if (!alloc_cpumask_var(&now, GFP_KERNEL))
+		return;	/* hp_pending stays set: the next run tries again */
+	if (!alloc_cpumask_var(&changed, GFP_KERNEL)) {
+		free_cpumask_var(now);
+		return;
+	}
+	spin_lock(&hc->hp_lock);
+	cpumask_copy(now, hc->hp_online);
+	pending = hc->hp_pending;
+	hc->hp_pending = false;
+	spin_unlock(&hc->hp_lock);
+	/*
+	 * A CPU leaves the active mask before the callbacks hear that it
+	 * goes down, and joins it after they hear that it came up: a CPU
+	 * counts when it is online and active.
+	 */
+	cpumask_and(now, now, cpu_active_mask);
+	cpumask_xor(changed, hc->online, now);
+	cpumask_and(changed, changed, hc->cube_cpus);
+	cpumask_copy(hc->online, now);
+	any = !cpumask_empty(changed);
+	if (any) {
+		hcube_refresh(hc);
+		for_each_cpu(cpu, changed)
+			hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu],
+					cpumask_test_cpu(cpu, now) ?
+					HCUBE_CPU_ONLINE : HCUBE_CPU_OFFLINE,
+					HCUBE_REASON_HOTPLUG);
+		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
+	}
+	free_cpumask_var(changed);
+	free_cpumask_var(now);
+	/* a CPU that went down and up meanwhile changed no state, but masks */
+	if (pending || any)
+		hcube_after_change(hc, HCUBE_REASON_HOTPLUG);
 }
 
 static int hcube_initial_mode(void)
@@ -571,7 +621,10 @@ int hcube_topology_mode(struct hcube *hc, u32 m, struct netlink_ext_ack *extack)
 
 	if (!groups)
 		return -ENOMEM;
+	/* a snapshot of the present CPUs' topology, nothing more */
+	cpus_read_lock();
 	ng = hcube_discover(m, groups);
+	cpus_read_unlock();
 	if (ng == -E2BIG)
 		NL_SET_ERR_MSG(extack,
 			       "HCUBE_A_MODE: more than 1024 groups; use node or llc mode");
@@ -631,9 +684,12 @@ static int __init hcube_init(void)
 	hc->cfg.policy = HCUBE_POLICY_MCWA;
 	hc->cfg.threshold = 1;
 	hc->cfg.cooldown_ms = 1000;
+	spin_lock_init(&hc->hp_lock);
 	hc->cpu_vertex = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_vertex), GFP_KERNEL);
-	if (!hc->cpu_vertex ||
+	hc->cpu_offlines = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_offlines), GFP_KERNEL);
+	if (!hc->cpu_vertex || !hc->cpu_offlines ||
 	    !zalloc_cpumask_var(&hc->faulty, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->hp_online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->cube_cpus, GFP_KERNEL)) {
 		err = -ENOMEM;
@@ -643,44 +699,54 @@ static int __init hcube_init(void)
 	cpus_read_lock();
 	mutex_lock(&hc->lock);
 	cpumask_copy(hc->online, cpu_online_mask);
+	cpumask_copy(hc->hp_online, cpu_online_mask);
 	err = hcube_topology_mode(hc, m, NULL);
 	mutex_unlock(&hc->lock);
-	if (!err) {
-		err = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
-							   "hcube:online",
-							   hcube_cpu_up,
-							   hcube_cpu_down);
-		if (err >= 0) {
-			hcube_hp_state = err;
-			err = 0;
-		}
-	}
 	cpus_read_unlock();
 	if (err)
 		goto free_topo;
 
+	/* The family exists before the hotplug callbacks go live. */
 	err = hcube_events_init(hc);
 	if (err)
-		goto remove_hp;
+		goto free_topo;
 	err = hcube_nl_init();
 	if (err)
 		goto stop_events;
+	cpus_read_lock();
+	/* what changed since the topology was read is applied by the worker */
+	spin_lock(&hc->hp_lock);
+	if (!cpumask_equal(hc->hp_online, cpu_online_mask)) {
+		cpumask_copy(hc->hp_online, cpu_online_mask);
+		hc->hp_pending = true;
+	}
+	spin_unlock(&hc->hp_lock);
+	err = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN, "hcube:online",
+						   hcube_cpu_up, hcube_cpu_down);
+	cpus_read_unlock();
+	if (err < 0)
+		goto nl_exit;
+	hcube_hp_state = err;
+	if (hc->hp_pending)
+		hcube_events_kick(hc);
 	pr_info("%s mode, %u groups on a %u-cube\n", hcube_mode_name(hc->mode),
 		hc->ngroups, hc->dim);
 	return 0;
 
+nl_exit:
+	hcube_nl_exit();
 stop_events:
 	hcube_events_stop(hc);
 	hcube_events_exit(hc);
-remove_hp:
-	cpuhp_remove_state_nocalls(hcube_hp_state);
 free_topo:
 	hcube_mem_free(&hc->m);
 	hcube_vertices_free(hc->v, hc->nv);
 free:
 	free_cpumask_var(hc->cube_cpus);
 	free_cpumask_var(hc->online);
+	free_cpumask_var(hc->hp_online);
 	free_cpumask_var(hc->faulty);
+	kfree(hc->cpu_offlines);
 	kfree(hc->cpu_vertex);
 	hcube_tasks_exit();
 	return err;
@@ -701,8 +767,8 @@ static void __exit hcube_exit(void)
 {
 	struct hcube *hc = &hcube;
 
+	/* The hotplug callbacks go first, the family after them. */
 	cpuhp_remove_state_nocalls(hcube_hp_state);
-	/* No more notifications, then no more requests. */
 	hcube_lock(hc);
 	hc->stopping = true;
 	hcube_unlock(hc);
@@ -729,7 +795,9 @@ static void __exit hcube_exit(void)
 	hcube_vertices_free(hc->v, hc->nv);
 	free_cpumask_var(hc->cube_cpus);
 	free_cpumask_var(hc->online);
+	free_cpumask_var(hc->hp_online);
 	free_cpumask_var(hc->faulty);
+	kfree(hc->cpu_offlines);
 	kfree(hc->cpu_vertex);
 	hcube_tasks_exit();
 }

@@ -12,6 +12,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -585,14 +586,28 @@ void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
 	hcube_ntf_send(skb, hdr);
 }
 
-/* Ops. pre_doit takes the hotplug read lock and hcube.lock for every doit. */
+/* Ops. pre_doit takes hcube.lock for every doit. */
 
 static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
+	/*
+	 * A command that changes or moves things waits for a CPU hotplug
+	 * operation in progress to end (it holds nothing meanwhile), so that
+	 * it plans on the CPUs as they will be. One that starts later races
+	 * with it: the moves it defeats are reported as failures.
+	 */
+	if (ops->internal_flags & HCUBE_NL_DRAIN) {
+		cpus_read_lock();
+		cpus_read_unlock();
+	}
 	hcube_lock(&hcube);
-	if (ops->internal_flags & HCUBE_NL_DRAIN)
+	if (ops->internal_flags & HCUBE_NL_DRAIN) {
+		/* a hotplug change the worker has not applied yet, then tasks */
+		if (READ_ONCE(hcube.hp_pending) && !hcube.stopping)
+			hcube_hotplug_apply(&hcube);
 		hcube_events_drain(&hcube);
+	}
 	return 0;
 }
 
@@ -1288,6 +1303,7 @@ struct genl_family hcube_genl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(hcube_mcgrps),
 	.pre_doit = hcube_pre_doit,
 	.post_doit = hcube_post_doit,
+	.parallel_ops = true,	/* hcube.lock, not the genetlink mutex */
 };
 
 int hcube_nl_init(void)

@@ -12,7 +12,7 @@
  * hcube last set ("given"). Before hcube sets a mask again it compares:
  * a task whose mask someone else changed is reported as changed and left
  * alone from then on (not moved, not counted in any load, not restored).
- * The one exception is a task whose vertex went offline since: the
+ * The one exception is a task a CPU of whose mask went offline since: the
  * scheduler itself breaks the affinity of a task whose CPUs all left.
  *
  * Records are found by task in hcube.by_task under RCU (the tracepoint
@@ -226,29 +226,44 @@ int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask)
 }
 
 /*
- * Did someone else change @t's affinity since hcube set it? Not when its
- * vertex went offline since then: the scheduler breaks the affinity of a
- * task whose allowed CPUs all went offline.
+ * Did someone else change @t's affinity since hcube set it? Not when a CPU
+ * of its mask went offline since then: the scheduler breaks the affinity
+ * of a task whose allowed CPUs all went offline.
  */
 bool hcube_task_changed(struct hcube *hc, struct hcube_task *t)
 {
-	if (cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)))
+	const struct cpumask *given = hcube_task_given(t);
+
+	if (cpumask_equal(&t->task->cpus_mask, given))
 		return false;
-	return t->vertex == HCUBE_NO_VERTEX ||
-	       hc->v[t->vertex].offlines == t->epoch;
+	/*
+	 * The hotplug callbacks count a CPU's offlining after the CPU left
+	 * the active mask, when the scheduler may already have moved the
+	 * task off it: a CPU of the mask not active counts too.
+	 */
+	return hcube_mask_offlines(hc, given) == t->epoch &&
+	       cpumask_subset(given, cpu_active_mask);
 }
 
-/* Give @t @mask of vertex @v and remember it as hcube's. */
+/*
+ * Give @t the mask of vertex @v and remember it as hcube's, with the
+ * offline count read before: a CPU that goes down meanwhile shows.
+ */
 static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
 {
-	int err = hcube_task_set_mask(t->task, hc->v[v].usable);
+	const struct cpumask *mask = hc->v[v].usable;
+	u32 epoch = hcube_mask_offlines(hc, mask);
+	int err = set_cpus_allowed_ptr(t->task, mask);
 
 	if (err)
 		return err;
-	cpumask_copy(hcube_task_given(t), hc->v[v].usable);
-	t->epoch = hc->v[v].offlines;
+	cpumask_copy(hcube_task_given(t), mask);
+	t->epoch = epoch;
 	t->remask_pending = false;
-	return 0;
+	/* read back: the kernel's own change (hotplug) is no error */
+	if (!cpumask_equal(&t->task->cpus_mask, mask) && !hcube_task_changed(hc, t))
+		return 0;
+	return cpumask_equal(&t->task->cpus_mask, mask) ? 0 : -EIO;
 }
 
 static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
