@@ -301,6 +301,12 @@ struct oracle {
 
 static struct oracle O;
 
+/* What the scenarios exercised (rank 0), printed for run.sh to check. */
+static struct {
+	u64 transfers, relayed, evac_mark, evac_balance, theta, sbn_jobs;
+	u32 trees, detached, components;
+} cov;
+
 static void observe(struct hcube_cwa_observer *obs, const struct hcube_cwa *c,
 		    u32 kk)
 {
@@ -467,6 +473,12 @@ static void draw(struct scen *s, u64 seed, u32 idx)
 		maxload = 1000;
 	for (v = 0; v < (u32)size; v++) {
 		s->load[v] = below(&x, maxload + 1);
+		/*
+		 * Nearly idle ranks beside loaded ones: SBN's early transfers,
+		 * where siblings must see what the earlier ones gave.
+		 */
+		if (idx % 5 == 3)
+			s->load[v] = below(&x, 2) ? below(&x, 4) : 8 + below(&x, 13);
 		if (s->faulty[v] && below(&x, 3) == 0)
 			s->late[v] = 1 + below(&x, 9);
 	}
@@ -652,6 +664,7 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 	err = hcube_mpi_mark(h, faulty, nf, HCUBE_MPI_FAULTY, &mrep);
 	ev = gatherv(mrep.evacs, mrep.nevacs, sizeof(*ev), &nev);
 	pass = !rank && !err && same_xfers(ev, nev, O.evac, O.nevac, why, sizeof(why));
+	cov.evac_mark += O.nevac;
 	result(shared(pass), "P=%d scenario %u %s: marking %d faulty evacuates as the module does%s%s",
 	       size, idx, pname(pol), nf, *why ? ": " : "", why);
 	free(ev);
@@ -697,6 +710,16 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 		}
 		pass = same_xfers(xf, nx, core, O.plan.ntransfers, why, sizeof(why));
 		free(core);
+		cov.transfers += O.plan.ntransfers;
+		cov.evac_balance += O.nevac;
+		if (pol == HCUBE_POLICY_MCWA) {
+			cov.trees += O.topo.depth > 0;
+			cov.detached += O.topo.nattached < O.topo.nhealthy;
+			for (v = 0; v < nv; v++)
+				cov.theta += O.th_sent[v];
+		}
+		if (pol == HCUBE_POLICY_SBN)
+			cov.sbn_jobs += O.plan.stats.job_messages;
 	}
 	result(shared(pass), "P=%d scenario %u %s: %u transfers, each the core's (step, from, to, count)%s%s",
 	       size, idx, pname(pol), O.plan.ntransfers, *why ? ": " : "", why);
@@ -732,6 +755,8 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 			       size, idx, pname(pol), *why ? ": " : "", why);
 			*why = '\0';
 			check_msgs(pol, rs, why, sizeof(why), &pass);
+			for (v = 0; v < (u32)size; v++)
+				cov.relayed += rs[v].relayed;
 			result(pass, "P=%d scenario %u %s: messages as the protocol implies on the core's topology%s%s",
 			       size, idx, pname(pol), *why ? ": " : "", why);
 			*why = '\0';
@@ -749,10 +774,147 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 	(void)mrep;
 }
 
+/* ---- bad input ---- */
+
+static u64 str_hash(const char *c)
+{
+	u64 x = 0xcbf29ce484222325ULL;
+
+	while (*c)
+		x = (x ^ (unsigned char)*c++) * 0x100000001b3ULL;
+	return x;
+}
+
+/*
+ * @err on every rank, the same text on every rank, containing @text;
+ * no rank changed state or units, nothing was sent.
+ */
+static int faulty_now = -1;	/* the one faulty rank during bad_input() */
+
+static void expect_refused(struct hcube_mpi *h, const char *what, int err,
+			   int want, const char *text, u32 units_before,
+			   const struct hcube_mpi_report *r)
+{
+	u64 hs = str_hash(hcube_mpi_errmsg(h)), hmax, hmin;
+	bool same, states = true, mine;
+	int i;
+
+	MPI_Allreduce(&hs, &hmax, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+	MPI_Allreduce(&hs, &hmin, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+	same = hmax == hmin;
+	for (i = 0; i < size; i++)
+		states &= hcube_mpi_is_faulty(h, i) == (i == faulty_now);
+	mine = err == want && strstr(hcube_mpi_errmsg(h), text) && states &&
+	       Q.n == units_before && (!r || (!r->nxfers && !r->nevacs && !r->msgs_sent));
+	if (!rank)
+		printf("# %s: %s\n", what, hcube_mpi_errmsg(h));
+	result(all(mine) && same,
+	       "bad input: %s: %s on every rank, the same text (\"%s\"), nothing changed",
+	       what, hcube_mpi_strerror(want), text);
+}
+
+static void bad_input(struct hcube_mpi *h)
+{
+	struct hcube_mpi_report r;
+	int list[MAXV], i, err, n;
+	char text[64];
+	u32 units;
+
+	/* every rank healthy, a few units each */
+	for (i = 0; i < size; i++)
+		list[i] = i;
+	if (hcube_mpi_mark(h, list, size, HCUBE_MPI_HEALTHY, NULL))
+		abort();
+	Q.n = 0;
+	fill(&Q, ((u64)rank << 32) | 0x40000000U, (u32)rank % 5 + 3);
+	units = Q.n;
+
+	/* a rank id out of range, on the last rank only */
+	list[0] = rank == size - 1 ? size : 0;
+	err = hcube_mpi_mark(h, list, 1, HCUBE_MPI_FAULTY, &r);
+	snprintf(text, sizeof(text), "rank %d is out of range (0..%d)", size, size - 1);
+	expect_refused(h, "mark a rank out of range on one rank", err,
+		       HCUBE_MPI_E_RANK, text, units, &r);
+
+	list[0] = -1;
+	err = hcube_mpi_mark(h, list, 1, HCUBE_MPI_FAULTY, &r);
+	expect_refused(h, "mark rank -1", err, HCUBE_MPI_E_RANK,
+		       "rank -1 is out of range", units, &r);
+
+	list[0] = 0;
+	list[1] = 0;
+	err = hcube_mpi_mark(h, list, 2, HCUBE_MPI_FAULTY, &r);
+	expect_refused(h, "mark a rank twice", err, HCUBE_MPI_E_RANK,
+		       "rank 0 is listed twice", units, &r);
+
+	for (i = 0; i < size; i++)
+		list[i] = i;
+	err = hcube_mpi_mark(h, list, size, HCUBE_MPI_FAULTY, &r);
+	expect_refused(h, "mark every rank faulty", err, HCUBE_MPI_E_ALL_FAULTY,
+		       "would leave none", units, &r);
+
+	err = hcube_mpi_mark(h, list, 1, 7, &r);
+	expect_refused(h, "mark with a state that is neither", err, HCUBE_MPI_E_ARG,
+		       "HCUBE_MPI_FAULTY or HCUBE_MPI_HEALTHY", units, &r);
+
+	err = hcube_mpi_balance(h, "nosuch", &r);
+	expect_refused(h, "an unknown policy", err, HCUBE_MPI_E_POLICY,
+		       "unknown policy 'nosuch' (mcwa, dem, cwa, optimal", units, &r);
+
+	err = hcube_mpi_balance(h, NULL, &r);
+	expect_refused(h, "no policy", err, HCUBE_MPI_E_POLICY,
+		       "unknown policy '(null)'", units, &r);
+
+	if (size > 1) {
+		err = hcube_mpi_balance(h, rank ? "mcwa" : "dem", &r);
+		expect_refused(h, "ranks asking for different policies", err,
+			       HCUBE_MPI_E_DISAGREE, "different arguments", units, &r);
+
+		list[0] = rank ? 0 : 1;
+		err = hcube_mpi_mark(h, list, 1, HCUBE_MPI_FAULTY, &r);
+		expect_refused(h, "ranks marking different ranks", err,
+			       HCUBE_MPI_E_DISAGREE, "different arguments", units, &r);
+	}
+	if ((u32)size != nv) {
+		err = hcube_mpi_balance(h, "cwa", &r);
+		snprintf(text, sizeof(text), "cwa needs every vertex healthy (%d ranks", size);
+		expect_refused(h, "cwa with absent labels", err, HCUBE_MPI_E_NEED_MCWA,
+			       text, units, &r);
+	}
+
+	/* the handle still works: a faulty rank, then a balance */
+	list[0] = size - 1;
+	n = size > 1;
+	err = hcube_mpi_mark(h, list, n, HCUBE_MPI_FAULTY, NULL);
+	faulty_now = n ? size - 1 : -1;
+	if (!err && size > 1 && size == (int)nv) {
+		int e2 = hcube_mpi_balance(h, "cwa", &r);
+
+		expect_refused(h, "cwa with a faulty rank", e2, HCUBE_MPI_E_NEED_MCWA,
+			       "use mcwa", rank == size - 1 ? 0 : Q.n, &r);
+	}
+	if (!err)
+		err = hcube_mpi_balance(h, "mcwa", &r);
+	result(all(!err && q_intact(&Q) && (size == 1 || rank != size - 1 || !Q.n)),
+	       "bad input: afterwards the handle still marks and balances (%s)",
+	       hcube_mpi_strerror(err));
+
+	/* open refuses missing callbacks on every rank */
+	{
+		struct hcube_mpi_ops none = { 0 };
+		struct hcube_mpi *h2 = (void *)1;
+
+		err = hcube_mpi_open(MPI_COMM_WORLD, &none, &Q, &h2);
+		result(all(err == HCUBE_MPI_E_ARG && !h2),
+		       "bad input: open without callbacks: %s on every rank, no handle",
+		       hcube_mpi_strerror(err));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	u64 seed = 20240501;
-	u32 nscen = 6, idx, pol;
+	u32 nscen = 10, idx, pol;
 	struct hcube_mpi *h;
 	int i;
 
@@ -788,9 +950,15 @@ int main(int argc, char **argv)
 		for (pol = 0; pol < __HCUBE_POLICY_MAX; pol++)
 			run_policy(h, &s, idx, pol);
 	}
+	bad_input(h);
 	hcube_mpi_close(h);
 	if (!rank)
-		printf("1..%d\n", ntest);
+		printf("# coverage: transfers %llu relayed %llu evac_mark %llu evac_balance %llu theta %llu sbn_jobs %llu trees %u detached %u\n1..%d\n",
+		       (unsigned long long)cov.transfers, (unsigned long long)cov.relayed,
+		       (unsigned long long)cov.evac_mark,
+		       (unsigned long long)cov.evac_balance,
+		       (unsigned long long)cov.theta, (unsigned long long)cov.sbn_jobs,
+		       cov.trees, cov.detached, ntest);
 	free(Q.u);
 	MPI_Finalize();
 	return nfail ? 1 : 0;
