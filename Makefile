@@ -270,7 +270,7 @@ check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 # MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
 # 000's workloads on P = 2..32 ranks (not in `make check`).
 .PHONY: check-mpi experiment-mpi
-check-mpi:
+check-mpi: $(BUILD)/hcube-sim
 	$(MAKE) -C tools/hcube-mpi check BUILD=$(abspath $(BUILD))
 
 experiment-mpi: $(BUILD)/hcube-sim

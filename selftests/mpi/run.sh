@@ -13,13 +13,18 @@
 # - tools/hcube-mpi/example.c built with mpicc against the built library
 #   and against an installed copy, run on 4 ranks: units and their sum
 #   kept, rank 1 (faulty) empty, the healthy ranks within one unit;
-#   an unknown policy makes it fail with the library's message.
+#   an unknown policy makes it fail with the library's message; the
+#   program printed in Documentation/mpi.md is this file;
+# - with HCUBE_SIM given, hcube-mpi-exp (the experiment driver) on small
+#   instances: without balancing it reproduces hcube-sim's runs exactly,
+#   with balancing every job runs exactly once.
 #
-# usage: run.sh BUILD_DIR EXAMPLE_C   (BUILD_DIR: build/hcube-mpi)
+# usage: run.sh BUILD_DIR EXAMPLE_C [HCUBE_SIM]   (BUILD_DIR: build/hcube-mpi)
 # environment: MPICC (mpicc), MPI_TEST_MAXP (16), MPI_TEST_SCENARIOS (10)
 set -u
 OUT=$1
 EXAMPLE=$2
+SIM=${3:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 MPICC=${MPICC:-mpicc}
 MAXP=${MPI_TEST_MAXP:-16}
@@ -150,6 +155,67 @@ if "$MPICC" -std=gnu11 -Wall -Wextra -Werror -I"$tmp/inst/usr/include" \
 else
 	not_ok "example builds against the installed header and library"
 	sed 's/^/# /' "$tmp/cc.log"
+fi
+python3 - "$HERE/../../Documentation/mpi.md" "$EXAMPLE" <<'PY' >"$tmp/doc.log" 2>&1
+import re, sys
+doc, src = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+part = doc.split("## The example", 1)[1]
+block = re.search(r"```c\n(.*?)```", part, re.S).group(1)
+sys.exit(0 if block == src else 1)
+PY
+if [ $? -eq 0 ]; then
+	ok "Documentation/mpi.md prints the example as it is"
+else
+	not_ok "Documentation/mpi.md prints the example as it is"
+fi
+
+# The experiment driver against hcube-sim on the same instances.
+if [ -n "$SIM" ] && [ -x "$SIM" ]; then
+	"$SIM" sbn --procs 4 --runs 1 --policy nobal,sbn --quiet --out "$tmp/sbn" \
+		--jobs-out "$tmp/jobs"
+	timeout 300 "${MPIRUN[@]}" -np 4 "$OUT/hcube-mpi-exp" sbn --jobs "$tmp/jobs" \
+		--scenario light --runs 1 --policy none,dem,sbn >"$tmp/exp.csv" 2>"$tmp/exp.err"
+	if python3 - "$tmp/exp.csv" "$tmp/sbn/sbn.csv" <<'PY'
+import csv, sys
+mpi = {r["policy"]: r for r in csv.DictReader(open(sys.argv[1]))}
+sim = {(r["scenario"], r["policy"]): r for r in csv.DictReader(open(sys.argv[2]))}
+a, b = mpi["none"], sim[("light", "nobal")]
+assert (a["completion"], a["idle_range"], a["jobs"]) == \
+       (b["completion"], b["idle_range"], b["jobs"]), (a, b)
+for p in ("dem", "sbn"):
+    r = mpi[p]
+    assert r["executed"] == r["jobs"] and int(r["operations"]) > 0, r
+    assert int(r["jobs_transferred"]) > 0 and int(r["messages"]) > 0, r
+PY
+	then
+		ok "hcube-mpi-exp sbn: no balancing reproduces hcube-sim's run exactly; DEM and SBN run every job once"
+	else
+		not_ok "hcube-mpi-exp sbn"
+		sed 's/^/# /' "$tmp/exp.csv" "$tmp/exp.err" | head -20
+	fi
+	"$SIM" run --dim 3 --faults 2 --run 3 --policy none --instance-out "$tmp/inst" \
+		--csv >"$tmp/sim0.csv"
+	timeout 300 "${MPIRUN[@]}" -np 8 "$OUT/hcube-mpi-exp" p000 --instances "$tmp/inst" \
+		--dim 3 --faults 2 --runs 4 --policy none,mcwa,dem >"$tmp/exp0.csv" \
+		2>"$tmp/exp0.err"
+	if python3 - "$tmp/exp0.csv" "$tmp/sim0.csv" "$tmp/exp0.err" <<'PY'
+import csv, sys
+mpi = [r for r in csv.DictReader(open(sys.argv[1])) if r["run"] == "3"]
+sim = next(csv.DictReader(open(sys.argv[2])))
+assert open(sys.argv[3]).read() == "", "complaints on stderr"
+none = [r for r in mpi if r["policy"] == "none"][0]
+assert none["makespan"] == sim["makespan"] == sim["t_nobal"], (none, sim)
+for r in mpi:
+    assert r["executed"] == r["tasks"] == "800" and r["healthy"] == "6", r
+    if r["policy"] != "none":
+        assert int(r["rounds"]) > 0 and float(r["speedup"]) > 1, r
+PY
+	then
+		ok "hcube-mpi-exp p000: no balancing reproduces hcube-sim's makespan; MCWA and DEM run every task once, faster"
+	else
+		not_ok "hcube-mpi-exp p000"
+		sed 's/^/# /' "$tmp/exp0.csv" "$tmp/exp0.err" | head -20
+	fi
 fi
 t3=$(date +%s)
 

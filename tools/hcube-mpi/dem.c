@@ -21,7 +21,7 @@ void hm_dem(struct hcube_mpi *h)
 	for (k = 0; k < h->dim; k++) {
 		u32 partner = me ^ (1U << k);
 		struct hm_msg m;
-		s64 other, lo, hi, c;
+		s64 other, c;
 
 		if (!hm_healthy(h, partner))
 			continue;
@@ -29,10 +29,8 @@ void hm_dem(struct hcube_mpi *h)
 		hm_recv(h, partner, HM_TAG_LOAD, &m);
 		other = m.val[0];
 		hm_msg_free(&m);
-		/* the core's rule: the lower label sends only if strictly heavier */
-		lo = me < partner ? cur : other;
-		hi = me < partner ? other : cur;
-		c = (lo > hi ? lo - hi : hi - lo) / 2;
+		/* half the difference, rounded down; equal loads move nothing */
+		c = (cur > other ? cur - other : other - cur) / 2;
 		if (!c)
 			continue;
 		if (cur > other) {
