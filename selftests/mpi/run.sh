@@ -193,18 +193,20 @@ PY
 		not_ok "hcube-mpi-exp sbn"
 		sed 's/^/# /' "$tmp/exp.csv" "$tmp/exp.err" | head -20
 	fi
-	"$SIM" run --dim 3 --faults 2 --run 3 --policy none --instance-out "$tmp/inst" \
+	"$SIM" run --dim 3 --faults 2 --runs 2 --policy none --instance-out "$tmp/inst" \
 		--csv >"$tmp/sim0.csv"
 	timeout 300 "${MPIRUN[@]}" -np 8 "$OUT/hcube-mpi-exp" p000 --instances "$tmp/inst" \
-		--dim 3 --faults 2 --runs 4 --policy none,mcwa,dem >"$tmp/exp0.csv" \
+		--dim 3 --faults 2 --runs 2 --policy none,mcwa,dem >"$tmp/exp0.csv" \
 		2>"$tmp/exp0.err"
 	if python3 - "$tmp/exp0.csv" "$tmp/sim0.csv" "$tmp/exp0.err" <<'PY'
 import csv, sys
-mpi = [r for r in csv.DictReader(open(sys.argv[1])) if r["run"] == "3"]
-sim = next(csv.DictReader(open(sys.argv[2])))
+mpi = list(csv.DictReader(open(sys.argv[1])))
+sim = {r["run"]: r for r in csv.DictReader(open(sys.argv[2]))}
 assert open(sys.argv[3]).read() == "", "complaints on stderr"
-none = [r for r in mpi if r["policy"] == "none"][0]
-assert none["makespan"] == sim["makespan"] == sim["t_nobal"], (none, sim)
+assert len(mpi) == 6 and len(sim) == 2, (len(mpi), len(sim))
+for none in (r for r in mpi if r["policy"] == "none"):
+    s = sim[none["run"]]
+    assert none["makespan"] == s["makespan"] == s["t_nobal"], (none, s)
 for r in mpi:
     assert r["executed"] == r["tasks"] == "800" and r["healthy"] == "6", r
     if r["policy"] != "none":
