@@ -571,29 +571,40 @@ static void reset(void)
 		die("mark: %s", hcube_mpi_errmsg(H));
 }
 
+/* The run's totals over the ranks, at rank 0. */
+struct totals {
+	double msgs, logical, units, moved, done, last, wall, lb, busy_hi, busy_lo;
+};
+
+static void totals(struct totals *t)
+{
+	t->msgs = reduce((double)me.msgs, MPI_SUM);
+	t->logical = reduce((double)me.logical, MPI_SUM);
+	t->units = reduce((double)me.units, MPI_SUM);
+	t->moved = reduce((double)me.moved, MPI_SUM);
+	t->done = reduce(me.done, MPI_SUM);
+	t->lb = reduce(me.lb, MPI_SUM);
+	t->last = reduce(me.last_done, MPI_MAX);
+	t->wall = reduce(me.wall, MPI_MAX);
+	t->busy_hi = reduce(me.busy, MPI_MAX);
+	t->busy_lo = reduce(me.busy, MPI_MIN);
+}
+
 static void one_sbn(const char *dir, const char *scen, u32 run, const char *pol)
 {
 	struct jobs js = { 0 };
+	struct totals t;
 	char path[4096];
-	double hi, lo, done, msgs, logical, units, moved, last, wall;
 
 	snprintf(path, sizeof(path), "%s/jobs-%s-%d-%u.txt", dir, scen, size, run);
 	read_jobs(path, &js);
 	run_sbn(&js);
-	hi = reduce(me.busy, MPI_MAX);
-	lo = reduce(me.busy, MPI_MIN);
-	done = reduce(me.done, MPI_SUM);
-	msgs = reduce((double)me.msgs, MPI_SUM);
-	logical = reduce((double)me.logical, MPI_SUM);
-	units = reduce((double)me.units, MPI_SUM);
-	moved = reduce((double)me.moved, MPI_SUM);
-	last = reduce(me.last_done, MPI_MAX);
-	wall = reduce(me.wall, MPI_MAX);
+	totals(&t);
 	if (!rank)
 		printf("%s,%d,%s,%u,%.0f,%.0f,%.0f,%.0f,%.6f,%.6f,%llu,%llu,%u,%.0f,%.6f\n",
-		       scen, size, pol, run, msgs, logical, units, moved, hi - lo, last,
-		       (unsigned long long)me.ops, (unsigned long long)me.steps,
-		       js.total, done, wall);
+		       scen, size, pol, run, t.msgs, t.logical, t.units, t.moved,
+		       t.busy_hi - t.busy_lo, t.last, (unsigned long long)me.ops,
+		       (unsigned long long)me.steps, js.total, t.done, t.wall);
 	free(js.j);
 	free(js.cycle);
 }
@@ -601,8 +612,9 @@ static void one_sbn(const char *dir, const char *scen, u32 run, const char *pol)
 static void one_p000(const char *dir, u32 f, u32 run, const char *pol)
 {
 	int faulty[MAXRANKS], nf = 0;
-	double work, nobal, mk, done, units, moved, msgs, logical, lb, wall;
 	u32 ntasks, healthy = 0, v;
+	double work, nobal;
+	struct totals t;
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/instance-%u-%u-%u.txt", dir, M.dim, f, run);
@@ -617,23 +629,16 @@ static void one_p000(const char *dir, u32 f, u32 run, const char *pol)
 	    hcube_topo_build(&M.topo, M.dim, M.state, M.work))
 		die("%s", "cannot mark the faulty ranks");
 	run_p000();
-	mk = reduce(me.last_done, MPI_MAX);
-	done = reduce(me.done, MPI_SUM);
-	units = reduce((double)me.units, MPI_SUM);
-	moved = reduce((double)me.moved, MPI_SUM);
-	msgs = reduce((double)me.msgs, MPI_SUM);
-	logical = reduce((double)me.logical, MPI_SUM);
-	lb = reduce(me.lb, MPI_SUM);
-	wall = reduce(me.wall, MPI_MAX);
+	totals(&t);
 	if (!rank) {
 		printf("%u,%u,%u,%s,%u,%.6f,%.6f,%.6f,%llu,%.4f,%.4f,%.0f,%.0f,%llu,%.6f,%.0f,%u,%.6f\n",
-		       M.dim, f, run, pol, healthy, mk, nobal, nobal / mk,
-		       (unsigned long long)me.ops, units / healthy, moved / healthy, msgs,
-		       logical, (unsigned long long)me.steps, lb / healthy, done, ntasks,
-		       wall);
-		if (done != ntasks || mk < work / healthy * (1 - 1e-12))
+		       M.dim, f, run, pol, healthy, t.last, nobal, nobal / t.last,
+		       (unsigned long long)me.ops, t.units / healthy, t.moved / healthy,
+		       t.msgs, t.logical, (unsigned long long)me.steps, t.lb / healthy,
+		       t.done, ntasks, t.wall);
+		if (t.done != ntasks || t.last < work / healthy * (1 - 1e-12))
 			fprintf(stderr, "hcube-mpi-exp: %s, %u faults, run %u: %.0f of %u tasks run, makespan %.3f, work per node %.3f\n",
-				pol, f, run, done, ntasks, mk, work / healthy);
+				pol, f, run, t.done, ntasks, t.last, work / healthy);
 	}
 }
 
