@@ -25,7 +25,6 @@
  * quota readings, the same step of every transfer. CWA is the same code
  * on a fault-free cube of 2^n ranks (C_b = the cube, no trees).
  */
-#include <linux/hcube.h>
 #include "hm.h"
 
 struct cwa {

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/hcube.h>
 #include "hcube_core.h"
 #include "hcube_mpi.h"
 

@@ -34,7 +34,8 @@ struct hcube_mpi_ops {
 	 * Take @n units off the queue (the application chooses which) and
 	 * write them into @buf, @cap bytes. Returns the bytes written; if
 	 * they do not fit, returns the bytes needed and leaves the queue
-	 * unchanged (@buf may then be NULL). Negative: an error.
+	 * unchanged. The library asks first with @cap 0 and @buf NULL, then
+	 * passes exactly the room returned. Negative: an error.
 	 */
 	ssize_t (*pack)(void *queue, uint32_t n, void *buf, size_t cap);
 	/* Append the @n units that pack() wrote into @buf (@len bytes). 0 or negative. */

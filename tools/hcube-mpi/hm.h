@@ -82,7 +82,6 @@ struct hcube_mpi {
 	MPI_Request *req;
 	void **sbuf;
 	u32 nreq, capreq;
-	size_t pack_hint;
 
 	/* messages received but not yet wanted (SBN) */
 	struct hm_msg *stash;

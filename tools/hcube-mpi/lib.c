@@ -313,7 +313,6 @@ int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops, void *queue,
 	h->nv = 1U << h->dim;
 	h->ops = ops;
 	h->queue = queue;
-	h->pack_hint = 256;
 	for (v = 0; v < h->nv; v++)
 		h->state[v] = v < (u32)size ? HCUBE_V_HEALTHY : HCUBE_V_ABSENT;
 	h->topo_mem = hm_alloc(h, hcube_topo_memsize(h->dim));

@@ -86,30 +86,30 @@ static void post(struct hcube_mpi *h, u32 to, int tag, void *buf, size_t len,
 void hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 	     u32 nval, u32 units, u32 round, u32 hop, u32 dst)
 {
-	size_t hb = hdr_bytes(nval), cap = units ? h->pack_hint : 0;
+	size_t hb = hdr_bytes(nval);
 	struct hm_hdr hdr = {
 		.type = type, .src = (u32)h->rank, .dst = dst, .round = round,
 		.hop = hop, .units = units, .nval = nval,
 	};
-	char *buf = malloc(hb + cap);
-	ssize_t got = 0;
+	ssize_t need = 0, got = 0;
+	char *buf;
 
-	if (!buf || nval > HM_MAX_VAL)
-		hm_fatal(h, buf ? "internal: too many values" : "out of memory");
-	if (units) {
-		got = h->ops->pack(h->queue, units, buf + hb, cap);
-		if (got > (ssize_t)cap) {
-			cap = (size_t)got;
-			buf = realloc(buf, hb + cap);
-			if (!buf)
-				hm_fatal(h, "out of memory");
-			got = h->ops->pack(h->queue, units, buf + hb, cap);
-		}
-		if (got < 0 || got > (ssize_t)cap)
-			hm_fatal(h, "the application's pack() failed for %u units (%zd)",
-				 units, got);
-		if ((size_t)got > h->pack_hint)
-			h->pack_hint = (size_t)got;
+	if (nval > HM_MAX_VAL)
+		hm_fatal(h, "internal: too many values");
+	/* first the size (units of size 0 are taken at once), then the units */
+	if (units)
+		need = h->ops->pack(h->queue, units, NULL, 0);
+	if (need < 0)
+		hm_fatal(h, "the application's pack() failed for %u units (%zd)",
+			 units, need);
+	buf = malloc(hb + (size_t)need);
+	if (!buf)
+		hm_fatal(h, "out of memory");
+	if (need) {
+		got = h->ops->pack(h->queue, units, buf + hb, (size_t)need);
+		if (got != need)
+			hm_fatal(h, "the application's pack() wrote %zd bytes for %u units, %zd announced",
+				 got, units, need);
 	}
 	memcpy(buf, &hdr, sizeof(hdr));
 	if (nval)

@@ -30,7 +30,6 @@
  * the balance call's opening all-reduce gives every rank: the paper's
  * processors use the last TotalJQ they heard, the core the exact one.
  */
-#include <linux/hcube.h>
 #include "hm.h"
 
 #define NONE	HCUBE_VERTEX_NONE
