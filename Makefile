@@ -248,6 +248,7 @@ check: deps
 	$(MAKE) check-core
 	$(MAKE) check-hcubectl
 	$(MAKE) check-sim
+	$(MAKE) check-mpi
 	$(MAKE) check-docs
 	$(MAKE) check-install
 	$(MAKE) module-check
@@ -275,6 +276,16 @@ $(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
 
 check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
+
+# libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
+# MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
+# 000's workloads on P = 2..32 ranks (not in `make check`).
+.PHONY: check-mpi experiment-mpi
+check-mpi: $(BUILD)/hcube-sim
+	$(MAKE) -C tools/hcube-mpi check BUILD=$(abspath $(BUILD))
+
+experiment-mpi: $(BUILD)/hcube-sim
+	$(MAKE) -C tools/hcube-mpi experiment BUILD=$(abspath $(BUILD))
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install every Debian package the project needs. Idempotent: when all are
 # present it only checks and returns.
+# libopenmpi-dev and openmpi-bin: libhcube-mpi, its tests and its
+# experiments (tools/hcube-mpi, selftests/mpi: mpicc, mpirun).
 set -eu
 
 PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
@@ -9,7 +11,8 @@ PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
 	qemu-system-x86 busybox-static cpio kmod xz-utils
 	libnl-3-dev libnl-genl-3-dev sparse
 	python3 python3-yaml python3-pyroute2 gnuplot-nox jq procps util-linux stress-ng
-	dkms groff-base man-db python3-docutils bash-completion"
+	dkms groff-base man-db python3-docutils bash-completion
+	libopenmpi-dev openmpi-bin"
 
 missing=""
 for p in $PKGS; do

@@ -184,6 +184,50 @@ check "run: a 1-cube, no costs" \
 	quiet "$SIM" run --dim 1 --runs 3 --mig-cost 0 --msg-cost 0 --csv
 check "run: a 10-cube" quiet "$SIM" run --dim 10 --faults 13 --tasks 10 --csv
 
+# Who pays a migration. With free messages, the balancing time per node is
+# the migration cost times the task-hops per node when only the sender
+# pays, twice that when both ends do (each hop has one sender, one
+# receiver); RID (one-hop pulls) included.
+for charge in sender both; do
+	"$SIM" run --dim 5 --faults 3 --runs 3 --msg-cost 0 --mig-cost 0.1 \
+		--mig-charge "$charge" --policy mcwa,dem,rid --csv >"$tmp/charge.csv"
+	check "run --mig-charge $charge: balancing time = $charge's share of 0.1 per task-hop" \
+		awk -F, -v k="$([ "$charge" = sender ] && echo 0.1 || echo 0.2)" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ want = k * $c["hops_per_node"]; got = $c["lb_time"]
+		  if (want - got > 1e-3 || got - want > 1e-3 || $c["bad"] != 0) bad = 1; rows++ }
+		END { exit bad || rows != 9 }' "$tmp/charge.csv"
+done
+# The paper's fixed threshold: every task a node starts below K queued
+# tasks starts a round; near the end of a run that is a storm of rounds
+# (many more than the relative trigger makes on the same instances).
+"$SIM" run --dim 5 --faults 2 --runs 3 --policy mcwa,dem --csv >"$tmp/rel.csv"
+"$SIM" run --dim 5 --faults 2 --runs 3 --policy mcwa,dem --fixed-threshold 5 \
+	--csv >"$tmp/fixed.csv"
+rc=$?
+check "run --fixed-threshold 5: every check holds, and more rounds than the relative trigger" \
+	awk -F, -v rc="$rc" '
+	FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; f++; next }
+	f == 1 { rel[$c["run"] $c["policy"]] = $c["rounds"]; next }
+	{ if ($c["bad"] != 0 || $c["rounds"] <= 2 * rel[$c["run"] $c["policy"]]) bad = 1; n++ }
+	END { exit bad || n != 6 || rc != 0 }' "$tmp/rel.csv" "$tmp/fixed.csv"
+
+# --instance-out: the faulty nodes drawn, every task once with its time
+# (their sum is the run's work), the faulty nodes' queues empty.
+"$SIM" run --dim 4 --faults 3 --run 5 --instance-out "$tmp/inst" --json >"$tmp/inst.json"
+check "run --instance-out: the instance of the run (faulty nodes, every task, the work)" \
+	python3 - "$tmp/inst/instance-4-3-5.txt" "$tmp/inst.json" <<'PY'
+import json, sys
+lines = [l.split() for l in open(sys.argv[1]) if not l.startswith("#")]
+run = json.load(open(sys.argv[2]))[0]
+faulty = [int(x) for x in lines[0][1:]]
+assert lines[0][0] == "faulty" and faulty == run["faulty"], (lines[0], run["faulty"])
+tasks = lines[1:]
+assert sorted(int(t[1]) for t in tasks) == list(range(16 * 100))
+assert not any(int(t[0]) in faulty for t in tasks)
+assert abs(sum(float(t[2]) for t in tasks) - run["work"]) < 1e-6 * run["work"]
+PY
+
 # aapc: the schedule as printed (JSON), checked independently: every hop
 # is a cube edge between healthy nodes, each link direction carries at most
 # one datum per unit, every datum travels a contiguous path from its source
@@ -334,6 +378,23 @@ expect_error "sbn: unknown policy" "unknown policy 'sbx'" sbn --policy sbn,sbx
 expect_error "sbn: bad procs" "--procs: 6 is not one of 2, 4, 8, 16, 32" sbn --procs 2,6
 expect_error "sbn: bad scenario" "--scenario: 'medium' is not" sbn --scenario medium
 
+# --jobs-out: each run's workload, one line per job, as many as it ran.
+"$SIM" sbn --procs 2,8 --runs 2 --policy nobal --quiet --out "$tmp/sbnj" \
+	--jobs-out "$tmp/jobs"
+check "sbn --jobs-out: one file per scenario, P and run, one line per job" \
+	python3 - "$tmp/sbnj/sbn.csv" "$tmp/jobs" <<'PY'
+import csv, os, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 3 * 2 * 2 and len(os.listdir(sys.argv[2])) == 12
+for r in rows:
+    f = os.path.join(sys.argv[2], f"jobs-{r['scenario']}-{r['procs']}-{r['run']}.txt")
+    jobs = [l.split() for l in open(f) if not l.startswith("#")]
+    assert len(jobs) == int(r["jobs"]), (f, len(jobs), r["jobs"])
+    assert all(0 <= int(c) < 10 and 0 <= int(p) < int(r["procs"]) and float(t) > 0
+               for c, p, t in jobs)
+    assert abs(sum(float(t) for _, _, t in jobs) - float(r["work"])) < 1e-5
+PY
+
 expect_error "run without --dim" "--dim is required" run --faults 1
 expect_error "run: 0-cube" "at least a 1-cube" run --dim 0
 expect_error "run: all nodes faulty" "leave no healthy node" run --dim 2 --faults 4
@@ -351,6 +412,10 @@ expect_error "run: bad round cost" "--round-cost: 'some' is not nodes or global"
 	run --dim 3 --round-cost some
 expect_error "run: bad redistribution" "is not even or nearest" \
 	run --dim 3 --redistribute far
+expect_error "run: bad migration charge" "--mig-charge: 'half' is not both or sender" \
+	run --dim 3 --mig-charge half
+expect_error "run: fixed threshold not a number" "--fixed-threshold: 'x' is not a non-negative integer" \
+	run --dim 3 --fixed-threshold x
 expect_error "run: --csv with --json" "exclude each other" run --dim 3 --csv --json
 expect_error "run: unknown option" "unknown or incomplete option" run --dim 3 --bogus
 expect_error "experiment: 1 run" "at least 2" experiment --runs 1

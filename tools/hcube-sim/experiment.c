@@ -547,6 +547,7 @@ static void exp_usage(FILE *f)
 	      "                            [--out build/experiment] [--tasks T]\n"
 	      "                            [--threshold A] [--mig-cost C] [--msg-cost C]\n"
 	      "                            [--round-cost nodes|global]\n"
+	      "                            [--mig-charge both|sender] [--fixed-threshold K]\n"
 	      "                            [--redistribute even|nearest] [--quiet]\n"
 	      "\n"
 	      "Runs the grid of paper 000's Figs. 6-9: for each dimension n, faults\n"
@@ -578,6 +579,8 @@ int cmd_experiment(int argc, char **argv)
 		{ "msg-cost", required_argument, NULL, 'm' },
 		{ "redistribute", required_argument, NULL, 'R' },
 		{ "round-cost", required_argument, NULL, 'C' },
+		{ "mig-charge", required_argument, NULL, 'G' },
+		{ "fixed-threshold", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -8,7 +8,9 @@
 # the documentation directory. The core's further policies (optimal, auto,
 # sid, sbn, sbn-cube, sbn-heur, pebble) run beside MCWA and DEM on the same
 # grid with CORE_RUNS runs per point (100: they take about 3 times as long
-# as the paper's policies) into OUT_DIR/core-policies.
+# as the paper's policies) into OUT_DIR/core-policies. The static
+# comparison (static.sh: the core's plans on random loads, no simulation)
+# goes to OUT_DIR/static.md.
 #
 # usage: experiment.sh [HCUBE_SIM [OUT_DIR [DOC_DIR]]]
 # environment: RUNS (300), CORE_RUNS (100), SEED (20240501), JOBS (2)
@@ -52,6 +54,9 @@ configs=(
 	"free|no balancing costs at all|--mig-cost 0 --msg-cost 0"
 	"mig0.2|migration 20% of E[tau] per hop|--mig-cost 0.2"
 	"msg0.05|load message 5% of E[tau]|--msg-cost 0.05"
+	"sender|only the sender pays 10% of E[tau] per task-hop (the paper's wording)|--mig-charge sender"
+	"fixed1|fixed threshold: a node left with 0 queued tasks (K = 1)|--fixed-threshold 1"
+	"fixed5|fixed threshold: below 5 queued tasks (K = 5)|--fixed-threshold 5"
 )
 for c in "${configs[@]}"; do
 	IFS='|' read -r name _ args <<<"$c"
@@ -60,13 +65,14 @@ for c in "${configs[@]}"; do
 		--jobs "$JOBS" --quiet --out "$OUT/sens-$name" --policy "$PAPER_POLS" $args
 done
 t2=$(date +%s)
+"$HERE/static.sh" "$SIM" >"$OUT/static.md"
 
 python3 - "$OUT" "${configs[@]}" >"$OUT/sensitivity.md" <<'PY'
 import csv, sys
 out, configs = sys.argv[1], sys.argv[2:]
 pols = ["mcwa", "dem", "rid", "mcwa-opt"]
-print("| change | faults | ideal | MCWA | DEM | RID | MCWA-opt | MCWA − DEM (paired) |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| change | faults | ideal | MCWA | DEM | RID | MCWA-opt | MCWA − DEM (paired) | rounds MCWA / DEM |")
+print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
 for c in configs:
     name, what, _ = c.split("|", 2)
     rows = list(csv.DictReader(open(f"{out}/sens-{name}/summary.csv")))
@@ -76,10 +82,12 @@ for c in configs:
                  for p in pols]
         ideal = f'{float(r["mcwa"]["ideal_mean"]):.3f}'
         diff = f'{float(r["mcwa"]["diff_vs_dem_mean"]):+.3f} ± {float(r["mcwa"]["diff_vs_dem_ci95"]):.3f}'
-        print(f"| {what if f == '0' else ''} | {f} | {ideal} | " + " | ".join(cells) + f" | {diff} |")
+        rounds = f'{float(r["mcwa"]["rounds_mean"]):.1f} / {float(r["dem"]["rounds_mean"]):.1f}'
+        print(f"| {what if f == '0' else ''} | {f} | {ideal} | " + " | ".join(cells) + f" | {diff} | {rounds} |")
 PY
 
-cp "$OUT/summary.csv" "$OUT/tables.md" "$OUT/sensitivity.md" "$OUT"/*.png "$DOC/"
+cp "$OUT/summary.csv" "$OUT/tables.md" "$OUT/sensitivity.md" "$OUT/static.md" \
+	"$OUT"/*.png "$DOC/"
 cp "$OUT/core-policies/tables.md" "$DOC/core-policies.md"
 cp "$OUT/core-policies/summary.csv" "$DOC/core-policies.csv"
 echo "experiment: grid $((t1 - t0)) s, sensitivity $((t2 - t1)) s with $JOBS workers;" \

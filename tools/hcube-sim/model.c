@@ -12,13 +12,16 @@
  * time, and the queue length (tasks not yet started) is its load.
  *
  * A node whose queue falls below floor(alpha * its length after its last
- * balancing) (its initial length before the first) starts balancing:
+ * balancing) (its initial length before the first) starts balancing; with
+ * a fixed threshold K (the paper's "prespecified threshold"), a node whose
+ * queue falls below K does, at every task it starts:
  * - MCWA, DEM, CWA, MCWA-opt: a synchronous round on the current queue
  *   lengths. Every node stops for the message steps: the broadcast of the
  *   request (the initiator's eccentricity in the healthy graph) and the
  *   plan's load-information steps (comm_steps minus its migration steps),
  *   msg_cost each. Then each node pays mig_cost per task it sends and per
- *   task it receives, relays included (round cost "nodes"); or, with round
+ *   task it receives, relays included (round cost "nodes"; with the charge
+ *   "sender", per task it sends only); or, with round
  *   cost "global", every node waits for all migration steps, each as long
  *   as mig_cost times the most tasks one node sends or receives in it. The
  *   plan's routes (each task moved once, from the tail of its queue to the
@@ -470,6 +473,21 @@ static void q_move(struct sim_model *m, u32 from, u32 to, u32 count)
 		q_push_back(m, to, q_pop_back(m, from));
 }
 
+void sim_model_dump(const struct sim_model *m, FILE *f)
+{
+	u32 i, v, id;
+
+	fprintf(f, "# hcube-sim run: %u-cube, seed %llu, run %u, %u tasks per node\n",
+		m->dim, (unsigned long long)m->p->seed, m->p->run, m->tpn);
+	fprintf(f, "faulty");
+	for (i = 0; i < m->nfaulty; i++)
+		fprintf(f, " %u", m->faulty[i]);
+	fprintf(f, "\n");
+	for (v = 0; v < m->n; v++)
+		for (id = m->ihead[v]; id != NIL; id = m->inext[id])
+			fprintf(f, "%u %u %.17g\n", v, id, m->time[id]);
+}
+
 /* ---- event heap: one pending event per healthy node ---- */
 
 static bool ev_less(const struct sim_model *m, u32 a, u32 b)
@@ -634,7 +652,7 @@ static double migration_time(struct sim_model *m, const struct hcube_plan *pl)
 
 			if (m->sent[x->from] > most)
 				most = m->sent[x->from];
-			if (m->recv[x->to] > most)
+			if (m->p->mig_charge == SIM_CHARGE_BOTH && m->recv[x->to] > most)
 				most = m->recv[x->to];
 		}
 		for (j = i; j < end; j++) {
@@ -752,7 +770,8 @@ static void sync_round(struct sim_model *m, u32 init, double t)
 		if (m->state[v] != HCUBE_V_HEALTHY)
 			continue;
 		if (m->p->round_cost != SIM_COST_GLOBAL) {
-			d += m->p->mig_cost * (m->sent[v] + m->recv[v]);
+			d += m->p->mig_cost * (m->sent[v] +
+					       (m->p->mig_charge == SIM_CHARGE_BOTH ? m->recv[v] : 0));
 			m->sent[v] = 0;
 			m->recv[v] = 0;
 		}
@@ -826,7 +845,8 @@ static void rid_request(struct sim_model *m, u32 v, double t, bool idle)
 	}
 	for (; k < d; k++)
 		stall(m, m->nbr[v][k], m->p->msg_cost);
-	own = 2 * m->p->msg_cost + m->p->mig_cost * got;
+	own = 2 * m->p->msg_cost +
+	      (m->p->mig_charge == SIM_CHARGE_BOTH ? m->p->mig_cost * got : 0);
 	m->lref[v] = m->qlen[v];
 	res->moved += got;
 	res->hops += got;
@@ -922,7 +942,8 @@ static void run_policy(struct sim_model *m, int pol, struct sim_result *res)
 			set_event(m, v, t + m->time[id]);
 		}
 		if (pol == SIM_NONE ||
-		    m->qlen[v] >= (u32)floor(m->p->alpha * m->lref[v]))
+		    m->qlen[v] >= (m->p->fixed_threshold ? m->p->fixed_threshold :
+				   (u32)floor(m->p->alpha * m->lref[v])))
 			continue;
 		if (is_sync(pol))
 			sync_round(m, v, t);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "sim.h"
 #include "json.h"
 
@@ -20,23 +21,28 @@ static void run_usage(FILE *f)
 	fputs("usage: hcube-sim run --dim N [--faults F | --faulty V,V,...]\n"
 	      "                     [--policy all|P,P,...] [--seed S] [--run I] [--runs R]\n"
 	      "                     [--tasks T] [--threshold A] [--mig-cost C] [--msg-cost C]\n"
-	      "                     [--round-cost nodes|global]\n"
+	      "                     [--round-cost nodes|global] [--mig-charge both|sender]\n"
+	      "                     [--fixed-threshold K] [--instance-out DIR]\n"
 	      "                     [--redistribute even|nearest] [--csv | --json]\n"
 	      "\n"
 	      "Simulates paper 000's workload on an N-cube (N = 1..10) with F faulty\n"
 	      "nodes drawn at random (or the given ones): T tasks per node (100), each\n"
 	      "task's time uniform on (0, 2 tau(u)), tau(u) uniform on (0, 2). One task\n"
-	      "over one hop costs its two nodes C (0.1) each, one load-information\n"
-	      "message step C (0.01). A node whose queue falls below\n"
-	      "floor(A * its length after its last balancing), A = 0.25, starts\n"
-	      "balancing. In a synchronous round every node stops for the messages and\n"
+	      "over one hop costs its two nodes C (0.1) each (--mig-charge sender: the\n"
+	      "sender only), one load-information message step C (0.01). A node whose\n"
+	      "queue falls below floor(A * its length after its last balancing),\n"
+	      "A = 0.25, starts balancing (--fixed-threshold K: below K queued tasks,\n"
+	      "the paper's fixed threshold). In a synchronous round every node stops\n"
+	      "for the messages and\n"
 	      "then pays its own migrations (nodes), or stops until the last migration\n"
 	      "step ends (global). Policies: none, mcwa, dem, rid, cwa (fault-free\n"
 	      "cubes only), mcwa-opt (MCWA's final loads moved along the optimal flow),\n"
 	      "and the core's optimal, auto, sid, sbn, sbn-cube, sbn-heur, pebble as\n"
 	      "synchronous rounds; optimal and auto also pay one all-to-all exchange\n"
 	      "of the loads (paper 002's AAPC units, message steps); default all. Run I of seed S is the same instance as in\n"
-	      "'hcube-sim experiment'.\n"
+	      "'hcube-sim experiment'. --instance-out writes each run's instance (faulty\n"
+	      "nodes, initial queues with task times) to DIR/instance-N-F-RUN.txt, the\n"
+	      "input of hcube-mpi-exp.\n"
 	      "\n"
 	      "Exit status: 0; 1 if a property check failed; 2 on bad input.\n", f);
 }
@@ -125,6 +131,17 @@ bool sim_model_option(struct sim_params *p, int c, const char *arg)
 			p->redist = SIM_REDIST_NEAREST;
 		else
 			sim_die("--redistribute: '%s' is not even or nearest", arg);
+		return true;
+	case 'G':
+		if (!strcmp(arg, "both"))
+			p->mig_charge = SIM_CHARGE_BOTH;
+		else if (!strcmp(arg, "sender"))
+			p->mig_charge = SIM_CHARGE_SENDER;
+		else
+			sim_die("--mig-charge: '%s' is not both or sender", arg);
+		return true;
+	case 'K':
+		p->fixed_threshold = (u32)sim_parse_uint("--fixed-threshold", arg, 1000000);
 		return true;
 	case 'C':
 		if (!strcmp(arg, "nodes"))
@@ -276,6 +293,24 @@ static void print_json(struct json *j, const struct sim_params *p,
 	json_obj_close(j);
 }
 
+static void write_instance(const struct sim_model *m, const struct sim_params *p,
+			   const char *dir)
+{
+	char path[4096];
+	FILE *f;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		sim_die("%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/instance-%u-%u-%u.txt", dir, p->dim,
+		 p->nfaults, p->run);
+	f = fopen(path, "w");
+	if (!f)
+		sim_die("%s: %s", path, strerror(errno));
+	sim_model_dump(m, f);
+	if (ferror(f) || fclose(f))
+		sim_die("write error: %s", strerror(errno));
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -292,6 +327,9 @@ int cmd_run(int argc, char **argv)
 		{ "msg-cost", required_argument, NULL, 'm' },
 		{ "redistribute", required_argument, NULL, 'R' },
 		{ "round-cost", required_argument, NULL, 'C' },
+		{ "mig-charge", required_argument, NULL, 'G' },
+		{ "fixed-threshold", required_argument, NULL, 'K' },
+		{ "instance-out", required_argument, NULL, 'I' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -300,7 +338,7 @@ int cmd_run(int argc, char **argv)
 	static u32 faulty[HCUBE_MAX_VERTICES];
 	static struct sim_run_out out;
 	struct sim_params p;
-	const char *faulty_arg = NULL;
+	const char *faulty_arg = NULL, *inst_out = NULL;
 	bool have_dim = false, have_faults = false, csv = false, js = false;
 	u32 pols = (1U << SIM_NPOL) - 1, runs = 1, first = 0, i, nf = 0;
 	struct sim_model *m;
@@ -333,6 +371,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'r':
 			runs = (u32)sim_parse_uint("--runs", optarg, 1000000);
+			break;
+		case 'I':
+			inst_out = optarg;
 			break;
 		case 'c':
 			csv = true;
@@ -387,6 +428,8 @@ int cmd_run(int argc, char **argv)
 	for (i = 0; i < runs; i++) {
 		p.run = first + i;
 		sim_model_run(m, &p, faulty_arg ? faulty : NULL, pols, &out);
+		if (inst_out)
+			write_instance(m, &p, inst_out);
 		if (csv) {
 			for (pol = 0; pol < SIM_NPOL; pol++)
 				if (out.res[pol].ran)

@@ -771,6 +771,33 @@ static void run_one(struct sim *s, int alg, uint64_t seed)
 		o->bad |= SIM_BAD_IDEAL;
 }
 
+/*
+ * One run's workload as text, for libhcube-mpi's experiment driver to run
+ * on real ranks: "cycle processor time" per job, cycle by cycle, times
+ * exact (%.17g reads back to the same double).
+ */
+static void dump_jobs(const struct sim *s, const char *dir, u32 run)
+{
+	char path[4096];
+	FILE *f;
+	u32 i;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		sim_die("%s: %s", dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/jobs-%s-%u-%u.txt", dir, s->sc->name,
+		 s->P, run);
+	f = fopen(path, "w");
+	if (!f)
+		sim_die("%s: %s", path, strerror(errno));
+	fprintf(f, "# hcube-sim sbn: scenario %s, P %u, run %u, cycle %.17g s\n",
+		s->sc->name, s->P, run, s->sc->cycle);
+	for (i = 0; i < s->njobs; i++)
+		fprintf(f, "%u %u %.17g\n", s->jobs[i].cycle, s->jobs[i].home,
+			s->jobs[i].time);
+	if (ferror(f) || fclose(f))
+		sim_die("write error: %s", strerror(errno));
+}
+
 /* ---- the command ---- */
 
 struct sbn_grid {
@@ -780,6 +807,7 @@ struct sbn_grid {
 	u32 algs;		/* bit mask */
 	uint64_t seed;
 	const char *out;
+	const char *jobs_out;	/* --jobs-out: every run's jobs, for hcube-mpi-exp */
 	bool quiet;
 };
 
@@ -788,6 +816,7 @@ static void sbn_usage(FILE *f)
 	fputs("usage: hcube-sim sbn [--scenario all|heavy|heavy-light|light]\n"
 	      "                     [--procs 2,4,8,16,32] [--runs 10] [--seed S]\n"
 	      "                     [--policy all|P,P,...] [--out DIR] [--quiet]\n"
+	      "                     [--jobs-out DIR]\n"
 	      "\n"
 	      "Simulates paper 003's Poisson workloads (heavy, heavy to light, light;\n"
 	      "10 cycles of new jobs) on P = 2..32 processors (a hypercube) for each\n"
@@ -797,7 +826,9 @@ static void sbn_usage(FILE *f)
 	      "nobal, rand, grad, recv, send, acwn, twa (paper 003's comparison\n"
 	      "algorithms), sbn, sbn-cube, sbn-heur, mcwa, dem, optimal, auto, rid,\n"
 	      "sid, pebble (the core's plans); default all. With --out, writes\n"
-	      "sbn.csv (one row per run and policy) and sbn.md there. Runs are\n"
+	      "sbn.csv (one row per run and policy) and sbn.md there. With\n"
+	      "--jobs-out, writes each run's jobs (cycle, processor, time) to\n"
+	      "DIR/jobs-SCENARIO-P-RUN.txt, the input of hcube-mpi-exp. Runs are\n"
 	      "deterministic for a seed (default 20240501).\n"
 	      "\n"
 	      "Exit status: 0; 1 if a check failed (a job lost or run twice, a\n"
@@ -913,6 +944,7 @@ int cmd_sbn(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "jobs-out", required_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -976,6 +1008,9 @@ int cmd_sbn(int argc, char **argv)
 		case 'q':
 			g.quiet = true;
 			break;
+		case 'J':
+			g.jobs_out = optarg;
+			break;
 		case 'h':
 			sbn_usage(stdout);
 			exit(0);
@@ -1013,6 +1048,8 @@ int cmd_sbn(int argc, char **argv)
 				memset(&w, 0, sizeof(w));
 				s.o = &w;
 				make_workload(&s, g.seed, g.scen[si], r);
+				if (g.jobs_out)
+					dump_jobs(&s, g.jobs_out, r);
 				for (a = 0; a < A_N; a++) {
 					struct sbn_out *o =
 						&res[((si * g.ndims + di) * A_N + a) * g.runs + r];

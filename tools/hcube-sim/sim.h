@@ -86,6 +86,12 @@ enum sim_round_cost {
 	SIM_COST_GLOBAL,	/* all stop until the last migration step ends */
 };
 
+/* Who pays a task's migration (see model.c). */
+enum sim_mig_charge {
+	SIM_CHARGE_BOTH,	/* the sender and the receiver, mig_cost each */
+	SIM_CHARGE_SENDER,	/* the sender only (the paper's literal wording) */
+};
+
 /* Parameters of one simulated run; times are in units of E[tau]. */
 struct sim_params {
 	u32 dim;
@@ -96,6 +102,8 @@ struct sim_params {
 	double msg_cost;	/* one load-information message step: 0.01 */
 	int redist;
 	int round_cost;		/* enum sim_round_cost */
+	int mig_charge;		/* enum sim_mig_charge */
+	u32 fixed_threshold;	/* > 0: trigger at queue < this, not alpha's */
 	uint64_t seed;		/* of the experiment; per-run seeds derive from it */
 	u32 run;		/* run index within its grid point */
 };
@@ -164,6 +172,12 @@ void sim_model_run(struct sim_model *m, const struct sim_params *p,
 u32 sim_model_faulty(const struct sim_model *m, const u32 **faulty);
 /* The last run's topology (for reports). */
 const struct hcube_topo *sim_model_topo(const struct sim_model *m);
+/*
+ * The last run's instance as text: its faulty nodes, then per healthy node
+ * its initial queue in order, task id and execution time (%.17g). The
+ * input of libhcube-mpi's experiment driver (hcube-mpi-exp).
+ */
+void sim_model_dump(const struct sim_model *m, FILE *f);
 
 /* The per-run seed of (experiment seed, dim, faults, run). */
 uint64_t sim_run_seed(uint64_t seed, u32 dim, u32 nfaults, u32 run);
@@ -185,7 +199,8 @@ u32 sim_parse_names(const char *s, int (*parse)(const char *name), u32 n,
 u32 sim_parse_policies(const char *s);		/* bit mask of enum sim_pol */
 void sim_params_default(struct sim_params *p);
 /* Options --tasks (T) --threshold (a) --mig-cost (M) --msg-cost (m) --seed (s)
- * --redistribute (R) --round-cost (C); false if @c is none of them.
+ * --redistribute (R) --round-cost (C) --mig-charge (G) --fixed-threshold
+ * (K); false if @c is none of them.
  */
 bool sim_model_option(struct sim_params *p, int c, const char *arg);
 const char *sim_bad_text(u32 bad);

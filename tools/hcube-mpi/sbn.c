@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libhcube-mpi: SBN Basic (paper 003, Fig. 5) as message passing, on the
+ * XOR pattern of the least-loaded healthy rank (the initiator, lowest rank
+ * on ties), over the healthy ranks of its component; a faulty rank on the
+ * pattern is skipped (a vertex's predecessor is the first participant up
+ * its chain). Every rank builds that tree from the states it knows.
+ *
+ *   - Balancing messages go down (DOWN, with the sender's QLen). A vertex
+ *     whose predecessor is below MinTh sends it floor(QLen / 2) jobs at
+ *     once, at most what the predecessor lacks to SysLL (EARLY). As the
+ *     core does, siblings answer in label order, each seeing what the
+ *     earlier ones gave: a predecessor below MinTh waits for a successor's
+ *     early jobs, or for its partial sum, which says it gave none, before
+ *     it sends the next successor its QLen.
+ *   - Partial sums come back up (SUM: the sum, the vertex's QLen and its
+ *     early give); the root has TotalJQ.
+ *   - Distribution (DIST: TotalJQ, the sender's QLen, jobs): a vertex
+ *     first pays its predecessor's need, min(QLen - SysLL, SysLL -
+ *     QLen(pred)) (GIVE), then splits QLen - SysLL over its successors in
+ *     proportion to their subtree sizes. The sums told it its successors'
+ *     queues, so it knows which of them will pay it and how much.
+ *
+ * Messages: (P - 1) down, (P - 1) up, (P - 1) distribution and J early
+ * and need transfers: the paper's 3P - 3 + J, the core's count. Jobs go
+ * hop by hop along the core's routes (relays forward them); the other
+ * messages go straight to the pattern neighbour.
+ *
+ * The thresholds come from UpdateLoad on the component's TotalJQ, which
+ * the balance call's opening all-reduce gives every rank: the paper's
+ * processors use the last TotalJQ they heard, the core the exact one.
+ */
+#include "hm.h"
+
+#define NONE	HCUBE_VERTEX_NONE
+
+struct sbn {
+	u32 me, root, h, nproc;
+	struct hcube_sbn_th th;
+	u8 in[HCUBE_MAX_VERTICES];
+	u16 parent[HCUBE_MAX_VERTICES], depth[HCUBE_MAX_VERTICES];
+	u32 size[HCUBE_MAX_VERTICES];
+	u32 child[HCUBE_MAX_VERTICES], nchild;	/* this rank's, label order */
+};
+
+/* The tree of the root's XOR pattern over the participants. */
+static void build(struct hcube_mpi *h, struct sbn *s)
+{
+	u32 x, y, steps, queue[HCUBE_MAX_VERTICES], head = 0, tail = 0, d;
+
+	s->nproc = 0;
+	for (x = 0; x < h->nv; x++) {
+		s->in[x] = 0;
+		s->parent[x] = NONE;
+		s->depth[x] = 0;
+		s->size[x] = 0;
+	}
+	s->in[s->root] = 1;
+	queue[tail++] = s->root;
+	while (head < tail) {
+		u32 u = queue[head++];
+
+		for (d = 0; d < h->dim; d++) {
+			x = u ^ (1U << d);
+			if (hm_healthy(h, x) && !s->in[x]) {
+				s->in[x] = 1;
+				queue[tail++] = x;
+			}
+		}
+	}
+	s->nproc = tail;
+	s->h = 0;
+	for (x = 0; x < h->nv; x++) {
+		if (!s->in[x] || x == s->root)
+			continue;
+		y = x;
+		do {
+			y = hcube_sbn_pred(HCUBE_SBN_XOR, h->dim, s->root, y);
+		} while (y != NONE && !s->in[y]);
+		s->parent[x] = (u16)(y == NONE ? s->root : y);
+	}
+	for (x = 0; x < h->nv; x++) {
+		if (!s->in[x])
+			continue;
+		for (y = x, steps = 0; y != s->root; y = s->parent[y])
+			if (++steps > h->dim + 1)
+				hm_fatal(h, "internal: SBN chain of %u does not end", x);
+		s->depth[x] = (u16)steps;
+		if (steps > s->h)
+			s->h = steps;
+	}
+	/* subtree sizes, deepest first */
+	for (d = s->h + 1; d-- > 0;)
+		for (x = 0; x < h->nv; x++)
+			if (s->in[x] && s->depth[x] == d) {
+				s->size[x]++;
+				if (x != s->root)
+					s->size[s->parent[x]] += s->size[x];
+			}
+	s->nchild = 0;
+	for (x = 0; x < h->nv; x++)
+		if (s->in[x] && x != s->root && s->parent[x] == s->me)
+			s->child[s->nchild++] = x;
+}
+
+struct want {
+	u32 type, type2;	/* either kind will do (0: none) */
+	u32 src;
+};
+
+static bool want_match(const struct hm_msg *m, const void *arg)
+{
+	const struct want *w = arg;
+
+	return m->hdr.src == w->src &&
+	       (m->hdr.type == w->type || (w->type2 && m->hdr.type == w->type2));
+}
+
+static void wait_for(struct hcube_mpi *h, u32 src, u32 type, u32 type2,
+		     struct hm_msg *m)
+{
+	struct want w = { .type = type, .type2 = type2, .src = src };
+
+	hm_wait(h, want_match, &w, m);
+}
+
+/* Take an EARLY or GIVE message's jobs; returns their number. */
+static u32 take_jobs(struct hcube_mpi *h, u32 src, u32 type)
+{
+	struct hm_msg m;
+	u32 n;
+
+	wait_for(h, src, type, 0, &m);
+	n = m.hdr.units;
+	hm_take(h, &m);
+	hm_msg_free(&m);
+	return n;
+}
+
+void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
+{
+	static struct sbn s;	/* ~12 KB: not on the stack */
+	u64 sum_child[HCUBE_MAX_VERTICES], total;
+	u32 q_child[HCUBE_MAX_VERTICES], share[HCUBE_MAX_VERTICES];
+	u32 expect[HCUBE_MAX_VERTICES];
+	bool got_sum[HCUBE_MAX_VERTICES];
+	u32 me = (u32)h->rank, S, i, round0, early = 0;
+	s64 l, lpar = 0, minth, val[3];
+	struct hm_msg m;
+
+	s.me = me;
+	s.root = root;
+	build(h, &s);
+	if (s.nproc < 2 || !h->dim)
+		return;		/* nothing to balance: no operation, no step */
+	h->rep.steps = 3 * s.h + 1;
+	if (!s.in[me])
+		return;
+	total = comp_total[h->comp[root]];
+	hcube_sbn_update_load(total, s.nproc, &s.th);
+	S = s.th.sysll;
+	minth = s.th.minth;
+	round0 = 2 * s.h + 1;
+	l = h->ops->count(h->queue);
+
+	/* rounds 1..h: the balancing message down, early transfers up */
+	if (me != root) {
+		wait_for(h, s.parent[me], HM_SBN_DOWN, 0, &m);
+		lpar = m.val[0];
+		hm_msg_free(&m);
+		if (lpar < minth && lpar < S) {
+			s64 give = l / 2;
+
+			if (give > S - lpar)
+				give = S - lpar;
+			if (give > 0) {
+				hm_send_routed(h, s.parent[me], HM_SBN_EARLY, NULL, 0,
+					       (u32)give, s.depth[me] + 1);
+				l -= give;
+				early = (u32)give;
+			}
+		}
+	}
+	for (i = 0; i < s.nchild; i++) {
+		u32 c = s.child[i];
+
+		got_sum[i] = false;
+		hm_send_routed(h, c, HM_SBN_DOWN, &l, 1, 0, 0);
+		if (!(l < minth && l < S))
+			continue;
+		/* its early jobs, or its sum saying how many (none) come */
+		wait_for(h, c, HM_SBN_EARLY, HM_SBN_SUM, &m);
+		if (m.hdr.type == HM_SBN_EARLY) {
+			hm_take(h, &m);
+			l += m.hdr.units;
+		} else {
+			got_sum[i] = true;
+			sum_child[i] = (u64)m.val[0];
+			q_child[i] = (u32)m.val[1];
+			if (m.val[2])
+				l += take_jobs(h, c, HM_SBN_EARLY);
+		}
+		hm_msg_free(&m);
+	}
+
+	/* rounds h+1..2h: partial sums up */
+	total = (u64)l;
+	for (i = 0; i < s.nchild; i++) {
+		if (!got_sum[i]) {
+			wait_for(h, s.child[i], HM_SBN_SUM, 0, &m);
+			sum_child[i] = (u64)m.val[0];
+			q_child[i] = (u32)m.val[1];
+			hm_msg_free(&m);
+		}
+		total += sum_child[i];
+	}
+	if (me != root) {
+		val[0] = (s64)total;
+		val[1] = l;
+		val[2] = early;
+		hm_send_routed(h, s.parent[me], HM_SBN_SUM, val, 3, 0, 0);
+		/* from round 2h + 1: the distribution */
+		wait_for(h, s.parent[me], HM_SBN_DIST, 0, &m);
+		total = (u64)m.val[0];
+		lpar = m.val[1];
+		hm_take(h, &m);
+		l += m.hdr.units;
+		hm_msg_free(&m);
+		if (l > S && lpar < S) {
+			s64 give = l - S < S - lpar ? l - S : S - lpar;
+
+			hm_send_routed(h, s.parent[me], HM_SBN_GIVE, NULL, 0,
+				       (u32)give, round0 + s.depth[me]);
+			l -= give;
+		}
+	} else if (total != comp_total[h->comp[root]]) {
+		hm_fatal(h, "internal: SBN gathered %llu jobs, %llu agreed",
+			 (unsigned long long)total,
+			 (unsigned long long)comp_total[h->comp[root]]);
+	}
+
+	/* split QLen - SysLL by subtree sizes, the remainder to the first */
+	{
+		u64 ex = l > S ? (u64)(l - S) : 0, below = s.size[me] - 1, given = 0;
+		s64 lcur;
+
+		for (i = 0; i < s.nchild; i++) {
+			share[i] = below ? (u32)(ex * s.size[s.child[i]] / below) : 0;
+			given += share[i];
+		}
+		for (i = 0; i < s.nchild && given < ex; i++, given++)
+			share[i]++;
+		l -= (s64)ex;
+		lcur = l;
+		for (i = 0; i < s.nchild; i++) {
+			s64 lc = (s64)q_child[i] + share[i];
+
+			val[0] = (s64)total;
+			val[1] = lcur;
+			hm_send_routed(h, s.child[i], HM_SBN_DIST, val, 2, share[i],
+				       round0 + s.depth[me]);
+			expect[i] = 0;
+			if (lc > S && lcur < S) {
+				expect[i] = (u32)(lc - S < S - lcur ? lc - S : S - lcur);
+				lcur += expect[i];
+			}
+		}
+	}
+	for (i = 0; i < s.nchild; i++)
+		if (expect[i] && take_jobs(h, s.child[i], HM_SBN_GIVE) != expect[i])
+			hm_fatal(h, "internal: SBN need of %u jobs paid differently",
+				 expect[i]);
+}
