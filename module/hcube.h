@@ -79,7 +79,10 @@ struct hcube_task {
 	struct rcu_head rcu;
 	/*
 	 * cpumask_size() bytes each: affinity at registration (for a new
-	 * thread or child, its creator's), and the mask hcube last set.
+	 * thread or child, its creator's), the mask hcube last set, and what
+	 * the task's cpuset allows as far as hcube knows (every possible CPU
+	 * in the root cpuset; else its affinity at registration, then what
+	 * the cpuset itself sets).
 	 */
 	unsigned long masks[];
 };
@@ -101,6 +104,11 @@ static inline struct cpumask *hcube_task_orig(struct hcube_task *t)
 static inline struct cpumask *hcube_task_given(struct hcube_task *t)
 {
 	return (struct cpumask *)((char *)t->masks + cpumask_size());
+}
+
+static inline struct cpumask *hcube_task_allowed(struct hcube_task *t)
+{
+	return (struct cpumask *)((char *)t->masks + 2 * cpumask_size());
 }
 
 struct hcube_config {
@@ -163,6 +171,8 @@ struct hcube {
 	u32 *cpu_offlines;		/* nr_cpu_ids: times each went offline */
 	bool hp_pending;		/* a change the worker has not applied */
 	cpumask_var_t cube_cpus;	/* every CPU of a group */
+	cpumask_var_t scratch;		/* a mask being built, under hcube.lock */
+	cpumask_var_t isolated;		/* isolated CPUs not to use, set at load */
 	u32 generation;
 
 	struct hcube_mem m;		/* core memory, sized for dim */
@@ -231,12 +241,26 @@ bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
 int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask);
-int hcube_pick_vertex(struct hcube *hc);
+int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
+bool hcube_in_cpuset(struct task_struct *p);
 int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 void hcube_tasks_release_all(struct hcube *hc);
 void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 		       int error);
 int hcube_task_check(struct hcube *hc, struct task_struct *p);
+
+/*
+ * Who asks: the sender of a request and the opener of its socket. hcube
+ * registers, unregisters or lists a task for them only as far as
+ * sched_setaffinity() would let both change it (hcube_may_set()).
+ */
+struct hcube_caller {
+	const struct cred *cred;	/* the sender's, current_cred() */
+	struct file *file;		/* the socket's, for its opener */
+};
+
+bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p);
+bool hcube_same_euid(const struct cred *cred, struct task_struct *p);
 
 /* A set of tasks named by a request, referenced (hcube_task.c). */
 struct hcube_taskset {
@@ -251,9 +275,11 @@ int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src);
 int hcube_taskset_expand(struct hcube_taskset *s);
 void hcube_taskset_free(struct hcube_taskset *s);
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
-			 int vertex, struct hcube_task **out, u32 *bad);
+			 const struct hcube_caller *who, int vertex,
+			 struct hcube_task **out, u32 *bad);
 int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
-			   u32 *bad);
+			   const struct hcube_caller *who, u32 *bad);
+int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who);
 
 /* hcube_events.c */
 int hcube_events_init(struct hcube *hc);

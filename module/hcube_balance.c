@@ -97,6 +97,11 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 			if (w == hc->nv)
 				break;
 			err = hcube_task_move(hc, t, w, r);
+			if (err == -EXDEV) {
+				/* its cpuset has no CPU there: the nearest it allows */
+				hcube_task_remask(hc, t, r);
+				continue;
+			}
 			if (err) {
 				hcube_report_failure(hc, r, t, err);
 				continue;
@@ -112,9 +117,11 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 }
 
 /*
- * Before planning: the tasks of healthy vertices whose affinity someone
- * else changed leave the loads (a rebalance moves tasks, so it may look at
- * each). The others are caught by hcube_task_move() itself.
+ * Before planning: the tasks of healthy vertices whose mask is not the one
+ * hcube gave (a rebalance moves tasks, so it may look at each): changed by
+ * someone else, they leave the loads; changed by their cpuset or by
+ * hotplug, they get their mask again, on another vertex if their cpuset
+ * left theirs.
  */
 static void hcube_find_changed(struct hcube *hc, struct hcube_report *r)
 {
@@ -126,8 +133,8 @@ static void hcube_find_changed(struct hcube *hc, struct hcube_report *r)
 			continue;
 		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
 			if (!(t->task->flags & PF_EXITING) &&
-			    hcube_task_changed(hc, t))
-				hcube_task_set_changed(hc, t, r);
+			    !cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)))
+				hcube_task_remask(hc, t, r);
 	}
 }
 
@@ -144,6 +151,8 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 		if (done == rt->count)
 			break;
 		err = hcube_task_move(hc, t, rt->to, r);
+		if (err == -EXDEV)
+			continue;	/* its cpuset: another task goes instead */
 		if (err)
 			hcube_report_failure(hc, r, t, err);
 		else

@@ -143,6 +143,7 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 	t->unit = HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
+	cpumask_copy(hcube_task_allowed(t), hcube_task_allowed(c));
 	if (!hcube_task_hash_add(hc, t)) {
 		/* an admin registered it meanwhile */
 		atomic_dec(&hc->nrecords);

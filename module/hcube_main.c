@@ -18,6 +18,7 @@
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/sched/isolation.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/topology.h>
@@ -31,6 +32,10 @@ struct hcube hcube;
 static char *mode = "auto";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "initial grouping: cpu, node, llc or auto (node with 2+ NUMA nodes, else cpu)");
+
+static bool isolated;
+module_param(isolated, bool, 0444);
+MODULE_PARM_DESC(isolated, "use isolated CPUs (isolcpus=, nohz_full=) too (default 0: they are in no vertex's usable CPUs)");
 
 unsigned int hcube_max_tasks = 65536;
 module_param_named(max_tasks, hcube_max_tasks, uint, 0444);
@@ -287,6 +292,21 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * The CPUs the scheduler keeps out of load balancing or of the tick
+ * (isolcpus=, nohz_full=), unless the module parameter isolated says to
+ * use them: they are in no vertex's usable CPUs.
+ */
+static void hcube_isolated_cpus(struct cpumask *mask)
+{
+	cpumask_clear(mask);
+	if (isolated)
+		return;
+	cpumask_and(mask, housekeeping_cpumask(HK_TYPE_DOMAIN),
+		    housekeeping_cpumask(HK_TYPE_TICK));
+	cpumask_andnot(mask, cpu_possible_mask, mask);
+}
+
 /* The state a vertex has for given marks; sets @usable. */
 static u8 hcube_vertex_state(struct hcube *hc, struct hcube_vertex *v,
 			     const struct cpumask *faulty, bool marked,
@@ -297,6 +317,9 @@ static u8 hcube_vertex_state(struct hcube *hc, struct hcube_vertex *v,
 		return HCUBE_VERTEX_ABSENT;
 	if (marked || cpumask_empty(usable))
 		return HCUBE_VERTEX_FAULTY;
+	cpumask_andnot(usable, usable, hc->isolated);
+	if (cpumask_empty(usable))
+		return HCUBE_VERTEX_ISOLATED;
 	cpumask_and(usable, usable, hc->online);
 	return cpumask_empty(usable) ? HCUBE_VERTEX_OFFLINE : HCUBE_VERTEX_HEALTHY;
 }
@@ -324,7 +347,9 @@ void hcube_refresh(struct hcube *hc)
 		if (v->state != HCUBE_VERTEX_HEALTHY)
 			cpumask_clear(usable);
 		cpumask_copy(v->usable, usable);
-		hc->m.state[i] = v->state;
+		/* the core knows healthy and not: isolated is as good as faulty */
+		hc->m.state[i] = v->state == HCUBE_VERTEX_ISOLATED ?
+				 HCUBE_VERTEX_FAULTY : v->state;
 	}
 	free_cpumask_var(usable);
 	memcpy(hc->m.ctrl_prev, hc->m.ctrl, hc->nclusters * sizeof(u16));
@@ -691,11 +716,14 @@ static int __init hcube_init(void)
 	    !zalloc_cpumask_var(&hc->faulty, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->hp_online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->online, GFP_KERNEL) ||
-	    !zalloc_cpumask_var(&hc->cube_cpus, GFP_KERNEL)) {
+	    !zalloc_cpumask_var(&hc->cube_cpus, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->scratch, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->isolated, GFP_KERNEL)) {
 		err = -ENOMEM;
 		goto free;
 	}
 
+	hcube_isolated_cpus(hc->isolated);
 	cpus_read_lock();
 	mutex_lock(&hc->lock);
 	cpumask_copy(hc->online, cpu_online_mask);
@@ -742,6 +770,8 @@ free_topo:
 	hcube_mem_free(&hc->m);
 	hcube_vertices_free(hc->v, hc->nv);
 free:
+	free_cpumask_var(hc->isolated);
+	free_cpumask_var(hc->scratch);
 	free_cpumask_var(hc->cube_cpus);
 	free_cpumask_var(hc->online);
 	free_cpumask_var(hc->hp_online);
@@ -793,6 +823,8 @@ static void __exit hcube_exit(void)
 	xa_destroy(&hc->tasks);
 	hcube_mem_free(&hc->m);
 	hcube_vertices_free(hc->v, hc->nv);
+	free_cpumask_var(hc->isolated);
+	free_cpumask_var(hc->scratch);
 	free_cpumask_var(hc->cube_cpus);
 	free_cpumask_var(hc->online);
 	free_cpumask_var(hc->hp_online);

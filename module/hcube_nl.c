@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/threads.h>
+#include <net/sock.h>
 #include "hcube.h"
 
 #define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
@@ -110,8 +111,9 @@ static const struct nla_policy hcube_config_set_policy[HCUBE_A_CONFIG + 1] = {
 	[HCUBE_A_CONFIG] = NLA_POLICY_NESTED(hcube_config_policy),
 };
 
+/* Events name tasks of every user: only CAP_NET_ADMIN may listen. */
 static const struct genl_multicast_group hcube_mcgrps[] = {
-	{ .name = HCUBE_MCGRP_EVENTS },
+	{ .name = HCUBE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 /* Helpers to put attributes. */
@@ -183,6 +185,9 @@ static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc, u32 i,
 		goto cancel;
 	cpumask_andnot(tmp, v->cpus, hc->online);
 	if (hcube_put_cpulist(skb, HCUBE_V_A_OFFLINE_CPUS, tmp))
+		goto cancel;
+	cpumask_and(tmp, v->cpus, hc->isolated);
+	if (hcube_put_cpulist(skb, HCUBE_V_A_ISOLATED_CPUS, tmp))
 		goto cancel;
 	if (v->marked && nla_put_flag(skb, HCUBE_V_A_MARKED))
 		goto cancel;
@@ -263,8 +268,11 @@ static int hcube_fill_report_task(struct sk_buff *skb, int type,
 				  const struct hcube_report_task *rt,
 				  struct pid_namespace *ns)
 {
-	struct nlattr *nest = nla_nest_start(skb, type);
+	struct nlattr *nest;
 
+	if (ns && !pid_nr_ns(rt->spid, ns))
+		return 0;	/* no pid in the reader's namespace: left out */
+	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, HCUBE_T_A_PID, ns ? pid_nr_ns(rt->spid, ns) : rt->pid) ||
@@ -898,6 +906,15 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 	return hcube_taskset_expand(s);
 }
 
+/* The request's sender and its socket's opener. */
+static void hcube_caller_of(struct hcube_caller *who, struct sk_buff *skb)
+{
+	struct sock *sk = NETLINK_CB(skb).sk;
+
+	who->cred = current_cred();
+	who->file = sk && sk->sk_socket ? sk->sk_socket->file : NULL;
+}
+
 /* The message of a refusal of the task set's entry that came from @a. */
 static void hcube_check_msg(struct netlink_ext_ack *extack,
 			    const struct nlattr *a, int err)
@@ -916,7 +933,7 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 		break;
 	case -EXDEV:
 		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task's cpuset may not span the cube's CPUs (its affinity does not cover them)");
+				    "HCUBE_A_PID: the task's cpuset allows no usable CPU of the vertex (or of any healthy vertex)");
 		break;
 	case -EEXIST:
 		NL_SET_ERR_MSG_ATTR(extack, a,
@@ -929,7 +946,27 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "HCUBE_A_PID: too many tasks (module parameter max_tasks)");
 		break;
+	case -EACCES:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "HCUBE_A_PID: not permitted: only the task's owner, or CAP_SYS_NICE in its user namespace, may change its affinity");
+		break;
+	case -EBUSY:
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)");
+		break;
+	case -ENOENT:
+		/* for a job or a tree: nor any thread of its process */
+		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is not registered");
+		break;
 	}
+}
+
+/* The errno a caller sees for an internal refusal code. */
+static int hcube_check_errno(int err)
+{
+	if (err == -ENOTUNIQ)
+		return -EEXIST;
+	return err == -EACCES ? -EPERM : err;
 }
 
 static size_t hcube_cpulist_len(const struct cpumask *mask)
@@ -962,7 +999,7 @@ static size_t hcube_task_add_size(struct hcube *hc, struct hcube_taskset *s)
  * (each with its event), not listed in the reply.
  */
 static void hcube_task_add_late(struct hcube *hc, struct genl_info *info,
-				u32 unit, int vertex)
+				const struct hcube_caller *who, u32 unit, int vertex)
 {
 	struct hcube_taskset s = { .unit = unit };
 	const struct nlattr **pa = NULL;
@@ -975,7 +1012,7 @@ static void hcube_task_add_late(struct hcube *hc, struct genl_info *info,
 		s.named[i] = false;
 	out = kvcalloc(s.n, sizeof(*out), GFP_KERNEL);
 	if (out)
-		hcube_tasks_register(hc, &s, vertex, out, &bad);
+		hcube_tasks_register(hc, &s, who, vertex, out, &bad);
 	kvfree(out);
 out:
 	kvfree(pa);
@@ -990,10 +1027,12 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube_task **out = NULL;
 	struct hcube *hc = &hcube;
 	struct sk_buff *msg = NULL;
+	struct hcube_caller who;
 	int vertex = -1, err;
 	void *hdr;
 	u32 i, bad;
 
+	hcube_caller_of(&who, skb);
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
 	if (info->attrs[HCUBE_A_VERTEX_ID]) {
@@ -1017,11 +1056,10 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = hcube_reply_new(info, hcube_task_add_size(hc, &s), &hdr);
 	if (!msg)
 		goto out;
-	err = hcube_tasks_register(hc, &s, vertex, out, &bad);
+	err = hcube_tasks_register(hc, &s, &who, vertex, out, &bad);
 	if (err) {
 		hcube_check_msg(info->extack, pa[bad == U32_MAX ? 0 : s.src[bad]], err);
-		if (err == -ENOTUNIQ)
-			err = -EEXIST;
+		err = hcube_check_errno(err);
 		goto out;
 	}
 	for (i = 0; i < s.n; i++) {
@@ -1036,7 +1074,8 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			nest = nla_nest_start(msg, HCUBE_A_TASK);
 			e = !nest || nla_put_u32(msg, HCUBE_T_A_PID,
 						 task_pid_nr_ns(s.task[i], ns)) ||
-			    nla_put_s32(msg, HCUBE_T_A_ERROR, PTR_ERR(out[i]));
+			    nla_put_s32(msg, HCUBE_T_A_ERROR,
+					hcube_check_errno(PTR_ERR(out[i])));
 			if (!e)
 				nla_nest_end(msg, nest);
 		}
@@ -1044,7 +1083,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 		if (WARN_ON_ONCE(e))
 			break;
 	}
-	hcube_task_add_late(hc, info, s.unit, vertex);
+	hcube_task_add_late(hc, info, &who, s.unit, vertex);
 	err = hcube_reply(msg, hdr, info);
 	msg = NULL;
 out:
@@ -1060,11 +1099,11 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube_taskset s = {};
 	const struct nlattr **pa = NULL;
 	struct hcube *hc = &hcube;
-	struct hcube_task *t;
-	unsigned long id;
+	struct hcube_caller who;
 	int err;
 	u32 bad;
 
+	hcube_caller_of(&who, skb);
 	if (info->attrs[HCUBE_A_ALL]) {
 		if (info->attrs[HCUBE_A_PID] || info->attrs[HCUBE_A_THREADS] ||
 		    info->attrs[HCUBE_A_UNIT]) {
@@ -1072,28 +1111,36 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 					    "HCUBE_A_ALL: not with HCUBE_A_PID, HCUBE_A_THREADS or HCUBE_A_UNIT");
 			return -EINVAL;
 		}
-		xa_for_each(&hc->tasks, id, t)
-			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
-		return 0;
+		err = hcube_tasks_unregister_all(hc, &who);
+		if (err)
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
+					    "HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)");
+		return hcube_check_errno(err);
 	}
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
 		return -EINVAL;
 	err = hcube_nl_taskset(&s, info, &pa);
 	if (!err) {
-		err = hcube_tasks_unregister(hc, &s, &bad);
-		/* for a job or a tree: nor any thread of its process */
+		err = hcube_tasks_unregister(hc, &s, &who, &bad);
 		if (err)
-			NL_SET_ERR_MSG_ATTR(info->extack, pa[s.src[bad]],
-					    "HCUBE_A_PID: the task is not registered");
+			hcube_check_msg(info->extack, pa[s.src[bad]], err);
+		err = hcube_check_errno(err);
 	}
 	kvfree(pa);
 	hcube_taskset_free(&s);
 	return err;
 }
 
+/*
+ * The registered tasks the reader may see: all of them for CAP_NET_ADMIN,
+ * else those running with the reader's effective uid; with pids of the
+ * reader's pid namespace, and none a pid there does not name.
+ */
 static int hcube_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct pid_namespace *ns = task_active_pid_ns(current);
+	bool all = netlink_capable(cb->skb, CAP_NET_ADMIN);
+	const struct cred *cred = current_cred();
 	struct hcube *hc = &hcube;
 	unsigned long id = cb->args[0];
 	struct hcube_task *t;
@@ -1103,8 +1150,9 @@ static int hcube_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *c
 	xa_for_each_start(&hc->tasks, id, t, id) {
 		void *hdr;
 
-		if (!task_pid_nr_ns(t->task, ns))
-			continue;	/* not visible to the reader */
+		if (!task_pid_nr_ns(t->task, ns) ||
+		    (!all && !hcube_same_euid(cred, t->task)))
+			continue;	/* not the reader's to see */
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &hcube_genl_family,
 				  NLM_F_MULTI, HCUBE_CMD_TASK_GET);

@@ -48,7 +48,7 @@ int hcube_tasks_init(void)
 {
 	hcube_task_cache = kmem_cache_create("hcube_task",
 					     sizeof(struct hcube_task) +
-					     2 * cpumask_size(),
+					     3 * cpumask_size(),
 					     0, 0, NULL);
 	return hcube_task_cache ? 0 : -ENOMEM;
 }
@@ -151,23 +151,72 @@ void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t)
 	hcube_task_put(t);
 }
 
-static bool hcube_cpuset_ok(struct hcube *hc, struct task_struct *p)
+/* Is @p in a cpuset other than the root one? */
+bool hcube_in_cpuset(struct task_struct *p)
 {
-	bool root = true;
+	bool child = false;
 
 #ifdef CONFIG_CPUSETS
 	rcu_read_lock();
-	root = !task_css(p, cpuset_cgrp_id)->parent;
+	child = !!task_css(p, cpuset_cgrp_id)->parent;
 	rcu_read_unlock();
 #endif
-	return root || cpumask_subset(hc->cube_cpus, &p->cpus_mask);
+	return child;
+}
+
+/*
+ * What @p's cpuset allows, as far as hcube can know (cpuset_cpus_allowed()
+ * is not exported): every possible CPU in the root cpuset, else its
+ * affinity now, which its cpuset keeps within its own CPUs.
+ */
+static void hcube_allowed_of(struct cpumask *dst, struct task_struct *p)
+{
+	cpumask_copy(dst, hcube_in_cpuset(p) ? &p->cpus_mask : cpu_possible_mask);
+}
+
+/* The ownership test of sched_setaffinity(): same euid as the task's uid or euid. */
+static bool hcube_owner(const struct cred *cred, const struct cred *pcred)
+{
+	return uid_eq(cred->euid, pcred->euid) || uid_eq(cred->euid, pcred->uid);
+}
+
+/*
+ * Could the caller change @p's affinity with sched_setaffinity()? Its
+ * owner, or CAP_SYS_NICE in the task's user namespace; both the sender
+ * and the socket's opener must pass, as netlink_ns_capable() asks of both.
+ * LSM hooks (security_task_setscheduler()) are not callable from a module.
+ */
+bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p)
+{
+	const struct cred *pcred;
+	bool ok;
+
+	rcu_read_lock();
+	pcred = __task_cred(p);
+	ok = (hcube_owner(who->cred, pcred) ||
+	      ns_capable(pcred->user_ns, CAP_SYS_NICE)) &&
+	     (!who->file || hcube_owner(who->file->f_cred, pcred) ||
+	      file_ns_capable(who->file, pcred->user_ns, CAP_SYS_NICE));
+	rcu_read_unlock();
+	return ok;
+}
+
+/* Does @p run with the effective uid of @cred (what an unprivileged reader sees)? */
+bool hcube_same_euid(const struct cred *cred, struct task_struct *p)
+{
+	bool same;
+
+	rcu_read_lock();
+	same = uid_eq(cred->euid, __task_cred(p)->euid);
+	rcu_read_unlock();
+	return same;
 }
 
 /*
  * May @p be registered? 0, or the errno that tells why not:
  * -EPERM PF_NO_SETAFFINITY (on 6.1 only kernel threads bound to CPUs carry
- * it), -EINVAL other kernel thread, -ESRCH exiting, -EXDEV cpuset may
- * exclude the cube's CPUs.
+ * it), -EINVAL other kernel thread, -ESRCH exiting, -EBUSY SCHED_DEADLINE
+ * (sched_setaffinity() refuses its narrowing too).
  */
 int hcube_task_check(struct hcube *hc, struct task_struct *p)
 {
@@ -177,13 +226,16 @@ int hcube_task_check(struct hcube *hc, struct task_struct *p)
 		return -EINVAL;
 	if (p->flags & PF_EXITING)
 		return -ESRCH;
-	if (!hcube_cpuset_ok(hc, p))
-		return -EXDEV;
+	if (READ_ONCE(p->policy) == SCHED_DEADLINE)
+		return -EBUSY;
 	return 0;
 }
 
-/* The least loaded healthy vertex, attached to C_b when possible. */
-int hcube_pick_vertex(struct hcube *hc)
+/*
+ * The least loaded healthy vertex attached to C_b (when there is a C_b)
+ * that @allowed (NULL: anything) has a usable CPU of, or -1.
+ */
+int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed)
 {
 	int best = -1;
 	u32 i;
@@ -191,7 +243,8 @@ int hcube_pick_vertex(struct hcube *hc)
 	for (i = 0; i < hc->nv; i++) {
 		struct hcube_vertex *v = &hc->v[i];
 
-		if (v->state != HCUBE_VERTEX_HEALTHY)
+		if (v->state != HCUBE_VERTEX_HEALTHY ||
+		    (allowed && !cpumask_intersects(v->usable, allowed)))
 			continue;
 		if (hc->topo_valid && hc->topo.dist[i] == HCUBE_DIST_NONE)
 			continue;
@@ -230,40 +283,85 @@ int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask)
  * of its mask went offline since then: the scheduler breaks the affinity
  * of a task whose allowed CPUs all went offline.
  */
+/*
+ * Is @now what @t's cpuset set? A cpuset sets all its CPUs (online ones)
+ * when they change (hotplug, cpuset.cpus, a move to another cgroup): a
+ * mask that holds every CPU hcube gave, or every online CPU the cpuset
+ * allowed before, is taken for the cpuset's. Not in the root cpuset.
+ */
+static bool hcube_cpuset_rewrite(struct hcube_task *t, const struct cpumask *now)
+{
+	unsigned int cpu;
+
+	if (!hcube_in_cpuset(t->task))
+		return false;
+	if (cpumask_subset(hcube_task_given(t), now))
+		return true;
+	for_each_cpu(cpu, hcube_task_allowed(t))
+		if (cpu_online(cpu) && !cpumask_test_cpu(cpu, now))
+			return false;
+	return true;
+}
+
 bool hcube_task_changed(struct hcube *hc, struct hcube_task *t)
 {
 	const struct cpumask *given = hcube_task_given(t);
+	const struct cpumask *now = &t->task->cpus_mask;
 
-	if (cpumask_equal(&t->task->cpus_mask, given))
+	if (cpumask_equal(now, given))
 		return false;
 	/*
 	 * The hotplug callbacks count a CPU's offlining after the CPU left
 	 * the active mask, when the scheduler may already have moved the
 	 * task off it: a CPU of the mask not active counts too.
 	 */
-	return hcube_mask_offlines(hc, given) == t->epoch &&
-	       cpumask_subset(given, cpu_active_mask);
+	if (hcube_mask_offlines(hc, given) != t->epoch ||
+	    !cpumask_subset(given, cpu_active_mask))
+		return false;
+	return !hcube_cpuset_rewrite(t, now);
 }
 
 /*
- * Give @t the mask of vertex @v and remember it as hcube's, with the
- * offline count read before: a CPU that goes down meanwhile shows.
+ * Before hcube sets @t's mask: true when someone else changed it. A
+ * cpuset's own change teaches hcube what the cpuset allows now.
+ */
+static bool hcube_task_sync(struct hcube *hc, struct hcube_task *t)
+{
+	const struct cpumask *now = &t->task->cpus_mask;
+
+	if (cpumask_equal(now, hcube_task_given(t)))
+		return false;
+	if (hcube_task_changed(hc, t))
+		return true;
+	if (hcube_cpuset_rewrite(t, now))
+		cpumask_and(hcube_task_allowed(t), now, cpu_possible_mask);
+	return false;
+}
+
+/*
+ * Give @t the usable CPUs of vertex @v that its cpuset allows (-EXDEV:
+ * none) and remember them as hcube's, with the offline count read before:
+ * a CPU that goes down meanwhile shows. Under hcube.lock.
  */
 static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
 {
-	const struct cpumask *mask = hc->v[v].usable;
-	u32 epoch = hcube_mask_offlines(hc, mask);
-	int err = set_cpus_allowed_ptr(t->task, mask);
+	struct cpumask *mask = hc->scratch;
+	u32 epoch;
+	int err;
 
+	if (!cpumask_and(mask, hc->v[v].usable, hcube_task_allowed(t)))
+		return -EXDEV;
+	epoch = hcube_mask_offlines(hc, mask);
+	err = set_cpus_allowed_ptr(t->task, mask);
 	if (err)
 		return err;
 	cpumask_copy(hcube_task_given(t), mask);
 	t->epoch = epoch;
 	t->remask_pending = false;
-	/* read back: the kernel's own change (hotplug) is no error */
-	if (!cpumask_equal(&t->task->cpus_mask, mask) && !hcube_task_changed(hc, t))
+	if (cpumask_equal(&t->task->cpus_mask, mask))
 		return 0;
-	return cpumask_equal(&t->task->cpus_mask, mask) ? 0 : -EIO;
+	/* read back: the kernel's own change (hotplug) is no error */
+	return hcube_task_changed(hc, t) ? -EIO : 0;
 }
 
 static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
@@ -333,7 +431,7 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 	struct task_struct *p = t->task;
 
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
-	    !(p->flags & PF_EXITING) && !hcube_task_changed(hc, t)) {
+	    !(p->flags & PF_EXITING) && !hcube_task_sync(hc, t)) {
 		int err = set_cpus_allowed_ptr(p, hcube_task_orig(t));
 
 		if (err)
@@ -381,7 +479,7 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 
 	if (t->task->flags & PF_EXITING)
 		return -ESRCH;	/* the exit probe has it */
-	if (hcube_task_changed(hc, t)) {
+	if (hcube_task_sync(hc, t)) {
 		hcube_task_set_changed(hc, t, r);
 		return -EAGAIN;
 	}
@@ -397,26 +495,62 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 }
 
 /*
+ * The healthy vertex nearest to @t's (fewest differing label bits, then
+ * the least loaded) that its cpuset allows a usable CPU of, or -1.
+ */
+static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
+{
+	int best = -1;
+	u32 i;
+
+	for (i = 0; i < hc->nv; i++) {
+		struct hcube_vertex *v = &hc->v[i];
+		u32 d = hweight32(i ^ t->vertex);
+
+		if (v->state != HCUBE_VERTEX_HEALTHY ||
+		    !cpumask_intersects(v->usable, hcube_task_allowed(t)))
+			continue;
+		if (best < 0 || d < hweight32(best ^ t->vertex) ||
+		    (d == hweight32(best ^ t->vertex) && v->load < hc->v[best].load))
+			best = i;
+	}
+	return best;
+}
+
+/*
  * Give an active task its vertex's current mask, if it differs. A failure
  * (for instance when a CPU coming online is not active yet) is retried
- * later instead of being taken for someone else's change.
+ * later instead of being taken for someone else's change. A task whose
+ * cpuset no longer allows a usable CPU of its vertex goes to the nearest
+ * vertex that it does; with none, its cpuset's mask stays and it is
+ * reported changed.
  */
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r)
 {
-	int err;
+	int err, to;
 
-	if (cpumask_equal(&t->task->cpus_mask, hc->v[t->vertex].usable)) {
-		t->remask_pending = false;
-		return 0;
-	}
 	if (t->task->flags & PF_EXITING)
 		return 0;
-	if (hcube_task_changed(hc, t)) {
+	if (hcube_task_sync(hc, t)) {
 		hcube_task_set_changed(hc, t, r);
 		return 0;
 	}
+	if (cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)) &&
+	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, hcube_task_allowed(t)) &&
+	    cpumask_equal(hc->scratch, hcube_task_given(t))) {
+		t->remask_pending = false;
+		return 0;
+	}
 	err = hcube_task_give(hc, t, t->vertex);
+	if (err == -EXDEV) {
+		to = hcube_task_nearest(hc, t);
+		if (to < 0) {
+			hcube_task_set_changed(hc, t, r);
+			return 0;
+		}
+		err = hcube_task_move(hc, t, to, r);
+	}
 	t->remask_pending = err != 0;
 	return err;
 }
@@ -725,7 +859,24 @@ static struct hcube_task *hcube_task_live(struct hcube *hc,
 	return t && !test_bit(HCUBE_TF_REMOVED, &t->flags) ? t : NULL;
 }
 
-/* Register one task with its allocated record @t on vertex @to (< 0: none). */
+/*
+ * Does @p's cpuset allow a usable CPU of @vertex (< 0: of a vertex a task
+ * would go to)? With no such vertex at all, the registration fails later
+ * with -ENODEV, as for any task.
+ */
+static bool hcube_placeable(struct hcube *hc, struct task_struct *p, int vertex)
+{
+	hcube_allowed_of(hc->scratch, p);
+	if (vertex >= 0)
+		return cpumask_intersects(hc->v[vertex].usable, hc->scratch);
+	return hcube_pick_vertex(hc, hc->scratch) >= 0 ||
+	       hcube_pick_vertex(hc, NULL) < 0;
+}
+
+/*
+ * Register one task with its allocated record @t on vertex @to, or (< 0)
+ * the least loaded one its cpuset allows.
+ */
 static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 			      struct task_struct *p, u32 unit, int to)
 {
@@ -736,6 +887,9 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	t->unit = unit == HCUBE_UNIT_THREAD ? HCUBE_UNIT_THREAD : HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), &p->cpus_mask);
 	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
+	hcube_allowed_of(hcube_task_allowed(t), p);
+	if (to < 0)
+		to = hcube_pick_vertex(hc, hcube_task_allowed(t));
 	if (to < 0 || !hcube_task_hash_add(hc, t)) {
 		/* no healthy vertex, or it became registered meanwhile */
 		xa_erase(&hc->tasks, t->id);
@@ -761,15 +915,18 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 }
 
 /*
- * Register the tasks of @s, under hcube.lock. Either nothing changes and
- * an error comes back (*bad: the entry it is about, or U32_MAX), or every
- * entry's out[i] is its registered record, NULL for a repeat or a thread
- * or descendant that was registered already, or an ERR_PTR for one that
- * could not be (it was exiting, say). Each task goes to @vertex, or to
+ * Register the tasks of @s for @who, under hcube.lock. Either nothing
+ * changes and an error comes back (*bad: the entry it is about, or
+ * U32_MAX), or every entry's out[i] is its registered record, NULL for a
+ * repeat or a thread or descendant that was registered already, or an
+ * ERR_PTR for one that could not be (it was exiting, or @who may not
+ * change its affinity, say): a task a pid names itself must pass every
+ * check, the threads and descendants its unit brings are left out. Each task goes to @vertex, or to
  * the least loaded healthy vertex when @vertex < 0.
  */
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
-			 int vertex, struct hcube_task **out, u32 *bad)
+			 const struct hcube_caller *who, int vertex,
+			 struct hcube_task **out, u32 *bad)
 {
 	u32 i, n = 0;
 	int err;
@@ -785,6 +942,10 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 		if (!p)
 			continue;
 		err = hcube_task_check(hc, p);
+		if (!err && !hcube_may_set(who, p))
+			err = -EACCES;	/* EPERM to the caller: not theirs to change */
+		if (!err && !hcube_placeable(hc, p, vertex))
+			err = -EXDEV;
 		if (!err && hcube_task_live(hc, p))
 			err = -EEXIST;
 		if (err && s->named[i]) {
@@ -822,8 +983,7 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 	for (i = 0; i < s->n; i++) {
 		if (IS_ERR_OR_NULL(out[i]))
 			continue;
-		err = hcube_register_one(hc, out[i], s->task[i], s->unit,
-					 vertex >= 0 ? vertex : hcube_pick_vertex(hc));
+		err = hcube_register_one(hc, out[i], s->task[i], s->unit, vertex);
 		if (err) {
 			atomic_dec(&hc->nrecords);
 			out[i] = ERR_PTR(err);
@@ -833,12 +993,13 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 }
 
 /*
- * Unregister the tasks of @s, under hcube.lock. A pid none of whose tasks
- * is registered is an error (-ENOENT, *bad its named entry), and then
- * nothing changes.
+ * Unregister the tasks of @s for @who, under hcube.lock. A pid none of
+ * whose tasks is registered is an error (-ENOENT), so is a named task
+ * @who may not change (-EACCES), and then nothing changes (*bad: the
+ * named entry); threads and descendants @who may not change stay.
  */
 int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
-			   u32 *bad)
+			   const struct hcube_caller *who, u32 *bad)
 {
 	u32 i, npids = 0;
 	bool *any;
@@ -855,18 +1016,44 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			any[s->src[i]] = true;
 	}
 	for (i = 0; i < s->n; i++) {
-		if (s->named[i] && !any[s->src[i]]) {
+		int err = 0;
+
+		if (!s->named[i])
+			continue;
+		if (!any[s->src[i]])
+			err = -ENOENT;
+		else if (!hcube_may_set(who, s->task[i]))
+			err = -EACCES;
+		if (err) {
 			*bad = i;
 			kvfree(any);
-			return -ENOENT;
+			return err;
 		}
 	}
 	kvfree(any);
 	for (i = 0; i < s->n; i++) {
 		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
 
-		if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
+		if (t && test_bit(HCUBE_TF_LINKED, &t->flags) &&
+		    hcube_may_set(who, t->task))
 			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 	}
+	return 0;
+}
+
+/*
+ * Every task, when @who may change each (-EACCES and nothing changes
+ * when not), under hcube.lock.
+ */
+int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who)
+{
+	struct hcube_task *t;
+	unsigned long id;
+
+	xa_for_each(&hc->tasks, id, t)
+		if (!hcube_may_set(who, t->task))
+			return -EACCES;
+	xa_for_each(&hc->tasks, id, t)
+		hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 	return 0;
 }

@@ -158,7 +158,7 @@ static void puppet_send(struct puppet *p, char c, int n, int depth)
 		abort();
 }
 
-/* Read @n pids (or tids) the puppet reports; 0 on time-out. */
+/* Read @n pids (or tids) the puppet reports; stops at a 60 s silence. */
 static int puppet_read(struct puppet *p, pid_t *out, int n)
 {
 	int i;
@@ -166,7 +166,7 @@ static int puppet_read(struct puppet *p, pid_t *out, int n)
 	for (i = 0; i < n; i++) {
 		struct pollfd pf = { .fd = p->rep, .events = POLLIN };
 
-		if (poll(&pf, 1, 10000) <= 0 ||
+		if (poll(&pf, 1, 60000) <= 0 ||
 		    read(p->rep, &out[i], sizeof(out[i])) != sizeof(out[i]))
 			return i;
 	}

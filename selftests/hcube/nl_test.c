@@ -627,7 +627,7 @@ TEST_F(nl, unprivileged_caller)
 }
 
 /* A task in a cpuset that leaves out CPUs of the cube is refused. */
-TEST_F(nl, task_cpuset_excludes_cube)
+TEST_F(nl, task_cpuset_limits_its_vertices)
 {
 	const char *cg = "/sys/fs/cgroup/hcube-test";
 	char path[256], pidbuf[32];
@@ -659,10 +659,25 @@ TEST_F(nl, task_cpuset_excludes_cube)
 	close(fd);
 	usleep(100000);
 
+	/* its cpuset (CPU 0) has no CPU of vertex 1: refused, nothing changes */
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_ADD, 0);
 	hreq_u32(&self->r, HCUBE_A_PID, a);
-	expect_err(_metadata, self, -EXDEV, "cpuset");
+	hreq_u32(&self->r, HCUBE_A_VERTEX_ID, 1);
+	expect_err(_metadata, self, -EXDEV, "HCUBE_A_PID: the task's cpuset allows no usable CPU");
 	EXPECT_UNCHANGED(&self->h, self->before);
+	/* without a vertex it goes to the one its cpuset allows: CPU 0's */
+	{
+		struct hc_task t[4];
+		cpu_set_t set;
+
+		ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1, 0));
+		ASSERT_EQ(1, hc_get_tasks(&self->h, t, 4));
+		EXPECT_EQ(0, t[0].vertex);
+		ASSERT_EQ(0, sched_getaffinity(a, sizeof(set), &set));
+		EXPECT_EQ(1, CPU_COUNT(&set));
+		EXPECT_TRUE(CPU_ISSET(0, &set));
+		ASSERT_EQ(0, hc_task_del_all(&self->h));
+	}
 
 	hc_kill_all(self->kids, self->nkids);
 	self->nkids = 0;

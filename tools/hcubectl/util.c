@@ -216,6 +216,7 @@ static const char *const vstate_names[] = {
 	[HCUBE_VERTEX_FAULTY] = "faulty",
 	[HCUBE_VERTEX_OFFLINE] = "offline",
 	[HCUBE_VERTEX_ABSENT] = "absent",
+	[HCUBE_VERTEX_ISOLATED] = "isolated",
 };
 
 static const char *const policy_names[] = {

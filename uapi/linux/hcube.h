@@ -33,6 +33,7 @@ enum hcube_vertex_state {
 	HCUBE_VERTEX_FAULTY,	/* marked faulty, or all its CPUs are */
 	HCUBE_VERTEX_OFFLINE,	/* its usable CPUs are all offline */
 	HCUBE_VERTEX_ABSENT,	/* the label has no CPU group */
+	HCUBE_VERTEX_ISOLATED,	/* its CPUs are isolated (isolcpus=, nohz_full=) */
 	__HCUBE_VERTEX_STATE_MAX,
 	HCUBE_VERTEX_STATE_MAX = __HCUBE_VERTEX_STATE_MAX - 1,
 };
@@ -236,6 +237,7 @@ enum hcube_vertex_attr {
 	HCUBE_V_A_DETACHED,	/* flag: healthy, no healthy path to C_b */
 	HCUBE_V_A_MARKED,	/* flag: the vertex itself is marked faulty */
 	HCUBE_V_A_CONTROLLER,	/* flag: the controller of its pebble cluster */
+	HCUBE_V_A_ISOLATED_CPUS,	/* string: isolated CPUs, not usable */
 	__HCUBE_V_A_MAX,
 	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
 };
