@@ -46,7 +46,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -230,7 +230,24 @@ check-vm-dmesg:
 check-spec:
 	@/usr/bin/python3 selftests/spec/check_spec.py
 
+# The files generated from the YNL spec (Documentation/netlink/hcube-ynl-gen.rst):
+# `make gen` writes them, check-gen fails when the committed ones differ from
+# a fresh generation.
+GEN := uapi/linux/hcube.h module/hcube_nl_gen.h module/hcube_nl_gen.c \
+       tools/hcubectl/names_gen.h tools/hcubectl/names_gen.c
+
+gen:
+	@/usr/bin/python3 scripts/hcube-ynl-gen.py
+
+check-gen:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	/usr/bin/python3 scripts/hcube-ynl-gen.py --out "$$tmp" && \
+	for f in $(GEN); do \
+		diff -u "$$f" "$$tmp/$$f" || { echo "not ok $$f differs from the spec: run 'make gen'"; exit 1; }; \
+	done && echo "ok gen: $(words $(GEN)) files as generated from the spec"
+
 check: deps
+	$(MAKE) check-gen
 	$(MAKE) check-style
 	$(MAKE) check-spec
 	$(MAKE) check-vm-dmesg
