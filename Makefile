@@ -128,7 +128,7 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 # hcubectl, on libnl-genl-3.
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
-HCUBECTL_SRC := $(filter-out tools/hcubectl/test_%.c,$(wildcard tools/hcubectl/*.c)) $(COMMON_SRC)
+HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
 HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
 HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
 
@@ -138,21 +138,22 @@ $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
 
-$(BUILD)/hcubectl-test/test_extack: tools/hcubectl/test_extack.c tools/hcubectl/extack.c tools/hcubectl/extack.h
+# hcubectl's host tests (selftests/hcubectl/).
+$(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcubectl/extack.c tools/hcubectl/extack.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -o $@ tools/hcubectl/test_extack.c tools/hcubectl/extack.c
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -Itools/hcubectl -o $@ $< tools/hcubectl/extack.c
 
-$(BUILD)/hcubectl-test/fakekernel.so: tools/hcubectl/test_fakekernel.c $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
+$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -o $@ $< $(CORE_SRC) -ldl
 
 # hcubectl without the module: usage, errors, extack parsing, and a fake
 # kernel (LD_PRELOAD) whose plans come from the real core.
-check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/test_extack \
+check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/extack_test \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim
-	@$(BUILD)/hcubectl-test/test_extack
-	@tools/hcubectl/test_cli.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
-	@set -e; for b in hcubectl hcubectl-san; do tools/hcubectl/test_fake.sh $(BUILD)/$$b \
+	@$(BUILD)/hcubectl-test/extack_test
+	@selftests/hcubectl/cli_test.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
+	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP counters for the shell tests: source it, then call ok/not_ok and
-# end with "echo 1..$n" and the status of $fails.
+# TAP for the shell tests: source it, call ok, not_ok and skip, and end with
+# tap_end (or "echo 1..$n" and the status of $fails).
+#
+# A failing test shows what the command under test printed: run it with
+# tap_run (its stdout goes to $TAP_OUT, its stderr to $TAP_ERR, its status
+# to $rc), or list other files in TAP_SHOW as "label:file ...". not_ok
+# prints the first $TAP_LINES (5) lines of each, stderr first.
 n=0
 fails=0
 
@@ -9,8 +14,40 @@ ok() {
 	echo "ok $n $1"
 }
 
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
 not_ok() {
 	n=$((n + 1))
 	fails=$((fails + 1))
 	echo "not ok $n $1"
+	tap_show
+}
+
+# The output of the command under test, as TAP comments.
+tap_show() {
+	local item file
+	for item in ${TAP_ERR:+stderr:$TAP_ERR} ${TAP_OUT:+stdout:$TAP_OUT} ${TAP_SHOW-}; do
+		file=${item#*:}
+		[ -s "$file" ] && sed "s/^/#   ${item%%:*}: /" "$file" | head -n "${TAP_LINES:-5}"
+	done
+	return 0
+}
+
+# tap_run CMD...: run CMD, its output where tap_show finds it.
+tap_run() {
+	"$@" >"$TAP_OUT" 2>"$TAP_ERR"
+	rc=$?
+}
+
+# The plan, a summary of failures; returns 1 if a test failed.
+tap_end() {
+	echo "1..$n"
+	if [ "$fails" -gt 0 ]; then
+		echo "# $fails of $n failed"
+		return 1
+	fi
+	return 0
 }

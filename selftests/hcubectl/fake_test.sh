@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hcubectl against a fake hcube module (test_fakekernel.c, LD_PRELOAD'ed):
+# hcubectl against a fake hcube module (fakekernel.c, LD_PRELOAD'ed):
 # the whole netlink path without the kernel module - requests, replies,
 # dumps, big messages, extended-ack errors named by attribute, events - and
 # every command's -j output parsed back with python3. The rebalance plans
 # of the fake come from the project's core, so hcubectl's JSON must agree
 # with "hcube-sim plan --json" on the same cube. Prints TAP.
 #
-# Usage: test_fake.sh HCUBECTL FAKEKERNEL_SO HCUBE_SIM
+# Usage: fake_test.sh HCUBECTL FAKEKERNEL_SO HCUBE_SIM
 #   (an ASan build of hcubectl works too: the script lets the fake load
 #   after the ASan runtime)
 
@@ -21,31 +21,19 @@ tmp=$(mktemp -d)
 # before it execs.
 main_pid=$$
 trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
-n=0
-fails=0
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+TAP_OUT=$tmp/out
+TAP_ERR=$tmp/err
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
 unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN \
       HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
-	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5
-}
-
 # fake ARGS...: hcubectl on the fake module, output in $tmp/out, $tmp/err
 fake() {
-	LD_PRELOAD=$FAKE timeout 60 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	tap_run env LD_PRELOAD="$FAKE" timeout 60 "$BIN" "$@"
 }
 
 # expect_ok NAME PYTHON ARGS...: exit 0, nothing on stderr, and the python
@@ -477,9 +465,4 @@ for sig in TERM INT; do
 	fi
 done
 
-echo "1..$n"
-if [ "$fails" -gt 0 ]; then
-	echo "# $fails of $n failed"
-	exit 1
-fi
-exit 0
+tap_end

@@ -6,7 +6,7 @@
 # stdout), and every command that needs the kernel failing with the one
 # "module is not loaded" line (exit 1). Prints TAP; exits 1 if a check failed.
 #
-# Usage: test_cli.sh [HCUBECTL...]   (default: build/hcubectl)
+# Usage: cli_test.sh [HCUBECTL...]   (default: build/hcubectl)
 #   Each binary given is tested in turn (e.g. a plain and an ASan+UBSan build).
 #
 # When the hcube module is loaded (/sys/module/hcube exists), the "not
@@ -20,8 +20,10 @@ tmp=$(mktemp -d)
 # before it execs.
 main_pid=$$
 trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
-n=0
-fails=0
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+TAP_OUT=$tmp/out
+TAP_ERR=$tmp/err
 
 # Sanitizers must fail the run, and leaks count.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:exitcode=99:detect_leaks=1}
@@ -29,22 +31,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktra
 
 NOT_LOADED='hcubectl: the hcube module is not loaded (genl family "hcube" not found); load it with insmod hcube.ko'
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
-	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5
-}
-
 run() {
-	"$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	tap_run "$BIN" "$@"
 }
 
 # expect_help ARGS...: exit 0, a usage text on stdout, nothing on stderr
@@ -254,9 +242,4 @@ for BIN in "${BINS[@]}"; do
 	fi
 done
 
-echo "1..$n"
-if [ "$fails" -gt 0 ]; then
-	echo "# $fails of $n failed"
-	exit 1
-fi
-exit 0
+tap_end
