@@ -143,9 +143,12 @@ $(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcube
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -Itools/hcubectl -o $@ $< tools/hcubectl/extack.c
 
-$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
+# The module's generated policies, compiled unchanged (tools/include/net/netlink.h).
+$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c module/hcube_nl_gen.c \
+		module/hcube_nl_gen.h tools/include/net/netlink.h $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -o $@ $< $(CORE_SRC) -ldl
+	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -Imodule \
+		-o $@ $< module/hcube_nl_gen.c $(CORE_SRC) -ldl
 
 # hcubectl without the module: usage, errors, extack parsing, and a fake
 # kernel (LD_PRELOAD) whose plans come from the real core.
