@@ -60,6 +60,19 @@ expect_usage() {
 	fi
 }
 
+# expect_system LINE ARGS...: exit 1, nothing on stdout, exactly LINE on stderr
+# (after "hcubectl: ")
+expect_system() {
+	local line="hcubectl: $1"
+	shift
+	run "$@"
+	if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$line" ]; then
+		ok "system error: hcubectl $*"
+	else
+		not_ok "system error: hcubectl $* (rc $rc, want: $line)"
+	fi
+}
+
 # expect_not_loaded ARGS...: exit 1, nothing on stdout, exactly the one line
 expect_not_loaded() {
 	run "$@"
@@ -159,6 +172,18 @@ for BIN in "${BINS[@]}"; do
 	expect_usage 'task del: --all and --threads' task del --all --threads
 	expect_usage "task del: 'abc' is not a pid" task del abc
 	expect_usage "task list: unexpected argument 'extra'" task list extra
+	# registration units (issue 12)
+	expect_usage 'task add: --tree and --thread do not go together' task add 1 --tree --thread
+	expect_usage 'task add: missing PID \(or --cgroup PATH\)' task add --tree
+	expect_usage "task add: option '--cgroup' needs an argument" task add --cgroup
+	expect_usage 'task add: --cgroup takes no PID' task add 1 --cgroup x
+	expect_usage 'task add: --cgroup and --thread do not go together' task add --cgroup x --thread
+	expect_usage "task add: '7x' is not a pid" task add 7x --tree
+	expect_usage 'task del: --tree and --thread do not go together' task del 1 --thread --tree
+	expect_usage 'task del: --all and --tree do not go together' task del --all --tree
+	expect_usage 'task del: --all and --cgroup do not go together' task del --all --cgroup x
+	expect_usage 'task del: --cgroup takes no PID' task del 5 --cgroup x
+	expect_usage "task del: unknown option '--vertex'" task del 5 --vertex 1
 
 	expect_usage "rebalance: unknown policy 'foo' \(mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble\)" rebalance --policy foo
 	expect_usage "rebalance: unknown policy 'MCWA'" rebalance --policy MCWA
@@ -206,6 +231,13 @@ for BIN in "${BINS[@]}"; do
 		not_ok "usage error: hcubectl topology set custom 0 1 ... 1024 (rc $rc)"
 	fi
 
+	# --cgroup is read before the kernel is asked: errors without the module
+	expect_system "task add: --cgroup /nonexistent-hcube-cgroup: No such file or directory" \
+		task add --cgroup /nonexistent-hcube-cgroup
+	expect_system "task del: --cgroup $tmp: not a cgroup v2 directory" task del --cgroup "$tmp"
+	mkdir -p "$tmp/cg"
+	expect_system "task add: --cgroup $tmp/cg: not a cgroup v2 directory" -j task add --cgroup "$tmp/cg"
+
 	expect_usage "monitor: --count: '0' is not a positive integer" monitor --count 0
 	expect_usage "monitor: --count: 'x' is not a positive integer" monitor --count x
 	expect_usage "monitor: unexpected argument 'now'" monitor now
@@ -230,6 +262,10 @@ for BIN in "${BINS[@]}"; do
 		expect_not_loaded task add 1 2 --threads --vertex 0b11
 		expect_not_loaded task del 1
 		expect_not_loaded task del --all
+		expect_not_loaded task add 1 --tree --vertex 0b1
+		expect_not_loaded task add 1 --thread --threads
+		expect_not_loaded task del 1 2 --tree
+		expect_not_loaded -j task del 1 --thread
 		expect_not_loaded task list
 		expect_not_loaded -j task list
 		expect_not_loaded rebalance

@@ -24,7 +24,17 @@
  *   HCUBE_FAKE_CHUNK    at most this many transfers per HCUBE_R_A_TRANSFERS
  *                       attribute (default and most: HCUBE_TRANSFERS_PER_ATTR,
  *                       as the module)
- *   HCUBE_FAKE_LOG      a file that gets one line per request received
+ *   HCUBE_FAKE_LOG      a file that gets one line per request received (its
+ *                       command, flags, length, pids and unit)
+ *   HCUBE_FAKE_UNITS    set: registration units in replies and events (the
+ *                       origin, unit and creator of tasks; new threads and
+ *                       children in the events)
+ *   HCUBE_FAKE_GONE     comma-separated pids of processes that have exited:
+ *                       TASK_ADD answers -ESRCH, TASK_DEL -ENOENT, at the
+ *                       first one's HCUBE_A_PID
+ *   HCUBE_FAKE_CGROOT   a directory the fake calls the cgroup2 mount: it is
+ *                       in /proc/self/mountinfo, and statfs() says cgroup2
+ *                       for every directory under it
  *
  * Requests are validated as generic netlink does in the 6.1 kernel, with
  * the module's own policies: module/hcube_nl_gen.c, generated from the YNL
@@ -33,6 +43,14 @@
  * NLA_F_NESTED, string lengths, ranges; -ERANGE with the policy in the ack,
  * as netlink_policy_dump_write_attr() writes it). CPU ids go to nr_cpu_ids -
  * 1 = 2 * (1 << dim) + 7; the last 8 are not present (-ENODEV).
+ *
+ * A test double of the registration units (HCUBE_A_UNIT, issue 12), enough
+ * to test hcubectl: a TASK_ADD without HCUBE_A_UNIT gets the answer of a
+ * module without units (one task per pid, three with HCUBE_A_THREADS); with
+ * it, the fake applies the unit to the processes of procs[] (job: the
+ * process's threads; tree: also its descendants' threads, each a job;
+ * thread: that one thread) and answers with each task's origin and unit.
+ * It keeps no state between requests.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -46,6 +64,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/hcube.h>
@@ -67,6 +87,8 @@ static ssize_t (*real_recvmsg)(int, struct msghdr *, int);
 static int (*real_poll)(struct pollfd *, nfds_t, int);
 static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
 			 const sigset_t *);
+static FILE *(*real_fopen)(const char *, const char *);
+static int (*real_statfs)(const char *, struct statfs *);
 
 static void resolve(void)
 {
@@ -78,6 +100,8 @@ static void resolve(void)
 	real_recvmsg = dlsym(RTLD_NEXT, "recvmsg");
 	real_poll = dlsym(RTLD_NEXT, "poll");
 	real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	real_fopen = dlsym(RTLD_NEXT, "fopen");
+	real_statfs = dlsym(RTLD_NEXT, "statfs");
 }
 
 /* ---- the generic netlink socket and its queue of messages to read ---- */
@@ -527,6 +551,10 @@ struct task_desc {
 	const char *comm, *cpus, *orig;
 	bool has_error, has_reason;
 	int32_t error;
+	bool has_units;		/* origin and unit */
+	u32 origin, unit;
+	u32 creator;		/* 0: not sent */
+	bool no_vertex;		/* nor state */
 };
 
 static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
@@ -538,8 +566,9 @@ static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
 		put_u32(b, HCUBE_T_A_TGID, t->tgid);
 	if (t->comm)
 		put_str(b, HCUBE_T_A_COMM, t->comm);
-	put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
-	if (type != HCUBE_R_A_FAILURE)
+	if (!t->no_vertex)
+		put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
+	if (type != HCUBE_R_A_FAILURE && !t->no_vertex)
 		put_u32(b, HCUBE_T_A_STATE, t->state);
 	if (t->cpus)
 		put_str(b, HCUBE_T_A_CPUS, t->cpus);
@@ -549,7 +578,49 @@ static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
 		put_attr(b, HCUBE_T_A_ERROR, &t->error, sizeof(t->error));
 	if (t->has_reason)
 		put_u32(b, HCUBE_T_A_REASON, t->reason);
+	if (t->has_units)
+		put_u32(b, HCUBE_T_A_ORIGIN, t->origin);
+	if (t->has_units)
+		put_u32(b, HCUBE_T_A_UNIT, t->unit);
+	if (t->creator)
+		put_u32(b, HCUBE_T_A_CREATOR, t->creator);
 	nest_end(b, n);
+}
+
+/*
+ * The processes the unit semantics apply to: 500 with threads 501 and 502,
+ * its children 510 and 520 (with thread 521), 510's child 530. Any other
+ * pid is a one-thread process without children.
+ */
+static const struct fake_proc {
+	u32 pid, tgid, ppid;
+	const char *comm;
+} procs[] = {
+	{ 500, 500, 1, "job" }, { 501, 500, 1, "job" }, { 502, 500, 1, "job" },
+	{ 510, 510, 500, "child" }, { 520, 520, 500, "child" }, { 521, 520, 500, "child" },
+	{ 530, 530, 510, "grandchild" },
+};
+
+static u32 tgid_of(u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].pid == pid)
+			return procs[i].tgid;
+	return pid;
+}
+
+/* Is @pid in the comma-separated list of environment variable @var? */
+static bool listed(const char *var, u32 pid)
+{
+	u32 list[256];
+	size_t n = parse_list(getenv(var), list, 256), i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == pid)
+			return true;
+	return false;
 }
 
 /* The n-th healthy vertex, cyclically. */
@@ -822,6 +893,58 @@ static void do_fault(const struct req *r)
 	queue_ack(r->nlh);
 }
 
+/* One registered task of a unit: the reply's nest. */
+static void put_unit_task(struct mb *b, const struct fake_proc *p, u32 unit,
+			  const struct nlattr *va, u32 *k)
+{
+	struct task_desc d = {
+		.pid = p->pid, .tgid = p->tgid, .comm = p->comm,
+		.vertex = va ? get_u32(va) : healthy_vertex((*k)++),
+		.state = HCUBE_TASK_ACTIVE, .orig = "0-31", .has_units = true,
+		.origin = HCUBE_REASON_ADMIN, .unit = unit,
+	};
+	char cpus[32];
+
+	cpus_of(d.vertex, cpus, sizeof(cpus));
+	d.cpus = cpus;
+	put_task(b, HCUBE_A_TASK, &d);
+}
+
+/* The threads of process @tgid (and with @tree, of its descendants). */
+static void put_job(struct mb *b, u32 tgid, bool tree, const struct nlattr *va, u32 *k)
+{
+	struct fake_proc one = { tgid, tgid, 1, "worker" };
+	bool known = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].tgid == tgid) {
+			put_unit_task(b, &procs[i], HCUBE_UNIT_JOB, va, k);
+			known = true;
+		}
+	if (!known)
+		put_unit_task(b, &one, HCUBE_UNIT_JOB, va, k);
+	for (i = 0; tree && i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].ppid == tgid && procs[i].pid == procs[i].tgid)
+			put_job(b, procs[i].pid, true, va, k);
+}
+
+/* TASK_ADD with HCUBE_A_UNIT: what the unit names of @pid. */
+static void put_unit(struct mb *b, u32 pid, u32 unit, const struct nlattr *va, u32 *k)
+{
+	struct fake_proc one = { pid, tgid_of(pid), 1, "worker" };
+	size_t i;
+
+	if (unit != HCUBE_UNIT_THREAD) {
+		put_job(b, tgid_of(pid), unit == HCUBE_UNIT_TREE, va, k);
+		return;
+	}
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].pid == pid)
+			one = procs[i];
+	put_unit_task(b, &one, HCUBE_UNIT_THREAD, va, k);
+}
+
 static void do_task_add(const struct req *r)
 {
 	const struct nlattr *va = r->a[HCUBE_A_VERTEX_ID];
@@ -838,7 +961,7 @@ static void do_task_add(const struct req *r)
 	for (i = 0; i < r->npids; i++) {
 		u32 pid = get_u32(r->pids[i]);
 
-		if (pid == 999999) {
+		if (pid == 999999 || listed("HCUBE_FAKE_GONE", pid)) {
 			fail(r, ESRCH, "HCUBE_A_PID: no such process", r->pids[i], false, 0, 0);
 			return;
 		}
@@ -859,6 +982,10 @@ static void do_task_add(const struct req *r)
 			put_u32(&b, HCUBE_T_A_PID, pid);
 			put_attr(&b, HCUBE_T_A_ERROR, &(int32_t){ -EPERM }, 4);
 			nest_end(&b, nest);
+			continue;
+		}
+		if (r->a[HCUBE_A_UNIT]) {
+			put_unit(&b, pid, get_u32(r->a[HCUBE_A_UNIT]), va, &k);
 			continue;
 		}
 		for (t = 0; t < (r->a[HCUBE_A_THREADS] ? 3U : 1U); t++) {
@@ -889,7 +1016,7 @@ static void do_task_del(const struct req *r)
 		return;
 	}
 	for (i = 0; i < r->npids; i++)
-		if (get_u32(r->pids[i]) == 999999) {
+		if (get_u32(r->pids[i]) == 999999 || listed("HCUBE_FAKE_GONE", get_u32(r->pids[i]))) {
 			fail(r, ENOENT, "HCUBE_A_PID: the task is not registered", r->pids[i],
 			     false, 0, 0);
 			return;
@@ -916,10 +1043,23 @@ static void do_task_get(const struct req *r)
 		fail(r, EOPNOTSUPP, NULL, NULL, false, 0, 0);
 		return;
 	}
+	/* with units: 101 a thread 100 created, 200 one thread, 300 a child of 100 */
+	static const struct { u32 origin, unit, creator; } units[] = {
+		{ HCUBE_REASON_ADMIN, HCUBE_UNIT_JOB, 0 },
+		{ HCUBE_REASON_THREAD, HCUBE_UNIT_JOB, 100 },
+		{ HCUBE_REASON_ADMIN, HCUBE_UNIT_THREAD, 0 },
+		{ HCUBE_REASON_FORK, HCUBE_UNIT_JOB, 100 },
+	};
 	for (i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++) {
 		struct task_desc d = tasks[i];
 
 		d.vertex %= cube.n;
+		if (getenv("HCUBE_FAKE_UNITS")) {
+			d.has_units = true;
+			d.origin = units[i].origin;
+			d.unit = units[i].unit;
+			d.creator = units[i].creator;
+		}
 		reply_begin(&b, r, NLM_F_MULTI);
 		put_task(&b, HCUBE_A_TASK, &d);
 		msg_end_queue(&b);
@@ -1151,19 +1291,31 @@ static void do_topo_set(const struct req *r)
 	queue_ack(r->nlh);
 }
 
-static void fake_log(const struct nlmsghdr *nlh)
+/* A line about a request; @r: what it carries, when it validated. */
+static void fake_log(const struct nlmsghdr *nlh, const struct req *r)
 {
 	const char *path = getenv("HCUBE_FAKE_LOG");
 	FILE *f;
+	u32 i;
 
 	if (!path)
 		return;
 	f = fopen(path, "a");
 	if (!f)
 		return;
-	fprintf(f, "cmd %u flags 0x%x len %u\n",
+	fprintf(f, "cmd %u flags 0x%x len %u",
 		((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd, nlh->nlmsg_flags,
 		nlh->nlmsg_len);
+	if (r) {
+		fprintf(f, " pids");
+		for (i = 0; i < r->npids; i++)
+			fprintf(f, "%s%u", i ? "," : " ", get_u32(r->pids[i]));
+		fprintf(f, " unit %s threads %d", !r->a[HCUBE_A_UNIT] ? "none" :
+			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_JOB ? "job" :
+			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_TREE ? "tree" : "thread",
+			r->a[HCUBE_A_THREADS] != NULL);
+	}
+	fputc('\n', f);
 	fclose(f);
 }
 
@@ -1174,20 +1326,24 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 	u32 v;
 
 	cube_init();
-	fake_log(nlh);
 	r = calloc(1, sizeof(*r));
 	/* genetlink: the op, then GENL_ADMIN_PERM, then the policy */
 	if (!op(((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd)) {
+		fake_log(nlh, NULL);
 		queue_error(nlh, -EOPNOTSUPP, NULL);
 		goto out;
 	}
 	if (mutating(((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd) &&
 	    getenv("HCUBE_FAKE_NOADMIN")) {
+		fake_log(nlh, NULL);
 		queue_error(nlh, -EPERM, NULL);
 		goto out;
 	}
-	if (!parse_req(r, nlh))
+	if (!parse_req(r, nlh)) {
+		fake_log(nlh, NULL);
 		goto out;
+	}
+	fake_log(nlh, r);
 	switch (r->cmd) {
 	case HCUBE_CMD_CUBE_GET:
 		reply_begin(&b, r, 0);
@@ -1376,6 +1532,30 @@ static void queue_events(void)
 	put_u32(&b, HCUBE_A_GENERATION, 43);
 	msg_end_queue(&b);
 
+	if (getenv("HCUBE_FAKE_UNITS")) {
+		/* 800's new child 801 and its thread 802; 803 refused over max_tasks */
+		static const struct task_desc created[] = {
+			{ .pid = 801, .tgid = 801, .comm = "worker", .vertex = 1,
+			  .state = HCUBE_TASK_ACTIVE, .cpus = "2-3", .orig = "0-31",
+			  .has_reason = true, .reason = HCUBE_REASON_FORK, .has_units = true,
+			  .origin = HCUBE_REASON_FORK, .unit = HCUBE_UNIT_JOB, .creator = 800 },
+			{ .pid = 802, .tgid = 801, .comm = "worker", .vertex = 1,
+			  .state = HCUBE_TASK_ACTIVE, .cpus = "2-3", .orig = "0-31",
+			  .has_reason = true, .reason = HCUBE_REASON_THREAD, .has_units = true,
+			  .origin = HCUBE_REASON_THREAD, .unit = HCUBE_UNIT_JOB, .creator = 801 },
+			{ .pid = 803, .tgid = 803, .comm = "worker", .no_vertex = true,
+			  .cpus = "0-31", .has_reason = true, .reason = HCUBE_REASON_REFUSED,
+			  .creator = 800 },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(created) / sizeof(created[0]); i++) {
+			msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_TASK_NTF);
+			put_task(&b, HCUBE_A_TASK, &created[i]);
+			msg_end_queue(&b);
+		}
+	}
+
 	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, 99);	/* from a newer module */
 	put_u32(&b, HCUBE_A_DIM, 1);
 	msg_end_queue(&b);
@@ -1390,6 +1570,36 @@ static void queue_events(void)
 }
 
 /* ---- the interposed functions ---- */
+
+/* /proc/self/mountinfo with HCUBE_FAKE_CGROOT as the cgroup2 mount. */
+FILE *fopen(const char *path, const char *mode)
+{
+	const char *root = getenv("HCUBE_FAKE_CGROOT");
+	static char info[4096];
+	int n;
+
+	resolve();
+	if (!root || strcmp(path, "/proc/self/mountinfo"))
+		return real_fopen(path, mode);
+	n = snprintf(info, sizeof(info),
+		     "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+		     "30 1 0:26 / %s rw,nosuid,nodev shared:4 - cgroup2 cgroup2 rw\n", root);
+	return fmemopen(info, (size_t)n, "r");
+}
+
+/* Every directory under HCUBE_FAKE_CGROOT is on a cgroup2 file system. */
+int statfs(const char *path, struct statfs *buf)
+{
+	const char *root = getenv("HCUBE_FAKE_CGROOT");
+	int ret;
+
+	resolve();
+	ret = real_statfs(path, buf);
+	if (!ret && root && !strncmp(path, root, strlen(root)) &&
+	    (path[strlen(root)] == '/' || !path[strlen(root)]))
+		buf->f_type = CGROUP2_SUPER_MAGIC;
+	return ret;
+}
 
 int socket(int domain, int type, int protocol)
 {

@@ -87,13 +87,25 @@ static int topo_event(struct monitor *mon, struct nlattr **tb)
 	return 0;
 }
 
-/* TASK_NTF: @tb is the task's (HCUBE_A_TASK): "task: pid 777 (sleep) ... (exited)". */
+/*
+ * TASK_NTF: @tb is the task's (HCUBE_A_TASK): "task: pid 777 (sleep) ...
+ * (exited)"; a new thread or child of a registered task: "(thread, creator
+ * 800)".
+ */
 static int task_event(struct monitor *mon, struct nlattr **tb)
 {
+	struct nlattr *reason = tb[HCUBE_T_A_REASON], *creator = tb[HCUBE_T_A_CREATOR];
+
 	print_fp("task: ");
 	print_task(tb, mon->dim, 0);
-	print_attr_enum(PRINT_FP, NULL, " (%s)", hc_reason_names, ARRAY_SIZE(hc_reason_names),
-			tb[HCUBE_T_A_REASON]);
+	if (reason || creator)
+		print_fp(" (");
+	print_attr_enum(PRINT_FP, NULL, "%s", hc_reason_names, ARRAY_SIZE(hc_reason_names),
+			reason);
+	if (creator)
+		print_fp("%screator %u", reason ? ", " : "", nla_get_u32(creator));
+	if (reason || creator)
+		print_fp(")");
 	return 0;
 }
 
@@ -308,12 +320,15 @@ const struct hc_cmd hc_cmd_monitor = {
 	"Prints the module's events as they come, one line each (stdout is\n"
 	"flushed after each): faults marked or cleared and CPUs going offline\n"
 	"or online, topology changes, tasks registered, unregistered, exited or\n"
-	"changed by someone else, rebalances, and a new controller of a pebble\n"
+	"changed by someone else, new threads and children of registered jobs\n"
+	"registered (fork, thread) or refused over max_tasks (refused), with the\n"
+	"pid of their creator, rebalances, and a new controller of a pebble\n"
 	"cluster. -j prints one JSON object per line, with an \"event\" key:\n"
-	"fault (its \"what\": added, cleared, offline, online), topology, task,\n"
-	"rebalance, controller (\"cluster\", \"old\" and \"new\" vertex ids or\n"
-	"null, \"reason\"). Runs until SIGINT or SIGTERM (exit status 0) or until\n"
-	"the module is unloaded (status 1).\n",
+	"fault (its \"what\": added, cleared, offline, online), topology, task\n"
+	"(\"reason\", and \"creator\" when there is one), rebalance, controller\n"
+	"(\"cluster\", \"old\" and \"new\" vertex ids or null, \"reason\"). Runs\n"
+	"until SIGINT or SIGTERM (exit status 0) or until the module is unloaded\n"
+	"(status 1).\n",
 	.opts = monitor_opts,
 	.handler = monitor,
 };

@@ -36,7 +36,7 @@ struct hc_ctx;
 /* An option of a command: its long name, its letter, its argument. */
 struct hc_opt {
 	const char *name;
-	int val;
+	int val;		/* its letter, or HC_LONG(n): no letter */
 	const char *arg;	/* the argument's name in the help; NULL: a flag */
 	const char *help;	/* NULL: accepted, not listed (an old name) */
 };
@@ -67,6 +67,7 @@ struct hc_cmd {
 #define HC_ACK		0x4	/* the kernel only acks: -j prints {} */
 
 #define HC_MAX_OPTS	8
+#define HC_LONG(n)	(0x100 + (n))
 
 /* What a handler works with. */
 struct hc_ctx {
@@ -136,6 +137,8 @@ void hc_req_str(struct hc_req *r, int type, const char *v, const char *fmt, ...)
 struct nlattr *hc_req_nest(struct hc_req *r, int type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void hc_req_nest_end(struct hc_req *r, struct nlattr *nest);
+/* Where the next attribute goes: its offset in an extended ack. */
+uint32_t hc_req_next_offs(const struct hc_req *r);
 
 /*
  * Send @r (NLM_F_ACK) and pass every reply to @fn until the ack, the end of
@@ -201,6 +204,16 @@ int print_report(const struct hc_msg *m, int dim, bool line);
 /* "label": binary digits (a 0-cube: ""); nothing when the dimension is unknown. */
 void print_label(int dim, uint32_t v);
 
+/* ---- cgroup.c ---- */
+
+/*
+ * The pids in cgroup.procs of the cgroup v2 directory @path (absolute, or
+ * relative to the cgroup2 mount), malloc'ed, *n of them. Exits with one line
+ * (status 1) when it is not a cgroup v2 directory, has no cgroup.procs or
+ * is empty.
+ */
+uint32_t *hc_cgroup_pids(const struct hc_ctx *c, const char *path, size_t *n);
+
 /* ---- util.c ---- */
 
 /* "hcubectl: <fmt>" on stderr, exit 1. */
@@ -251,7 +264,8 @@ struct hc_table {
 };
 void hc_table_init(struct hc_table *t, int ncols, const char *align,
 		   const char *const *header);
-void hc_table_row(struct hc_table *t, ...);	/* ncols strings */
+void hc_table_row(struct hc_table *t, ...);	/* ncols strings (at most 16) */
+void hc_table_rowv(struct hc_table *t, const char *const *cells);
 void hc_table_print(struct hc_table *t, FILE *f, const char *indent);
 void hc_table_free(struct hc_table *t);
 

@@ -138,8 +138,11 @@ static void usage(FILE *f, const struct hc_cmd *cmd, const struct hc_cmd *parent
 
 		if (!o->help)
 			continue;
-		hc_str_printf(&line, "-%c, --%s%s%s", o->val, o->name, o->arg ? " " : "",
-			      o->arg ? o->arg : "");
+		if (o->val > 0xff)
+			hc_str_printf(&line, "    --%s", o->name);
+		else
+			hc_str_printf(&line, "-%c, --%s", o->val, o->name);
+		hc_str_printf(&line, "%s%s", o->arg ? " " : "", o->arg ? o->arg : "");
 		put_text(&help, o->help);
 		fprintf(f, "  %-*s  ", w, line.s);
 		put_wrapped(f, help.s, w + 4, w + 4, NULL);
@@ -232,6 +235,8 @@ static void parse_options(struct hc_ctx *c, const struct hc_cmd *parent, int arg
 	for (o = c->cmd->opts; o && o->name; o++, n++) {
 		longopts[n] = (struct option){ o->name, o->arg ? required_argument : no_argument,
 					       NULL, o->val };
+		if (o->val > 0xff)
+			continue;	/* long only */
 		shortopts[s++] = (char)o->val;
 		if (o->arg)
 			shortopts[s++] = ':';

@@ -90,8 +90,8 @@ void hc_req_free(struct hc_req *r)
 	hc_attrmap_free(&r->map);
 }
 
-/* Where the next attribute goes, from the start of the nlmsghdr. */
-static uint32_t next_offs(const struct hc_req *r)
+/* From the start of the nlmsghdr. */
+uint32_t hc_req_next_offs(const struct hc_req *r)
 {
 	return NLMSG_ALIGN(nlmsg_hdr(r->msg)->nlmsg_len);
 }
@@ -115,7 +115,7 @@ static void put_done(struct hc_req *r, int err, uint32_t offs,
 }
 
 #define HC_PUT(r, call, fmt) do {			\
-		uint32_t __offs = next_offs(r);		\
+		uint32_t __offs = hc_req_next_offs(r);		\
 		int __err = (call);			\
 		va_list ap;				\
 							\

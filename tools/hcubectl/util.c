@@ -279,9 +279,8 @@ void hc_table_init(struct hc_table *t, int ncols, const char *align,
 	t->nrows = 1;
 }
 
-void hc_table_row(struct hc_table *t, ...)
+void hc_table_rowv(struct hc_table *t, const char *const *cells)
 {
-	va_list ap;
 	char **row;
 	int i;
 
@@ -290,16 +289,25 @@ void hc_table_row(struct hc_table *t, ...)
 		t->cells = hc_realloc(t->cells, t->cap * (size_t)t->ncols * sizeof(char *));
 	}
 	row = t->cells + t->nrows * (size_t)t->ncols;
-	va_start(ap, t);
 	for (i = 0; i < t->ncols; i++) {
-		const char *s = va_arg(ap, const char *);
-
-		row[i] = strdup(s ? s : "");
+		row[i] = strdup(cells[i] ? cells[i] : "");
 		if (!row[i])
 			hc_fatal("out of memory");
 	}
-	va_end(ap);
 	t->nrows++;
+}
+
+void hc_table_row(struct hc_table *t, ...)
+{
+	const char *cells[16];
+	va_list ap;
+	int i;
+
+	va_start(ap, t);
+	for (i = 0; i < t->ncols && i < 16; i++)
+		cells[i] = va_arg(ap, const char *);
+	va_end(ap);
+	hc_table_rowv(t, cells);
 }
 
 /* Display width: UTF-8 code points (hc_sanitize() made the text valid). */
