@@ -362,6 +362,22 @@ def attr_comment(a):
     return t + (": " + doc if doc else "")
 
 
+def c_enum(tag, doc, items, max_cname, first=None):
+    """An enum: @items (C name, value, comment) counted from 0, or from 1
+    after @first; then __MAX and MAX when @max_cname."""
+    out = block_comment(text_of(doc)) + ["enum %s {" % tag]
+    value = 0
+    if first:
+        out.append("\t%s," % first)
+        value = 1
+    for cname, v, comment in items:
+        out += with_comment("\t" + cname + ("," if v == value else " = %d," % v), comment)
+        value = v + 1
+    if max_cname:
+        out += ["\t__%s," % max_cname, "\t%s = __%s - 1," % (max_cname, max_cname)]
+    return out + ["};"]
+
+
 def render_uapi(fam):
     guard = "_UAPI_" + c_upper(fam.uapi_header.replace("/", "_").replace(".", "_"))
     up = c_upper(fam.name)
@@ -395,17 +411,9 @@ def render_uapi(fam):
         prev = d
         out.append("")
         if isinstance(d, Enum):
-            out += block_comment(text_of(d.doc))
-            out.append("enum %s {" % d.tag)
-            value = 0
-            for e in d.entries:
-                name = "\t" + e.cname + ("," if e.value == value else " = %d," % e.value)
-                out += with_comment(name, " ".join(text_of(e.doc)))
-                value = e.value + 1
-            if d.render_max:
-                out += ["\t__%s," % d.max_cname,
-                        "\t%s = __%s - 1," % (d.max_cname, d.max_cname)]
-            out.append("};")
+            out += c_enum(d.tag, d.doc, [(e.cname, e.value, " ".join(text_of(e.doc)))
+                                         for e in d.entries],
+                          d.max_cname if d.render_max else None)
         elif isinstance(d, Struct):
             out += block_comment(text_of(d.doc))
             out.append("struct %s {" % d.tag)
@@ -413,27 +421,13 @@ def render_uapi(fam):
             out.append("};")
 
     out.append("")
-    out += block_comment(text_of(fam.ops_doc))
-    out.append("enum %s {" % fam.ops_tag)
-    out.append("\t%s," % fam.ops_unspec)
-    value = 1
-    for op in fam.ops:
-        name = "\t" + op.cname + ("," if op.value == value else " = %d," % op.value)
-        out += with_comment(name, " ".join(text_of(op.doc)))
-        value = op.value + 1
-    out += ["\t__%s," % fam.ops_max, "\t%s = __%s - 1," % (fam.ops_max, fam.ops_max), "};"]
-
+    out += c_enum(fam.ops_tag, fam.ops_doc, [(op.cname, op.value, " ".join(text_of(op.doc)))
+                                             for op in fam.ops],
+                  fam.ops_max, fam.ops_unspec)
     for s in fam.sets.values():
         out.append("")
-        out += block_comment(text_of(s.doc))
-        out.append("enum %s {" % s.tag)
-        out.append("\t%s," % s.unspec_cname)
-        value = 1
-        for a in s.attrs:
-            name = "\t" + a.cname + ("," if a.value == value else " = %d," % a.value)
-            out += with_comment(name, attr_comment(a))
-            value = a.value + 1
-        out += ["\t__%s," % s.max_cname, "\t%s = __%s - 1," % (s.max_cname, s.max_cname), "};"]
+        out += c_enum(s.tag, s.doc, [(a.cname, a.value, attr_comment(a)) for a in s.attrs],
+                      s.max_cname, s.unspec_cname)
     out += ["", "#endif /* %s */" % guard]
     return "\n".join(out) + "\n"
 

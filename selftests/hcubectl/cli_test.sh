@@ -15,15 +15,9 @@
 set -u
 BINS=("$@")
 [ ${#BINS[@]} -gt 0 ] || BINS=(build/hcubectl)
-tmp=$(mktemp -d)
-# Only the script itself cleans up: not a forked child that a signal hits
-# before it execs.
-main_pid=$$
-trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
-TAP_OUT=$tmp/out
-TAP_ERR=$tmp/err
+tap_tmpdir
 
 # Sanitizers must fail the run, and leaks count.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:exitcode=99:detect_leaks=1}

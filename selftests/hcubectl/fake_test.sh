@@ -16,20 +16,14 @@ set -u
 BIN=${1:-build/hcubectl}
 FAKE=$(readlink -f "${2:-build/hcubectl-test/fakekernel.so}")
 SIM=${3:-build/hcube-sim}
-tmp=$(mktemp -d)
-# Only the script itself cleans up: not a forked child that a signal hits
-# before it execs.
-main_pid=$$
-trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
-TAP_OUT=$tmp/out
-TAP_ERR=$tmp/err
+tap_tmpdir
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
 unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN \
-      HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG
+      HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG HCUBE_FAKE_UNITS HCUBE_FAKE_GONE HCUBE_FAKE_CGROOT
 
 # fake ARGS...: hcubectl on the fake module, output in $tmp/out, $tmp/err
 fake() {

@@ -42,6 +42,17 @@ tap_run() {
 	rc=$?
 }
 
+# A temporary directory, $tmp, removed when the script exits (only by the
+# script itself: not by a forked child that a signal hits before it
+# execs); the output of tap_run goes there.
+tap_tmpdir() {
+	tmp=$(mktemp -d)
+	tap_pid=$$
+	trap '[ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
+	TAP_OUT=$tmp/out
+	TAP_ERR=$tmp/err
+}
+
 # The plan, a summary of failures; returns 1 if a test failed.
 tap_end() {
 	echo "1..$n"

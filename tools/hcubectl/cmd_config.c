@@ -65,7 +65,7 @@ static int config_set(struct hc_ctx *c, int argc, char **argv)
 	uint32_t seen = 0, v;
 	struct nlattr *nest;
 	struct hc_req r;
-	int i, ret;
+	int i;
 
 	if (!argc)
 		hc_usage(c, "missing KEY VALUE");
@@ -107,9 +107,7 @@ static int config_set(struct hc_ctx *c, int argc, char **argv)
 		}
 	}
 	hc_req_nest_end(&r, nest);
-	ret = hc_req_send(c, &r, NULL, NULL, NULL);
-	hc_req_free(&r);
-	return ret;
+	return hc_req_ack(c, &r);
 }
 
 static const struct hc_cmd config_subs[] = {

@@ -10,7 +10,6 @@ static int fault(struct hc_ctx *c, int argc, char **argv)
 	struct hc_req r;
 	uint32_t v;
 	bool cpu;
-	int ret;
 
 	if (argc < 1)
 		hc_usage(c, "missing 'cpu N' or 'vertex V'");
@@ -31,9 +30,7 @@ static int fault(struct hc_ctx *c, int argc, char **argv)
 		hc_req_u32(&r, HCUBE_A_CPU, v, "cpu %s", argv[1]);
 	else
 		hc_req_u32(&r, HCUBE_A_VERTEX_ID, v, "vertex %s", argv[1]);
-	ret = hc_req_send(c, &r, NULL, NULL, NULL);
-	hc_req_free(&r);
-	return ret;
+	return hc_req_ack(c, &r);
 }
 
 static const struct hc_cmd fault_subs[] = {

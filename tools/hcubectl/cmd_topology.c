@@ -8,7 +8,7 @@ static int topology_set(struct hc_ctx *c, int argc, char **argv)
 	const char *why;
 	struct hc_req r;
 	size_t size = 64;
-	int i, mode, ret;
+	int i, mode;
 
 	if (argc < 1)
 		hc_usage(c, "missing mode (%s)",
@@ -35,9 +35,7 @@ static int topology_set(struct hc_ctx *c, int argc, char **argv)
 	hc_req_u32(&r, HCUBE_A_MODE, (uint32_t)mode, "mode %s", argv[0]);
 	for (i = 1; i < argc; i++)
 		hc_req_str(&r, HCUBE_A_GROUP, argv[i], "group %d ('%s')", i - 1, argv[i]);
-	ret = hc_req_send(c, &r, NULL, NULL, NULL);
-	hc_req_free(&r);
-	return ret;
+	return hc_req_ack(c, &r);
 }
 
 static const struct hc_cmd topology_subs[] = {

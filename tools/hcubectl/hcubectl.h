@@ -148,6 +148,8 @@ uint32_t hc_req_next_offs(const struct hc_req *r);
  */
 int hc_req_send(struct hc_ctx *c, struct hc_req *r, hc_reply_fn fn, void *arg,
 		struct hc_extack *ext);
+/* Send @r, which the kernel only acks, and free it. */
+int hc_req_ack(struct hc_ctx *c, struct hc_req *r);
 /* The error line of a kernel error, as hc_req_send() prints it. */
 void hc_req_error(const struct hc_req *r, const struct hc_extack *ext);
 /* The command's own request (its nlcmd, HC_DUMP), without attributes. */

@@ -223,6 +223,26 @@ void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
 	hc_usage_error(c->what, "%s", buf);
 }
 
+/* -j and -p, before or after the command. */
+static bool output_option(int ch)
+{
+	if (ch == 'j')
+		hc_opts.json = true;
+	else if (ch == 'p')
+		hc_opts.json = hc_opts.pretty = true;
+	return ch == 'j' || ch == 'p';
+}
+
+/* getopt_long()'s complaint as a usage error of @what (NULL: hcubectl's). */
+static void bad_option(const char *what, int ch, char **argv)
+{
+	if (ch == ':')
+		hc_usage_error(what, "option '%s' needs an argument", argv[optind - 1]);
+	if (optopt)
+		hc_usage_error(what, "unknown option '-%c'", optopt);
+	hc_usage_error(what, "unknown option '%s'", argv[optind - 1]);
+}
+
 /* The options of @c's command (and -j, -p, -h) out of argv. */
 static void parse_options(struct hc_ctx *c, const struct hc_cmd *parent, int argc, char **argv)
 {
@@ -250,27 +270,17 @@ static void parse_options(struct hc_ctx *c, const struct hc_cmd *parent, int arg
 	optind = 0;	/* glibc: start over, argv[0] is the command */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
+		if (ch == 'h') {
 			usage(stdout, c->cmd, parent, c->what);
 			exit(0);
-		case 'j':
-			hc_opts.json = true;
-			break;
-		case 'p':
-			hc_opts.json = hc_opts.pretty = true;
-			break;
-		case ':':
-			hc_usage(c, "option '%s' needs an argument", argv[optind - 1]);
-		case '?':
-			if (optopt)
-				hc_usage(c, "unknown option '-%c'", optopt);
-			hc_usage(c, "unknown option '%s'", argv[optind - 1]);
-		default:
-			for (o = c->cmd->opts; o->val != ch; o++)
-				;
-			c->opt[o - c->cmd->opts] = optarg ? optarg : "";
 		}
+		if (ch == ':' || ch == '?')
+			bad_option(c->what, ch, argv);
+		if (output_option(ch))
+			continue;
+		for (o = c->cmd->opts; o->val != ch; o++)
+			;
+		c->opt[o - c->cmd->opts] = optarg ? optarg : "";
 	}
 }
 
@@ -315,51 +325,31 @@ static int run(const struct hc_cmd *cmd, const struct hc_cmd *parent, const char
 
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const struct hc_cmd *cmd;
-	int i;
+	int ch, i;
 
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "--json")) {
-			hc_opts.json = true;
-		} else if (!strcmp(a, "--pretty")) {
-			hc_opts.json = hc_opts.pretty = true;
-		} else if (!strcmp(a, "--help")) {
+	opterr = 0;
+	/* The options before the command ('+': up to the first word). */
+	while ((ch = getopt_long(argc, argv, "+:jphV", opts, NULL)) != -1) {
+		if (ch == 'h') {
 			top_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--version")) {
+		}
+		if (ch == 'V') {
 			version();
 			return 0;
-		} else if (a[1] && a[1] != '-') {
-			const char *p;
-
-			for (p = a + 1; *p; p++) {
-				switch (*p) {
-				case 'j':
-					hc_opts.json = true;
-					break;
-				case 'p':
-					hc_opts.json = hc_opts.pretty = true;
-					break;
-				case 'h':
-					top_usage(stdout);
-					return 0;
-				case 'V':
-					version();
-					return 0;
-				default:
-					hc_usage_error(NULL, "unknown option '-%c'", *p);
-				}
-			}
-		} else {
-			hc_usage_error(NULL, "unknown option '%s'", a);
 		}
+		if (!output_option(ch))
+			bad_option(NULL, ch, argv);
 	}
+	i = optind;
 	if (i >= argc)
 		hc_usage_error(NULL, "missing command");
 	if (!strcmp(argv[i], "help")) {

@@ -378,6 +378,14 @@ int hc_req_send(struct hc_ctx *c, struct hc_req *r, hc_reply_fn fn, void *arg,
 	return 0;
 }
 
+int hc_req_ack(struct hc_ctx *c, struct hc_req *r)
+{
+	int ret = hc_req_send(c, r, NULL, NULL, NULL);
+
+	hc_req_free(r);
+	return ret;
+}
+
 int hc_get(struct hc_ctx *c, uint8_t nlcmd, bool dump, const char *what,
 	   hc_reply_fn fn, void *arg)
 {
