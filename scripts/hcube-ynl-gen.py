@@ -116,6 +116,17 @@ def check_spec(y):
         check_keys("operation", o, "operation %s" % o.get("name"))
 
 
+def numbered(items, first, make):
+    """make(item, value) for each item, values counting from @first (an
+    item's own "value" restarts the count, as in YNL)."""
+    out, value = [], first
+    for item in items:
+        obj = make(item, value)
+        out.append(obj)
+        value = obj.value + 1
+    return out
+
+
 class Const:
     def __init__(self, fam, d):
         self.name = d["name"]
@@ -141,12 +152,7 @@ class Enum:
         self.tag = d.get("enum-name", c_lower(fam.name + "-" + self.name))
         self.prefix = d.get("name-prefix", fam.name + "-" + self.name + "-")
         self.render_max = d.get("render-max", False)
-        self.entries = []
-        value = 0
-        for e in d["entries"]:
-            entry = Entry(self, e, value)
-            self.entries.append(entry)
-            value = entry.value + 1
+        self.entries = numbered(d["entries"], 0, lambda e, v: Entry(self, e, v))
         self.max_cname = c_upper(self.tag + "-max")
 
     def max_value(self):
@@ -189,12 +195,7 @@ class AttrSet:
         self.doc = d.get("doc")
         self.prefix = d["name-prefix"]
         self.tag = d["enum-name"]
-        self.attrs = []
-        value = 1
-        for a in d["attributes"]:
-            attr = Attr(self, a, value)
-            self.attrs.append(attr)
-            value = attr.value + 1
+        self.attrs = numbered(d["attributes"], 1, lambda a, v: Attr(self, a, v))
         self.by_name = {a.name: a for a in self.attrs}
         self.unspec_cname = c_upper(self.prefix + "unspec")
         self.max_cname = c_upper(self.prefix + "max")
@@ -270,12 +271,7 @@ class Family:
         self.ops_doc = ops.get("doc")
         self.ops_tag = ops["enum-name"]
         self.ops_prefix = ops["name-prefix"]
-        self.ops = []
-        value = 1
-        for o in ops["list"]:
-            op = Op(self, o, value, self.ops_prefix)
-            self.ops.append(op)
-            value = op.value + 1
+        self.ops = numbered(ops["list"], 1, lambda o, v: Op(self, o, v, self.ops_prefix))
         self.ops_unspec = c_upper(self.ops_prefix + "unspec")
         self.ops_max = c_upper(self.ops_prefix + "max")
         self.mcgrps = [g["name"] for g in y.get("mcast-groups", {}).get("list", [])]
