@@ -5,7 +5,9 @@
 # A failing test shows what the command under test printed: run it with
 # tap_run (its stdout goes to $TAP_OUT, its stderr to $TAP_ERR, its status
 # to $rc), or list other files in TAP_SHOW as "label:file ...". not_ok
-# prints the first $TAP_LINES (5) lines of each, stderr first.
+# prints the first $TAP_LINES (5) lines of each, stderr first, and the last
+# ones of the files in TAP_SHOW_TAIL (a traceback's end); 400 characters a
+# line at most.
 n=0
 fails=0
 
@@ -31,7 +33,13 @@ tap_show() {
 	local item file
 	for item in ${TAP_ERR:+stderr:$TAP_ERR} ${TAP_OUT:+stdout:$TAP_OUT} ${TAP_SHOW-}; do
 		file=${item#*:}
-		[ -s "$file" ] && sed "s/^/#   ${item%%:*}: /" "$file" | head -n "${TAP_LINES:-5}"
+		[ -s "$file" ] && head -n "${TAP_LINES:-5}" "$file" |
+			sed "s/^/#   ${item%%:*}: /" | cut -c1-400
+	done
+	for item in ${TAP_SHOW_TAIL-}; do
+		file=${item#*:}
+		[ -s "$file" ] && tail -n "${TAP_LINES:-5}" "$file" |
+			sed "s/^/#   ${item%%:*}: /" | cut -c1-400
 	done
 	return 0
 }
