@@ -46,7 +46,7 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -129,7 +129,7 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 # hcubectl, on libnl-genl-3.
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
-HCUBECTL_SRC := $(filter-out tools/hcubectl/test_%.c,$(wildcard tools/hcubectl/*.c)) $(COMMON_SRC)
+HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
 HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
 HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
 
@@ -139,21 +139,25 @@ $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
 
-$(BUILD)/hcubectl-test/test_extack: tools/hcubectl/test_extack.c tools/hcubectl/extack.c tools/hcubectl/extack.h
+# hcubectl's host tests (selftests/hcubectl/).
+$(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcubectl/extack.c tools/hcubectl/extack.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -o $@ tools/hcubectl/test_extack.c tools/hcubectl/extack.c
+	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -Itools/hcubectl -o $@ $< tools/hcubectl/extack.c
 
-$(BUILD)/hcubectl-test/fakekernel.so: tools/hcubectl/test_fakekernel.c $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
+# The module's generated policies, compiled unchanged (tools/include/net/netlink.h).
+$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c module/hcube_nl_gen.c \
+		module/hcube_nl_gen.h tools/include/net/netlink.h $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -o $@ $< $(CORE_SRC) -ldl
+	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -Imodule \
+		-o $@ $< module/hcube_nl_gen.c $(CORE_SRC) -ldl
 
 # hcubectl without the module: usage, errors, extack parsing, and a fake
 # kernel (LD_PRELOAD) whose plans come from the real core.
-check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/test_extack \
+check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/extack_test \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim
-	@$(BUILD)/hcubectl-test/test_extack
-	@tools/hcubectl/test_cli.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
-	@set -e; for b in hcubectl hcubectl-san; do tools/hcubectl/test_fake.sh $(BUILD)/$$b \
+	@$(BUILD)/hcubectl-test/extack_test
+	@selftests/hcubectl/cli_test.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
+	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
@@ -241,7 +245,24 @@ check-vm-dmesg:
 check-spec:
 	@/usr/bin/python3 selftests/spec/check_spec.py
 
+# The files generated from the YNL spec (Documentation/netlink/hcube-ynl-gen.rst):
+# `make gen` writes them, check-gen fails when the committed ones differ from
+# a fresh generation.
+GEN := uapi/linux/hcube.h module/hcube_nl_gen.h module/hcube_nl_gen.c \
+       tools/hcubectl/names_gen.h tools/hcubectl/names_gen.c
+
+gen:
+	@/usr/bin/python3 scripts/hcube-ynl-gen.py
+
+check-gen:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	/usr/bin/python3 scripts/hcube-ynl-gen.py --out "$$tmp" && \
+	for f in $(GEN); do \
+		diff -u "$$f" "$$tmp/$$f" || { echo "not ok $$f differs from the spec: run 'make gen'"; exit 1; }; \
+	done && echo "ok gen: $(words $(GEN)) files as generated from the spec"
+
 check: deps
+	$(MAKE) check-gen
 	$(MAKE) check-style
 	$(MAKE) check-spec
 	$(MAKE) check-vm-dmesg

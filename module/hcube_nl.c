@@ -21,6 +21,7 @@
 #include <linux/threads.h>
 #include <net/sock.h>
 #include "hcube.h"
+#include "hcube_nl_gen.h"
 
 #define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
 
@@ -34,21 +35,6 @@
 	__missing;						\
 })
 
-static struct netlink_range_validation hcube_pid_range = {
-	.min = 1,
-	.max = PID_MAX_LIMIT,
-};
-
-static struct netlink_range_validation hcube_threshold_range = {
-	.min = 0,
-	.max = HCUBE_THRESHOLD_MAX,
-};
-
-static struct netlink_range_validation hcube_cooldown_range = {
-	.min = HCUBE_COOLDOWN_MS_MIN,
-	.max = HCUBE_COOLDOWN_MS_MAX,
-};
-
 /* Attached to errors: the valid vertex ids of a cube of each dimension. */
 static const struct nla_policy hcube_vertex_range[HCUBE_MAX_DIM + 1] = {
 	NLA_POLICY_MAX(NLA_U32, 0), NLA_POLICY_MAX(NLA_U32, 1),
@@ -59,59 +45,6 @@ static const struct nla_policy hcube_vertex_range[HCUBE_MAX_DIM + 1] = {
 	NLA_POLICY_MAX(NLA_U32, 1023),
 };
 
-/* CPU ids of this machine: 0 .. nr_cpu_ids - 1, set at init. */
-static struct netlink_range_validation hcube_cpu_ids __ro_after_init;
-
-static const struct nla_policy hcube_vertex_get_policy[HCUBE_A_VERTEX_ID + 1] = {
-	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, HCUBE_MAX_VERTICES - 1),
-};
-
-static const struct nla_policy hcube_topo_set_policy[HCUBE_A_GROUP + 1] = {
-	[HCUBE_A_MODE] = NLA_POLICY_MAX(NLA_U32, HCUBE_MODE_MAX),
-	[HCUBE_A_GROUP] = { .type = NLA_NUL_STRING, .len = HCUBE_CPULIST_MAX },
-};
-
-static const struct nla_policy hcube_fault_policy[HCUBE_A_VERTEX_ID + 1] = {
-	[HCUBE_A_CPU] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_cpu_ids),
-	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, HCUBE_MAX_VERTICES - 1),
-};
-
-static const struct nla_policy hcube_task_add_policy[HCUBE_A_UNIT + 1] = {
-	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, HCUBE_MAX_VERTICES - 1),
-	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_pid_range),
-	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
-	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
-};
-
-static const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1] = {
-	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_pid_range),
-	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
-	[HCUBE_A_ALL] = { .type = NLA_FLAG },
-	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
-};
-
-/* REBALANCE uses the report attributes (enum hcube_report_attr). */
-static const struct nla_policy hcube_rebalance_policy[HCUBE_R_A_DRY_RUN + 1] = {
-	[HCUBE_R_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_R_A_DRY_RUN] = { .type = NLA_FLAG },
-};
-
-static const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1] = {
-	[HCUBE_C_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_C_A_AUTO] = NLA_POLICY_MAX(NLA_U8, 1),
-	[HCUBE_C_A_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_threshold_range),
-	[HCUBE_C_A_COOLDOWN_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_cooldown_range),
-	[HCUBE_C_A_MAX_TASKS] = {
-		.type = NLA_REJECT,
-		.reject_message = "HCUBE_C_A_MAX_TASKS: read-only (module parameter max_tasks)",
-	},
-};
-
-static const struct nla_policy hcube_config_set_policy[HCUBE_A_CONFIG + 1] = {
-	[HCUBE_A_CONFIG] = NLA_POLICY_NESTED(hcube_config_policy),
-};
-
-/* Events name tasks of every user: only CAP_NET_ADMIN may listen. */
 static const struct genl_multicast_group hcube_mcgrps[] = {
 	{ .name = HCUBE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
@@ -1283,16 +1216,16 @@ static const struct genl_ops hcube_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_fault_doit,
-		.policy = hcube_fault_policy,
-		.maxattr = ARRAY_SIZE(hcube_fault_policy) - 1,
+		.policy = hcube_fault_add_policy,
+		.maxattr = ARRAY_SIZE(hcube_fault_add_policy) - 1,
 	},
 	{
 		.cmd = HCUBE_CMD_FAULT_DEL,
 		.flags = GENL_ADMIN_PERM,
 		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_fault_doit,
-		.policy = hcube_fault_policy,
-		.maxattr = ARRAY_SIZE(hcube_fault_policy) - 1,
+		.policy = hcube_fault_del_policy,
+		.maxattr = ARRAY_SIZE(hcube_fault_del_policy) - 1,
 	},
 	{
 		.cmd = HCUBE_CMD_TASK_ADD,

@@ -3,8 +3,8 @@
 """The documentation against itself and against the code (make check-docs).
 
 - The man pages format without a warning: groff -man -ww, and man -l.
-- Documentation/admin-guide/hcube.rst parses with docutils without a
-  warning.
+- Documentation/admin-guide/hcube.rst and Documentation/netlink/hcube-ynl-gen.rst
+  parse with docutils without a warning.
 - hcubectl(8) names every command, option, policy and configuration key
   that `hcubectl --help` and the commands' --help list; hcube-sim(1) every
   command and option of `hcube-sim ... --help`.
@@ -31,6 +31,7 @@ B = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else "build")
 MAN8 = os.path.join(ROOT, "Documentation/man/hcubectl.8")
 MAN1 = os.path.join(ROOT, "Documentation/man/hcube-sim.1")
 GUIDE = os.path.join(ROOT, "Documentation/admin-guide/hcube.rst")
+YNL_GEN = os.path.join(ROOT, "Documentation/netlink/hcube-ynl-gen.rst")
 
 n = 0
 fails = 0
@@ -86,14 +87,17 @@ def main():
         ok(rc == 0 and not err.strip() and "NAME" in out,
            "man --warnings -l %s: no warning" % name, err.splitlines()[:10])
 
+    for page in (GUIDE, YNL_GEN):
+        why = []
+        try:
+            docutils.core.publish_doctree(open(page).read(), source_path=page,
+                                          settings_overrides={
+                                              "halt_level": 2, "report_level": 2,
+                                              "warning_stream": False})
+        except docutils.utils.SystemMessage as e:
+            why.append(str(e))
+        ok(not why, "docutils parses %s without a warning" % os.path.relpath(page, ROOT), why)
     src = open(GUIDE).read()
-    why = []
-    try:
-        docutils.core.publish_doctree(src, source_path=GUIDE, settings_overrides={
-            "halt_level": 2, "report_level": 2, "warning_stream": False})
-    except docutils.utils.SystemMessage as e:
-        why.append(str(e))
-    ok(not why, "docutils parses %s without a warning" % os.path.relpath(GUIDE, ROOT), why)
 
     # hcubectl(8) against hcubectl's --help
     hc = os.path.join(B, "hcubectl")

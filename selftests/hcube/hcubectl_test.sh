@@ -28,34 +28,18 @@ SIM=$B/hcube-sim
 tmp=$(mktemp -d)
 export HT=$tmp
 main_pid=$$
-n=0
-fails=0
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+TAP_OUT=$tmp/out
+TAP_ERR=$tmp/err
+TAP_SHOW_TAIL="python:$tmp/py"
+TAP_LINES=4
 children=()		# the test's processes (sleep, monitor)
 marked_cpus=()		# CPUs this script marked faulty, to clear at exit
 marked_vertices=()
 default_mode=
 cleaned=0
 SECONDS=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
-	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5 | cut -c1-400
-	[ -s "$tmp/py" ] && sed 's/^/#   python: /' "$tmp/py" | tail -4 | cut -c1-600
-	return 0
-}
 
 # hc ARGS...: hcubectl; stdout in $tmp/out, stderr in $tmp/err, status in
 # rc. (No timeout of its own: every exec costs ~0.1 s in a TCG VM, and
@@ -908,9 +892,4 @@ expect_ok "cleanup: config show -j: the configuration found" 'assert d == J("con
 	-j config show
 
 echo "# hcubectl_test: ${SECONDS}s"
-echo "1..$n"
-if [ "$fails" -gt 0 ]; then
-	echo "# $fails of $n failed"
-	exit 1
-fi
-exit 0
+tap_end

@@ -11,10 +11,11 @@ from the kernel's generic netlink controller, not from our headers:
   must not be a kernel op);
 - CTRL_CMD_GETPOLICY (a dump of every op's policy): for every op and for do
   and dump separately, the attributes the policy accepts, their types and
-  ranges (min/max values, min/max lengths, nested policies and their
-  maxtype) against the spec's request attributes and their checks. A CPU
-  id's range is set at load: the spec's doc says 0 .. nr_cpu_ids - 1, and
-  the test compares it with /sys/devices/system/cpu/possible.
+  maxtype) against the spec's request attributes and their checks (an
+  attribute of an enum type without a max: its enum's highest value). A CPU
+  id's range is set at load (checks: range-at-load): 0 .. nr_cpu_ids - 1,
+  which the test compares with /sys/devices/system/cpu/possible; an
+  attribute with checks: reject is refused (NLA_REJECT, not in the dump).
 - every command and notification once (a dry-run rebalance, a sleep
   process registered and unregistered, a CPU marked faulty and cleared,
   the topology set to the mode it has): every attribute the module sends
@@ -233,9 +234,11 @@ def expect_policy(spec, a, ncpu):
         bits = INT_BITS[t]
         if t[0] == "u":
             lo, hi = 0, (1 << bits) - 1
+            if "enum" in a:
+                hi = spec.enums[a["enum"]] - 1
             e["min_u"] = spec.check(a, "min", lo)
             e["max_u"] = spec.check(a, "max", hi)
-            if "checks" not in a and "nr_cpu_ids" in a.get("doc", ""):
+            if "range-at-load" in a.get("checks", {}):
                 e["max_u"] = ncpu - 1
         else:
             lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
@@ -308,7 +311,7 @@ def compare_policy(spec, policies, idx, setname, wanted, ncpu, where, why, notes
         if a is None:
             why.append("%s: the spec lists %s, which set %s does not have" % (where, name, setname))
         elif a["value"] not in pol:
-            if "read-only" in a.get("doc", ""):
+            if "reject" in a.get("checks", {}):
                 notes.append("%s: %s is read-only in the spec and rejected by the kernel"
                               % (where, name))
             else:

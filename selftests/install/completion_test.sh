@@ -63,6 +63,9 @@ cases() {
 	check expect "add del list" "$hc" task ""
 	check has "--threads --vertex" "$hc" task add --
 	check has "--all --threads" "$hc" task del --
+	check has "--tree --thread --cgroup --vertex" "$hc" task add --
+	check has "--tree --thread --cgroup --all" "$hc" task del --
+	check expect "/proc" "$hc" task add --cgroup /pro
 	check has "$$" "$hc" task add ""
 	check expect "" "$hc" task del ""
 	check expect "set show" "$hc" config ""

@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# TAP counters for the shell tests: source it, then call ok/not_ok and
-# end with "echo 1..$n" and the status of $fails.
+# TAP for the shell tests: source it, call ok, not_ok and skip, and end with
+# tap_end (or "echo 1..$n" and the status of $fails).
+#
+# A failing test shows what the command under test printed: run it with
+# tap_run (its stdout goes to $TAP_OUT, its stderr to $TAP_ERR, its status
+# to $rc), or list other files in TAP_SHOW as "label:file ...". not_ok
+# prints the first $TAP_LINES (5) lines of each, stderr first, and the last
+# ones of the files in TAP_SHOW_TAIL (a traceback's end); 400 characters a
+# line at most.
 n=0
 fails=0
 
@@ -9,8 +16,57 @@ ok() {
 	echo "ok $n $1"
 }
 
+skip() {
+	n=$((n + 1))
+	echo "ok $n $1 # SKIP $2"
+}
+
 not_ok() {
 	n=$((n + 1))
 	fails=$((fails + 1))
 	echo "not ok $n $1"
+	tap_show
+}
+
+# The output of the command under test, as TAP comments.
+tap_show() {
+	local item file
+	for item in ${TAP_ERR:+stderr:$TAP_ERR} ${TAP_OUT:+stdout:$TAP_OUT} ${TAP_SHOW-}; do
+		file=${item#*:}
+		[ -s "$file" ] && head -n "${TAP_LINES:-5}" "$file" |
+			sed "s/^/#   ${item%%:*}: /" | cut -c1-400
+	done
+	for item in ${TAP_SHOW_TAIL-}; do
+		file=${item#*:}
+		[ -s "$file" ] && tail -n "${TAP_LINES:-5}" "$file" |
+			sed "s/^/#   ${item%%:*}: /" | cut -c1-400
+	done
+	return 0
+}
+
+# tap_run CMD...: run CMD, its output where tap_show finds it.
+tap_run() {
+	"$@" >"$TAP_OUT" 2>"$TAP_ERR"
+	rc=$?
+}
+
+# A temporary directory, $tmp, removed when the script exits (only by the
+# script itself: not by a forked child that a signal hits before it
+# execs); the output of tap_run goes there.
+tap_tmpdir() {
+	tmp=$(mktemp -d)
+	tap_pid=$$
+	trap '[ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
+	TAP_OUT=$tmp/out
+	TAP_ERR=$tmp/err
+}
+
+# The plan, a summary of failures; returns 1 if a test failed.
+tap_end() {
+	echo "1..$n"
+	if [ "$fails" -gt 0 ]; then
+		echo "# $fails of $n failed"
+		return 1
+	fi
+	return 0
 }

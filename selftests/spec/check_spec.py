@@ -2,10 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check Documentation/netlink/specs/hcube.yaml against uapi/linux/hcube.h.
 
-Every constant, enum entry, attribute and command of the spec must exist in
-the header with the same value (checked by the C compiler with static
-asserts), and every member of the header's enums must be in the spec.
-Prints TAP; exit status 1 on any difference.
+The header is generated from the spec (scripts/hcube-ynl-gen.py; make
+check-gen compares it with a fresh generation). This check derives the C
+names again, independently, by the kernel's YNL naming rules: every
+constant, enum entry, attribute and command of the spec must exist in the
+header with the same value (checked by the C compiler with static asserts,
+so the header must also compile on its own), and every member of the
+header's enums must be in the spec. A const with a `header` is the kernel's
+own (PID_MAX_LIMIT) and must not be in the uAPI. Prints TAP; exit status 1
+on any difference.
 """
 import os
 import re
@@ -29,9 +34,12 @@ def expected(spec):
     fam = spec["name"]
     names = []
     enums = {}
+    kernel = []
     for d in spec.get("definitions", []):
-        if d["type"] == "const":
-            names.append((cname(fam, d["name"]), d["value"]))
+        if d["type"] == "const" and "header" in d:
+            kernel.append(cname(d.get("name-prefix", fam), d["name"]))
+        elif d["type"] == "const":
+            names.append((cname(d.get("name-prefix", fam), d["name"]), d["value"]))
         elif d["type"] == "enum":
             prefix = d.get("name-prefix", fam + "-" + d["name"] + "-")
             enum = d.get("enum-name", (fam + "_" + d["name"]).replace("-", "_"))
@@ -64,7 +72,7 @@ def expected(spec):
         members.append(cname(ops["name-prefix"] + o["name"]))
         value += 1
     enums[ops["enum-name"]] = members
-    return names, enums
+    return names, enums, kernel
 
 
 def header_enums(text):
@@ -80,7 +88,7 @@ def header_enums(text):
 def main():
     spec = yaml.safe_load(open(SPEC))
     text = open(HDR).read()
-    names, enums = expected(spec)
+    names, enums, kernel = expected(spec)
     n = 0
     fails = 0
     print("TAP version 13")
@@ -121,6 +129,14 @@ def main():
         n += 1
         fails += 1
         print("not ok %d header enum %s is missing from the spec" % (n, enum))
+
+    n += 1
+    found = [k for k in kernel if re.search(r"\b%s\b" % k, text)]
+    if found:
+        fails += 1
+        print("not ok %d kernel constants stay out of the uAPI: %s" % (n, " ".join(found)))
+    else:
+        print("ok %d kernel constants stay out of the uAPI (%s)" % (n, " ".join(kernel)))
 
     groups = [g["name"] for g in spec["mcast-groups"]["list"]]
     n += 1

@@ -16,22 +16,6 @@
 #include <netlink/genl/ctrl.h>
 #include "hcubectl.h"
 
-static void monitor_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] monitor [--count N]\n"
-	      "\n"
-	      "Prints the module's events as they come, one line each (stdout is\n"
-	      "flushed after each): faults marked or cleared and CPUs going offline\n"
-	      "or online, topology changes, tasks registered, unregistered, exited or\n"
-	      "changed by someone else, rebalances, and a new controller of a pebble\n"
-	      "cluster. -j prints one JSON object per line, with an \"event\" key:\n"
-	      "fault (its \"what\": added, cleared, offline, online), topology, task,\n"
-	      "rebalance, controller (\"cluster\", \"old\" and \"new\" vertex ids or\n"
-	      "null, \"reason\"). Runs until SIGINT or\n"
-	      "SIGTERM (exit status 0) or until the module is unloaded (status 1).\n"
-	      "  -c, --count N  exit (status 0) after N events\n", f);
-}
-
 static volatile sig_atomic_t stop_signal;
 
 static void on_signal(int sig)
@@ -46,315 +30,188 @@ struct monitor {
 	bool unloaded;
 };
 
-static void emit_json_begin(struct json *j, const char *event)
+static void print_reason(const char *fmt, const struct nlattr *a)
 {
-	json_init(j, stdout, false);	/* one object per line, even with -p */
-	json_obj_open(j, NULL);
-	json_str(j, "event", event);
-}
-
-static void emit_json_end(struct json *j)
-{
-	json_obj_close(j);
-	json_end(j);
-}
-
-static void emit_line(struct hc_str *b)
-{
-	printf("%s\n", b->s ? b->s : "");
-	fflush(stdout);
-	hc_str_free(b);
-}
-
-static const char *name_or_num(const char *name, uint32_t v, char *buf, size_t size)
-{
-	return hc_name_or_num(name, v, buf, size);
+	print_attr_enum(PRINT_ANY, "reason", fmt, hc_reason_names,
+			ARRAY_SIZE(hc_reason_names), a);
 }
 
 /*
  * FAULT_NTF: what happened (HCUBE_A_EVENT), to which CPU (when a CPU
- * changed) and vertex, the vertex's state now, why, and the cube summary.
+ * changed) and vertex, the vertex's state now, why, and the cube summary:
+ * "fault: added cpu 3, vertex 0001, now faulty (admin); <summary>".
  */
-static void fault_event(struct monitor *m, struct nlattr **tb)
+static int fault_event(struct monitor *mon, struct nlattr **tb)
 {
-	char lb[HC_LABEL_MAX], n1[16], n2[16], n3[16];
-	uint32_t cpu, vertex, state, reason, event;
-	bool has_cpu = hc_get_u32(tb[HCUBE_A_CPU], &cpu);
-	bool has_vertex = hc_get_u32(tb[HCUBE_A_VERTEX_ID], &vertex);
-	bool has_state = hc_get_u32(tb[HCUBE_A_STATE], &state);
-	bool has_reason = hc_get_u32(tb[HCUBE_A_REASON], &reason);
-	bool has_event = hc_get_u32(tb[HCUBE_A_EVENT], &event);
-	const char *what = has_event ? name_or_num(hc_fault_event_name(event), event,
-						   n3, sizeof(n3)) : NULL;
-	struct hc_cube c;
+	char lb[HC_LABEL_MAX];
+	const char *sep = "";
 
+	if (hc_tb_dim(tb) >= 0)
+		mon->dim = hc_tb_dim(tb);
+	print_fp("fault: ");
+	if (!tb[HCUBE_A_EVENT])
+		print_fp("?");
+	print_attr_enum(PRINT_ANY, "what", "%s", hc_fault_event_names,
+			ARRAY_SIZE(hc_fault_event_names), tb[HCUBE_A_EVENT]);
+	if (tb[HCUBE_A_CPU]) {
+		print_attr_u32(PRINT_ANY, "cpu", " cpu %u", tb[HCUBE_A_CPU]);
+		sep = ",";
+	}
+	if (tb[HCUBE_A_VERTEX_ID]) {
+		uint32_t v = nla_get_u32(tb[HCUBE_A_VERTEX_ID]);
+
+		print_uint(PRINT_JSON, "vertex", NULL, v);
+		print_label(mon->dim, v);
+		print_fp("%s vertex %s", sep, hc_label(lb, mon->dim, v));
+		sep = ",";
+	}
+	print_fp("%s", tb[HCUBE_A_STATE] ? sep : "");
+	print_attr_enum(PRINT_ANY, "state", " now %s", hc_vertex_state_names,
+			ARRAY_SIZE(hc_vertex_state_names), tb[HCUBE_A_STATE]);
+	print_reason(" (%s)", tb[HCUBE_A_REASON]);
 	/* The module adds the cube summary after the fault. */
-	hc_cube_parse(&c, tb);
-	if (hc_cube_dim(&c) >= 0)
-		m->dim = hc_cube_dim(&c);
-	if (hc_opts.json) {
-		struct json j;
-
-		emit_json_begin(&j, "fault");
-		if (what)
-			json_str(&j, "what", what);
-		else
-			json_null(&j, "what");
-		if (has_cpu)
-			json_uint(&j, "cpu", cpu);
-		if (has_vertex) {
-			json_uint(&j, "vertex", vertex);
-			hc_json_label(&j, m->dim, vertex);
-		}
-		if (has_state)
-			json_str(&j, "state", name_or_num(hc_vstate_name(state), state,
-							  n1, sizeof(n1)));
-		else
-			json_null(&j, "state");
-		if (has_reason)
-			json_str(&j, "reason", name_or_num(hc_reason_name(reason), reason,
-							   n2, sizeof(n2)));
-		else
-			json_null(&j, "reason");
-		if (HC_HAS(&c, HCUBE_A_DIM))
-			hc_cube_json(&j, &c);
-		emit_json_end(&j);
-	} else {
-		/* "fault: added cpu 3, vertex 0001 now faulty (admin); <summary>" */
-		struct hc_str b = { 0 };
-		const char *sep = "";
-
-		hc_str_printf(&b, "fault: %s", what ? what : "?");
-		if (has_cpu) {
-			hc_str_printf(&b, " cpu %u", cpu);
-			sep = ",";
-		}
-		if (has_vertex) {
-			hc_str_printf(&b, "%s vertex %s", sep, hc_label(lb, m->dim, vertex));
-			sep = ",";
-		}
-		if (has_state)
-			hc_str_printf(&b, "%s now %s", sep,
-				      name_or_num(hc_vstate_name(state), state, n1, sizeof(n1)));
-		if (has_reason)
-			hc_str_printf(&b, " (%s)", name_or_num(hc_reason_name(reason),
-							       reason, n2, sizeof(n2)));
-		if (HC_HAS(&c, HCUBE_A_DIM)) {
-			hc_str_printf(&b, "; ");
-			hc_cube_line(&b, &c);
-		}
-		emit_line(&b);
+	if (tb[HCUBE_A_DIM]) {
+		print_fp("; ");
+		print_cube(tb);
 	}
+	return 0;
 }
 
-static void topo_event(struct monitor *m, struct nlattr **tb)
+static int topo_event(struct monitor *mon, struct nlattr **tb)
 {
-	struct hc_cube c;
-	char num[16];
-
-	hc_cube_parse(&c, tb);
-	if (hc_cube_dim(&c) >= 0)
-		m->dim = hc_cube_dim(&c);
-	if (hc_opts.json) {
-		struct json j;
-
-		emit_json_begin(&j, "topology");
-		hc_cube_json(&j, &c);
-		if (HC_HAS(&c, HCUBE_A_REASON))
-			json_str(&j, "reason", name_or_num(hc_reason_name(c.reason),
-							   c.reason, num, sizeof(num)));
-		else
-			json_null(&j, "reason");
-		emit_json_end(&j);
-	} else {
-		struct hc_str b = { 0 };
-
-		hc_str_printf(&b, "topology: ");
-		hc_cube_line(&b, &c);
-		if (HC_HAS(&c, HCUBE_A_REASON))
-			hc_str_printf(&b, " (%s)", name_or_num(hc_reason_name(c.reason),
-							       c.reason, num, sizeof(num)));
-		emit_line(&b);
-	}
-}
-
-static int task_event(struct monitor *m, struct nlattr **tb)
-{
-	struct hc_task t;
-	char num[16];
-
-	if (!tb[HCUBE_A_TASK])
-		return -1;
-	hc_task_parse(&t, tb[HCUBE_A_TASK]);
-	if (hc_opts.json) {
-		struct json j;
-
-		emit_json_begin(&j, "task");
-		hc_task_json_members(&j, &t, m->dim);
-		emit_json_end(&j);
-	} else {
-		struct hc_str b = { 0 };
-
-		hc_str_printf(&b, "task: ");
-		hc_task_text(&b, &t, m->dim);
-		if (HC_HAS(&t, HCUBE_T_A_REASON))
-			hc_str_printf(&b, " (%s)", name_or_num(hc_reason_name(t.reason),
-							       t.reason, num, sizeof(num)));
-		emit_line(&b);
-	}
-	hc_task_free(&t);
+	if (hc_tb_dim(tb) >= 0)
+		mon->dim = hc_tb_dim(tb);
+	print_fp("topology: ");
+	print_cube(tb);
+	print_reason(" (%s)", tb[HCUBE_A_REASON]);
 	return 0;
 }
 
 /*
- * CONTROLLER_NTF: a pebble cluster's controller changed. "controller:
- * cluster 0 (0xx) 000 -> 001 (admin)".
+ * TASK_NTF: @tb is the task's (HCUBE_A_TASK): "task: pid 777 (sleep) ...
+ * (exited)"; a new thread or child of a registered task: "(thread, creator
+ * 800)".
  */
-static void controller_event(struct monitor *m, struct nlattr **tb)
+static int task_event(struct monitor *mon, struct nlattr **tb)
 {
-	char lo[HC_LABEL_MAX], ln[HC_LABEL_MAX], num[16];
-	uint32_t cluster = 0, cdim = 0, old = 0, now = 0, reason = 0;
-	bool has_cluster = hc_get_u32(tb[HCUBE_A_CLUSTER], &cluster);
-	bool has_cdim = hc_get_u32(tb[HCUBE_A_CLUSTER_DIM], &cdim);
-	bool has_old = hc_get_u32(tb[HCUBE_A_CONTROLLER_OLD], &old);
-	bool has_new = hc_get_u32(tb[HCUBE_A_CONTROLLER_NEW], &now);
-	bool has_reason = hc_get_u32(tb[HCUBE_A_REASON], &reason);
-	const char *why = has_reason ? name_or_num(hc_reason_name(reason), reason,
-						   num, sizeof(num)) : NULL;
+	struct nlattr *reason = tb[HCUBE_T_A_REASON], *creator = tb[HCUBE_T_A_CREATOR];
 
-	if (hc_opts.json) {
-		struct json j;
-
-		emit_json_begin(&j, "controller");
-		hc_json_u32(&j, "cluster", has_cluster, cluster);
-		hc_json_u32(&j, "cluster_dim", has_cdim, cdim);
-		hc_json_u32(&j, "old", has_old, old);
-		hc_json_u32(&j, "new", has_new, now);
-		if (why)
-			json_str(&j, "reason", why);
-		else
-			json_null(&j, "reason");
-		emit_json_end(&j);
-	} else {
-		struct hc_str b = { 0 };
-
-		if (has_cluster)
-			hc_str_printf(&b, "controller: cluster %u", cluster);
-		else
-			hc_str_printf(&b, "controller: cluster ?");
-		hc_str_printf(&b, " %s -> %s", has_old ? hc_label(lo, m->dim, old) : "none",
-			      has_new ? hc_label(ln, m->dim, now) : "none");
-		if (why)
-			hc_str_printf(&b, " (%s)", why);
-		emit_line(&b);
-	}
-}
-
-/* REBALANCE_NTF: the report's attributes are the message's own. */
-static int rebalance_event(struct monitor *m, struct nlattr *attrs, int len)
-{
-	struct hc_report r;
-
-	if (hc_report_parse(&r, attrs, len) < 0) {
-		hc_report_free(&r);
-		return -1;
-	}
-	if (hc_opts.json) {
-		struct json j;
-
-		emit_json_begin(&j, "rebalance");
-		hc_report_json(&j, &r, m->dim);
-		emit_json_end(&j);
-	} else {
-		struct hc_str b = { 0 };
-
-		hc_report_line(&b, &r, m->dim);
-		emit_line(&b);
-	}
-	hc_report_free(&r);
+	print_fp("task: ");
+	print_task(tb, mon->dim, 0);
+	if (reason || creator)
+		print_fp(" (");
+	print_attr_enum(PRINT_FP, NULL, "%s", hc_reason_names, ARRAY_SIZE(hc_reason_names),
+			reason);
+	if (creator)
+		print_fp("%screator %u", reason ? ", " : "", nla_get_u32(creator));
+	if (reason || creator)
+		print_fp(")");
 	return 0;
 }
 
-static void unknown_event(uint8_t cmd)
+/* CONTROLLER_NTF: "controller: cluster 0 000 -> 001 (admin)". */
+static int controller_event(struct monitor *mon, struct nlattr **tb)
 {
-	if (hc_opts.json) {
-		struct json j;
+	char lb[HC_LABEL_MAX];
+	int i;
 
-		emit_json_begin(&j, "unknown");
-		json_uint(&j, "cmd", cmd);
-		emit_json_end(&j);
-	} else {
-		struct hc_str b = { 0 };
+	print_fp("controller: cluster ");
+	if (!tb[HCUBE_A_CLUSTER])
+		print_fp("?");
+	print_attr_u32(PRINT_ANY, "cluster", "%u", tb[HCUBE_A_CLUSTER]);
+	print_attr_u32(PRINT_JSON, "cluster_dim", NULL, tb[HCUBE_A_CLUSTER_DIM]);
+	for (i = 0; i < 2; i++) {
+		struct nlattr *a = tb[i ? HCUBE_A_CONTROLLER_NEW : HCUBE_A_CONTROLLER_OLD];
 
-		hc_str_printf(&b, "unknown event: command %u", cmd);
-		emit_line(&b);
+		print_attr_u32(PRINT_JSON, i ? "new" : "old", NULL, a);
+		print_fp(i ? " -> %s" : " %s",
+			 a ? hc_label(lb, mon->dim, nla_get_u32(a)) : "none");
 	}
+	print_reason(" (%s)", tb[HCUBE_A_REASON]);
+	return 0;
 }
 
 /* nlctrl's notification that a family went away: is it ours? */
-static void ctrl_event(struct monitor *m, struct genlmsghdr *gh, struct nlmsghdr *nlh)
+static void ctrl_event(struct monitor *mon, struct nl_msg *msg)
 {
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct nlattr *tb[CTRL_ATTR_MAX + 1];
-	uint16_t id;
+	struct genlmsghdr *gh;
 
-	if (gh->cmd != CTRL_CMD_DELFAMILY)
+	if (!genlmsg_valid_hdr(nlh, 0))
 		return;
-	hc_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0));
-	(void)nlh;
-	if (tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2) {
-		memcpy(&id, nla_data(tb[CTRL_ATTR_FAMILY_ID]), sizeof(id));
-		if (id == m->family)
-			m->unloaded = true;
-	}
+	gh = nlmsg_data(nlh);
+	if (gh->cmd != CTRL_CMD_DELFAMILY ||
+	    nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), NULL))
+		return;
+	if (tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2 &&
+	    nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == mon->family)
+		mon->unloaded = true;
+}
+
+/* The events: their name in JSON, and how to print them. */
+static const struct {
+	uint8_t cmd;
+	const char *name;
+	int (*print)(struct monitor *mon, struct nlattr **tb);
+} events[] = {
+	{ HCUBE_CMD_FAULT_NTF, "fault", fault_event },
+	{ HCUBE_CMD_TOPO_NTF, "topology", topo_event },
+	{ HCUBE_CMD_TASK_NTF, "task", task_event },
+	{ HCUBE_CMD_REBALANCE_NTF, "rebalance", NULL },
+	{ HCUBE_CMD_CONTROLLER_NTF, "controller", controller_event },
+};
+
+/* What must be there before anything is printed: -1 if it is not. */
+static int check_event(const struct hc_msg *m, struct nlattr **task)
+{
+	if (m->cmd == HCUBE_CMD_TASK_NTF)
+		return m->tb[HCUBE_A_TASK] ? hc_parse_nested(task, &hc_set_task,
+							      m->tb[HCUBE_A_TASK]) : -1;
+	if (m->cmd == HCUBE_CMD_REBALANCE_NTF)
+		return hc_report_check(m);
+	return 0;
 }
 
 static int on_event(struct nl_msg *msg, void *arg)
 {
-	struct monitor *m = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[HCUBE_A_MAX + 1], *attrs;
-	struct genlmsghdr *gh;
-	int bad = 0, len;
+	struct nlattr *tb[HC_TB_SIZE], *task[HC_TB_SIZE];
+	struct monitor *mon = arg;
+	struct hc_msg m;
+	size_t i;
+	int ret = hc_msg_from(msg, mon->family, &m, tb);
 
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return NL_SKIP;
-	gh = nlmsg_data(nlh);
-	if (nlh->nlmsg_type == GENL_ID_CTRL) {
-		ctrl_event(m, gh, nlh);
-		return m->unloaded ? NL_STOP : NL_SKIP;
+	if (ret > 0 && nlmsg_hdr(msg)->nlmsg_type == GENL_ID_CTRL) {
+		ctrl_event(mon, msg);
+		return mon->unloaded ? NL_STOP : NL_SKIP;
 	}
-	if (nlh->nlmsg_type != m->family)
+	if (ret > 0)
 		return NL_SKIP;
-	attrs = genlmsg_attrdata(gh, 0);
-	len = genlmsg_attrlen(gh, 0);
-	hc_parse(tb, HCUBE_A_MAX, attrs, len);
-	switch (gh->cmd) {
-	case HCUBE_CMD_FAULT_NTF:
-		fault_event(m, tb);
-		break;
-	case HCUBE_CMD_TOPO_NTF:
-		topo_event(m, tb);
-		break;
-	case HCUBE_CMD_TASK_NTF:
-		bad = task_event(m, tb);
-		break;
-	case HCUBE_CMD_REBALANCE_NTF:
-		bad = rebalance_event(m, attrs, len);
-		break;
-	case HCUBE_CMD_CONTROLLER_NTF:
-		controller_event(m, tb);
-		break;
-	default:
-		unknown_event(gh->cmd);
-		break;
-	}
-	if (bad) {
-		fprintf(stderr, "hcubectl: monitor: malformed event (command %u)\n",
-			gh->cmd);
+	if (ret < 0 || check_event(&m, task) < 0) {
+		fprintf(stderr, "hcubectl: monitor: malformed event (command %u)\n", m.cmd);
 		return NL_SKIP;
 	}
-	m->seen++;
-	return m->count && m->seen >= m->count ? NL_STOP : NL_OK;
+	for (i = 0; i < ARRAY_SIZE(events) && events[i].cmd != m.cmd; i++)
+		;
+	print_begin(true);	/* one object per line, even with -p */
+	open_json_object(NULL);
+	if (i == ARRAY_SIZE(events)) {
+		print_string(PRINT_JSON, "event", NULL, "unknown");
+		print_uint(PRINT_ANY, "cmd", "unknown event: command %u", m.cmd);
+	} else {
+		print_string(PRINT_JSON, "event", NULL, events[i].name);
+		if (m.cmd == HCUBE_CMD_TASK_NTF)
+			memcpy(tb, task, sizeof(task));
+		if (events[i].print)
+			events[i].print(mon, tb);
+		else
+			print_report(&m, mon->dim, true);
+	}
+	close_json_object();
+	print_fp("\n");
+	print_end();
+	mon->seen++;
+	return mon->count && mon->seen >= mon->count ? NL_STOP : NL_OK;
 }
 
 /* Events carry sequence number 0: accept them all. */
@@ -365,45 +222,22 @@ static int no_seq_check(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-static int cube_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+static int monitor(struct hc_ctx *c, int argc, char **argv)
 {
-	struct nlattr *tb[HCUBE_A_MAX + 1];
-	struct hc_cube c;
-
-	(void)cmd;
-	hc_parse(tb, HCUBE_A_MAX, attrs, len);
-	hc_cube_parse(&c, tb);
-	*(int *)arg = hc_cube_dim(&c);
-	return 0;
-}
-
-int cmd_monitor(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct monitor m = { .dim = -1 };
+	struct monitor mon = { .dim = -1 };
+	const char *count = hc_opt(c, 'c');
 	struct sigaction sa = { 0 };
 	sigset_t block, waitmask;
-	bool first = true;
+	struct nl_sock *sk;
 	struct nl_cb *cb;
-	struct hc_nl nl;
-	uint32_t count;
-	int c, grp, ctrl_grp, ret;
+	uint32_t n;
+	int grp, ctrl_grp, ret;
 
-	while ((c = hc_getopt(argc, argv, "monitor", "c:", opts, monitor_usage,
-			      &first)) != -1) {
-		if (c == 'c') {
-			if (!hc_parse_u32(optarg, &count) || !count)
-				hc_usage_error("monitor", "--count: '%s' is not a positive integer",
-					       optarg);
-			m.count = count;
-		}
-	}
-	if (optind < argc)
-		hc_usage_error("monitor", "unexpected argument '%s'", argv[optind]);
+	(void)argc;
+	(void)argv;
+	if (count && (!hc_parse_u32(count, &n) || !n))
+		hc_usage(c, "--count: '%s' is not a positive integer", count);
+	mon.count = count ? n : 0;
 
 	/* Signals only interrupt the wait: no event is cut in half. */
 	sigemptyset(&block);
@@ -417,39 +251,35 @@ int cmd_monitor(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	hc_nl_open(&nl);
-	m.family = nl.family;
 	/* The dimension for labels, before any event can queue up. */
-	ret = hc_simple_get(&nl, HCUBE_CMD_CUBE_GET, false, "monitor", cube_reply,
-			    &m.dim);
-	if (ret) {
-		hc_nl_close(&nl);
+	ret = hc_cube_dim(c, &mon.dim);
+	if (ret)
 		return ret;
-	}
+	sk = hc_sock(c);
+	mon.family = c->family;
 	/* Resolve both groups before joining one: replies and events mix. */
-	grp = genl_ctrl_resolve_grp(nl.sk, HCUBE_FAMILY_NAME, HCUBE_MCGRP_EVENTS);
+	grp = genl_ctrl_resolve_grp(sk, HCUBE_FAMILY_NAME, HCUBE_MCGRP_EVENTS);
 	if (grp < 0)
 		hc_fatal("monitor: no multicast group \"%s\": %s", HCUBE_MCGRP_EVENTS,
 			 nl_geterror(grp));
-	ctrl_grp = genl_ctrl_resolve_grp(nl.sk, "nlctrl", "notify");
-	ret = nl_socket_add_membership(nl.sk, grp);
+	ctrl_grp = genl_ctrl_resolve_grp(sk, "nlctrl", "notify");
+	ret = nl_socket_add_membership(sk, grp);
 	if (ret < 0)
-		hc_fatal("monitor: cannot join \"%s\": %s", HCUBE_MCGRP_EVENTS,
-			 nl_geterror(ret));
+		hc_fatal("monitor: cannot join \"%s\": %s", HCUBE_MCGRP_EVENTS, nl_geterror(ret));
 	if (ctrl_grp >= 0)
-		nl_socket_add_membership(nl.sk, ctrl_grp);	/* to see an rmmod */
-	if (nl_socket_set_nonblocking(nl.sk) < 0)
+		nl_socket_add_membership(sk, ctrl_grp);	/* to see an rmmod */
+	if (nl_socket_set_nonblocking(sk) < 0)
 		hc_fatal("monitor: cannot make the socket non-blocking");
 
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb)
 		hc_fatal("out of memory");
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
-	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &m);
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &mon);
 
 	ret = 0;
-	while (!stop_signal && !m.unloaded && (!m.count || m.seen < m.count)) {
-		struct pollfd pfd = { .fd = nl_socket_get_fd(nl.sk), .events = POLLIN };
+	while (!stop_signal && !mon.unloaded && (!mon.count || mon.seen < mon.count)) {
+		struct pollfd pfd = { .fd = nl_socket_get_fd(sk), .events = POLLIN };
 		int err;
 
 		if (ppoll(&pfd, 1, NULL, &waitmask) < 0) {
@@ -457,7 +287,7 @@ int cmd_monitor(int argc, char **argv)
 				continue;
 			hc_fatal("monitor: poll: %s", strerror(errno));
 		}
-		err = nl_recvmsgs(nl.sk, cb);
+		err = nl_recvmsgs(sk, cb);
 		if (err == -NLE_NOMEM) {	/* ENOBUFS: the socket overran */
 			fprintf(stderr, "hcubectl: monitor: events lost (receive buffer overrun)\n");
 			continue;
@@ -468,12 +298,37 @@ int cmd_monitor(int argc, char **argv)
 			break;
 		}
 	}
-	if (m.unloaded) {
+	if (mon.unloaded) {
 		fprintf(stderr, "hcubectl: monitor: the hcube module was unloaded\n");
 		ret = HC_EXIT_ERROR;
 	}
 	fflush(stdout);
 	nl_cb_put(cb);
-	hc_nl_close(&nl);
 	return ret;
 }
+
+static const struct hc_opt monitor_opts[] = {
+	{ "count", 'c', "N", "exit (status 0) after N events" },
+	{ 0 },
+};
+
+const struct hc_cmd hc_cmd_monitor = {
+	.name = "monitor",
+	.args = "[--count N]",
+	.summary = "print the module's events as they come",
+	.help =
+	"Prints the module's events as they come, one line each (stdout is\n"
+	"flushed after each): faults marked or cleared and CPUs going offline\n"
+	"or online, topology changes, tasks registered, unregistered, exited or\n"
+	"changed by someone else, new threads and children of registered jobs\n"
+	"registered (fork, thread) or refused over max_tasks (refused), with the\n"
+	"pid of their creator, rebalances, and a new controller of a pebble\n"
+	"cluster. -j prints one JSON object per line, with an \"event\" key:\n"
+	"fault (its \"what\": added, cleared, offline, online), topology, task\n"
+	"(\"reason\", and \"creator\" when there is one), rebalance, controller\n"
+	"(\"cluster\", \"old\" and \"new\" vertex ids or null, \"reason\"). Runs\n"
+	"until SIGINT or SIGTERM (exit status 0) or until the module is unloaded\n"
+	"(status 1).\n",
+	.opts = monitor_opts,
+	.handler = monitor,
+};

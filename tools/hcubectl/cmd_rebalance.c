@@ -1,129 +1,99 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hcubectl rebalance: run (or plan) a rebalance and print its report. */
-#include <string.h>
 #include "hcubectl.h"
 
-static void rebalance_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] rebalance\n"
-	      "         [--policy mcwa|dem|cwa|optimal|auto|rid|sid|sbn|sbn-cube|sbn-heur|pebble]\n"
-	      "         [--dry-run]\n"
-	      "\n"
-	      "Balances the registered tasks between the healthy vertices and prints\n"
-	      "the report: policy (and the one auto applied), trigger, balancing\n"
-	      "subcube and tree depth, the load\n"
-	      "of each vertex before -> planned -> after the moves, the transfers of\n"
-	      "the plan by communication step (step 3: 1001->0001 7 = 7 tasks from\n"
-	      "vertex 1001 to 0001), the counts (transfers, migrations = task-hops,\n"
-	      "moved tasks, failed moves, tasks found exited, tasks evacuated from\n"
-	      "failing vertices), the duration, and the tasks whose move failed or\n"
-	      "whose affinity someone else had changed; the policy's messages, the\n"
-	      "plan's imbalance (0: every vertex within floor/ceil of its component's\n"
-	      "average) and, for pebble, the receivers that several owners contended.\n"
-	      "  -P, --policy P  mcwa, dem, cwa (needs a fault-free cube), optimal\n"
-	      "                  (fewest task-hops to balance), auto (the cheapest of\n"
-	      "                  dem, mcwa, optimal among those balancing best), rid,\n"
-	      "                  sid, sbn, sbn-cube, sbn-heur or pebble;\n"
-	      "                  default: the policy 'hcubectl config show' shows\n"
-	      "  -n, --dry-run   plan only: move nothing\n"
-	      "Needs CAP_NET_ADMIN. -j prints one JSON object (keys shared with\n"
-	      "'hcube-sim plan --json': policy, balancing_subcube, tree_depth,\n"
-	      "loads_before, transfers, steps, migrations, moved_tasks, comm_steps,\n"
-	      "messages; the plan's loads are loads_plan here, loads_after is after\n"
-	      "moving; also applied, imbalance and contended).\n", f);
-}
-
 struct reply {
-	struct hc_report report;
+	struct hc_attrs report;
+	struct hc_msg m;
 	bool got;
 };
 
 /* The reply's attributes are the report's (enum hcube_report_attr). */
-static int report_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+static int report_reply(const struct hc_msg *m, void *arg)
 {
 	struct reply *r = arg;
 
-	(void)cmd;
 	if (r->got)
 		return -1;	/* one report per request */
 	r->got = true;
-	return hc_report_parse(&r->report, attrs, len);
+	if (hc_attrs_copy(&r->report, &hc_set_report, m->attrs, m->len))
+		return -1;
+	r->m = (struct hc_msg){ .cmd = m->cmd, .attrs = r->report.buf, .len = m->len,
+				.tb = r->report.tb };
+	return hc_report_check(&r->m);
 }
 
-static int cube_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+static int rebalance(struct hc_ctx *c, int argc, char **argv)
 {
-	struct nlattr *tb[HCUBE_A_MAX + 1];
-	struct hc_cube c;
-
-	(void)cmd;
-	hc_parse(tb, HCUBE_A_MAX, attrs, len);
-	hc_cube_parse(&c, tb);
-	*(int *)arg = hc_cube_dim(&c);
-	return 0;
-}
-
-int cmd_rebalance(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'P' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *policy_arg = NULL;
+	const char *policy = hc_opt(c, 'P');
+	const char *const *pol = hc_policy_names;
+	unsigned int npol = ARRAY_SIZE(hc_policy_names);
 	struct reply rep = { 0 };
-	bool dry_run = false, first = true;
-	int c, policy = -1, dim = -1, ret;
-	struct hc_nl nl;
 	struct hc_req r;
+	int dim, ret;
 
-	while ((c = hc_getopt(argc, argv, "rebalance", "P:n", opts, rebalance_usage,
-			      &first)) != -1) {
-		if (c == 'P') {
-			policy_arg = optarg;
-			policy = hc_policy_parse(optarg);
-			if (policy < 0)
-				hc_usage_error("rebalance", "unknown policy '%s' (%s)",
-					       optarg, HC_POLICY_LIST);
-		} else if (c == 'n') {
-			dry_run = true;
-		}
-	}
-	if (optind < argc)
-		hc_usage_error("rebalance", "unexpected argument '%s'", argv[optind]);
-
-	hc_nl_open(&nl);
-	ret = hc_simple_get(&nl, HCUBE_CMD_CUBE_GET, false, "rebalance", cube_reply,
-			    &dim);
+	(void)argc;
+	(void)argv;
+	if (policy && hc_enum_parse(pol, npol, policy) < 0)
+		hc_usage(c, "unknown policy '%s' (%s)", policy, hc_enum_list(pol, npol, ", "));
+	ret = hc_cube_dim(c, &dim);
 	if (ret)
-		goto out;
-	hc_req_init(&r, &nl, HCUBE_CMD_REBALANCE, false, 64, "rebalance");
-	if (policy >= 0)
-		hc_req_u32(&r, HCUBE_R_A_POLICY, (uint32_t)policy, "policy %s", policy_arg);
-	if (dry_run)
+		return ret;
+	hc_req_init(&r, c->cmd->nlcmd, false, 64, c->what);
+	if (policy)
+		hc_req_u32(&r, HCUBE_R_A_POLICY, (uint32_t)hc_enum_parse(pol, npol, policy),
+			   "policy %s", policy);
+	if (hc_opt(c, 'n'))
 		hc_req_flag(&r, HCUBE_R_A_DRY_RUN, "--dry-run");
-	ret = hc_req_run(&nl, &r, report_reply, &rep);
+	ret = hc_req_send(c, &r, report_reply, &rep, NULL);
 	hc_req_free(&r);
-	if (ret)
-		goto out;
-	if (!rep.got) {
+	if (!ret && !rep.got) {
 		fprintf(stderr, "hcubectl: rebalance: the kernel sent no report\n");
 		ret = HC_EXIT_ERROR;
-		goto out;
 	}
-	if (hc_opts.json) {
-		struct json j;
-
-		hc_json_begin(&j);
-		json_obj_open(&j, NULL);
-		hc_report_json(&j, &rep.report, dim);
-		json_obj_close(&j);
-		json_end(&j);
-	} else {
-		hc_report_text(stdout, &rep.report, dim);
+	if (!ret) {
+		print_begin(false);
+		open_json_object(NULL);
+		print_report(&rep.m, dim, false);
+		close_json_object();
+		print_end();
 	}
-out:
-	hc_report_free(&rep.report);
-	hc_nl_close(&nl);
+	hc_attrs_free(&rep.report);
 	return ret;
 }
+
+static const struct hc_opt rebalance_opts[] = {
+	{ "policy", 'P', "P",
+	  "one of the policies above: cwa needs a fault-free cube, optimal plans "
+	  "the fewest task-hops to balance, auto the cheapest of dem, mcwa and optimal "
+	  "among those balancing best (hcubectl(8) describes each); default: the "
+	  "policy 'hcubectl config show' shows" },
+	{ "dry-run", 'n', NULL, "plan only: move nothing" },
+	{ 0 },
+};
+
+const struct hc_cmd hc_cmd_rebalance = {
+	.name = "rebalance",
+	.args = "[--policy @POLICIES@] [--dry-run]",
+	.summary = "balance the tasks now (or plan it: --dry-run)",
+	.help =
+	"Balances the registered tasks between the healthy vertices and prints\n"
+	"the report: policy (and the one auto applied), trigger, balancing\n"
+	"subcube and tree depth, the load of each vertex before -> planned ->\n"
+	"after the moves, the transfers of the plan by communication step\n"
+	"(step 3: 1001->0001 7 = 7 tasks from vertex 1001 to 0001), the counts\n"
+	"(transfers, migrations = task-hops, moved tasks, failed moves, tasks\n"
+	"found exited, tasks evacuated from failing vertices), the duration, and\n"
+	"the tasks whose move failed or whose affinity someone else had changed;\n"
+	"the policy's messages, the plan's imbalance (0: every vertex within\n"
+	"floor/ceil of its component's average) and, for pebble, the receivers\n"
+	"that several owners contended. Needs CAP_NET_ADMIN. -j prints one JSON\n"
+	"object (keys shared with 'hcube-sim plan --json': policy,\n"
+	"balancing_subcube, tree_depth, loads_before, transfers, steps,\n"
+	"migrations, moved_tasks, comm_steps, messages; the plan's loads are\n"
+	"loads_plan here, loads_after is after moving; also applied, imbalance\n"
+	"and contended).\n",
+	.opts = rebalance_opts,
+	.nlcmd = HCUBE_CMD_REBALANCE,
+	.handler = rebalance,
+};

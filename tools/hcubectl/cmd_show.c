@@ -10,419 +10,385 @@
 /* Largest cube whose id-indexed arrays show builds (the uAPI's is 10). */
 #define SHOW_MAX_DIM 20
 
-static void show_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] show\n"
-	      "\n"
-	      "Shows the cube: its mode, dimension, healthy vertices, the balancing\n"
-	      "subcube C_b (a pattern like X0X1: X a free dimension) and the depth of\n"
-	      "its trees; then one row per vertex: label (binary, highest dimension\n"
-	      "first) and decimal id, state, CPUs, usable CPUs, load (registered\n"
-	      "tasks), C_b membership, tree parent and distance to C_b, whether it\n"
-	      "controls its pebble cluster (CTRL); then the trees under each C_b\n"
-	      "vertex. Absent labels (no CPU group) are listed on one line; detached\n"
-	      "vertices (healthy, but with no healthy path to C_b) are called out.\n"
-	      "Pebble clusters are the subcubes of the low cluster_dim dimensions;\n"
-	      "each has a controller (the lowest healthy label at first; a new one\n"
-	      "when it fails, and a recovered one does not take the role back).\n"
-	      "\n"
-	      "-j prints one JSON object: the summary keys, \"cluster_dim\",\n"
-	      "\"controllers\" (per cluster, a vertex id or null), \"vertices\" (one\n"
-	      "object per vertex, with \"controller\" true or false), and \"parent\",\n"
-	      "\"detached\", \"absent\" (lists indexed by or of vertex ids).\n", f);
-}
-
-struct show_data {
-	struct hc_cube cube;
-	struct hc_vertex *v;
-	size_t n, cap;
+struct show {
+	struct hc_attrs cube;
+	struct hc_attrs_list v;	/* the vertices, sorted by id */
+	long *index;		/* id -> index in v, -1 for none */
+	uint32_t nindex;
+	int dim;
 };
 
-static int cube_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+static int cube_reply(const struct hc_msg *m, void *arg)
 {
-	struct nlattr *tb[HCUBE_A_MAX + 1];
+	struct hc_attrs *a = arg;
 
-	(void)cmd;
-	hc_parse(tb, HCUBE_A_MAX, attrs, len);
-	hc_cube_parse(arg, tb);
-	return 0;
+	hc_attrs_free(a);
+	return hc_attrs_copy(a, &hc_set_hcube, m->attrs, m->len);
 }
 
-static int vertex_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+static int vertex_reply(const struct hc_msg *m, void *arg)
 {
-	struct show_data *d = arg;
+	struct hc_attrs_list *l = arg;
 	struct nlattr *a;
 	int rem;
 
-	(void)cmd;
-	nla_for_each_attr(a, attrs, len, rem) {
+	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		if (nla_type(a) != HCUBE_A_VERTEX)
 			continue;
-		if (d->n == d->cap) {
-			d->cap = d->cap ? 2 * d->cap : 64;
-			d->v = hc_realloc(d->v, d->cap * sizeof(*d->v));
-		}
-		if (hc_vertex_parse(&d->v[d->n], a) < 0)
-			return -1;
-		d->n++;
+		if (hc_attrs_add(l, &hc_set_vertex, a) || !l->v[l->n - 1].tb[HCUBE_V_A_ID])
+			return -1;	/* a vertex without its label is useless */
 	}
 	return 0;
 }
 
-static void free_vertices(struct show_data *d)
+static uint32_t id_of(const struct hc_attrs *v)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		hc_vertex_free(&d->v[i]);
-	free(d->v);
-	d->v = NULL;
-	d->n = d->cap = 0;
+	return nla_get_u32(v->tb[HCUBE_V_A_ID]);
 }
 
 static int cmp_vertex(const void *a, const void *b)
 {
-	const struct hc_vertex *x = a, *y = b;
+	uint32_t x = id_of(a), y = id_of(b);
 
-	return x->id < y->id ? -1 : x->id > y->id;
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t generation(const struct hc_attrs *cube)
+{
+	return nla_get_u32(cube->tb[HCUBE_A_GENERATION]);
 }
 
 /* Summary, vertices, summary again: retry if the generation moved. */
-static int fetch(struct hc_nl *nl, struct show_data *d)
+static int fetch(struct hc_ctx *c, struct show *d)
 {
-	struct hc_cube again;
+	struct hc_attrs again = { 0 };
 	int tries, ret;
 
 	for (tries = 0; tries < 5; tries++) {
-		memset(&d->cube, 0, sizeof(d->cube));
-		memset(&again, 0, sizeof(again));
-		ret = hc_simple_get(nl, HCUBE_CMD_CUBE_GET, false, "show: cube",
-				    cube_reply, &d->cube);
+		ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, "show: cube", cube_reply, &d->cube);
 		if (!ret)
-			ret = hc_simple_get(nl, HCUBE_CMD_VERTEX_GET, true,
-					    "show: vertices", vertex_reply, d);
+			ret = hc_get(c, HCUBE_CMD_VERTEX_GET, true, "show: vertices",
+				     vertex_reply, &d->v);
 		if (!ret)
-			ret = hc_simple_get(nl, HCUBE_CMD_CUBE_GET, false,
-					    "show: cube", cube_reply, &again);
+			ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, "show: cube", cube_reply,
+				     &again);
 		if (ret)
-			return ret;
-		if (!HC_HAS(&d->cube, HCUBE_A_GENERATION) ||
-		    !HC_HAS(&again, HCUBE_A_GENERATION) ||
-		    again.generation == d->cube.generation)
 			break;
-		free_vertices(d);
+		if (!d->cube.tb[HCUBE_A_GENERATION] || !again.tb[HCUBE_A_GENERATION] ||
+		    generation(&again) == generation(&d->cube))
+			break;
+		hc_attrs_list_free(&d->v);
 	}
-	qsort(d->v, d->n, sizeof(*d->v), cmp_vertex);
-	return 0;
+	hc_attrs_free(&again);
+	qsort(d->v.v, d->v.n, sizeof(*d->v.v), cmp_vertex);
+	return ret;
 }
 
-/* Index of vertex @id in d->v, or -1. */
-static long find_vertex(const long *index, uint32_t nindex, uint32_t id)
+static bool has(const struct hc_attrs *v, int type)
 {
-	return id < nindex ? index[id] : -1;
+	return v->tb[type] != NULL;
 }
 
-static const char *vstate(const struct hc_vertex *v, char *num, size_t size)
+static bool is_absent(const struct hc_attrs *v)
 {
-	if (!HC_HAS(v, HCUBE_V_A_STATE))
-		return "?";
-	return hc_name_or_num(hc_vstate_name(v->state), v->state, num, size);
+	return has(v, HCUBE_V_A_STATE) &&
+	       nla_get_u32(v->tb[HCUBE_V_A_STATE]) == HCUBE_VERTEX_ABSENT;
 }
 
-static bool is_absent(const struct hc_vertex *v)
+static int32_t parent_of(const struct hc_attrs *v)
 {
-	return HC_HAS(v, HCUBE_V_A_STATE) && v->state == HCUBE_VERTEX_ABSENT;
+	return has(v, HCUBE_V_A_PARENT) ? nla_get_s32(v->tb[HCUBE_V_A_PARENT]) : -1;
 }
 
-static void print_tree(const struct show_data *d, const long *index,
-		       uint32_t nindex, int dim, long vi, int level)
+/* A cpulist attribute, "" when absent. */
+static char *cpus(const struct hc_attrs *v, int type)
 {
-	const struct hc_vertex *v = &d->v[vi];
-	char lb[HC_LABEL_MAX];
+	return v->tb[type] ? hc_attr_str(v->tb[type]) : strdup("");
+}
+
+static void print_tree(const struct show *d, long vi, int level)
+{
+	const struct hc_attrs *v = &d->v.v[vi];
+	char lb[HC_LABEL_MAX], *usable = cpus(v, HCUBE_V_A_USABLE_CPUS);
 	int b;
 
-	printf("  %*s%s%s  load %u  cpus %s\n", 2 * level, "",
-	       hc_label(lb, dim, v->id), level ? "" : " (C_b)", v->load,
-	       v->usable && v->usable[0] ? v->usable : "-");
-	if (level > dim)	/* a cycle in what the kernel sent */
+	print_fp("  %*s%s%s  load %u  cpus %s\n", 2 * level, "", hc_label(lb, d->dim, id_of(v)),
+		 level ? "" : " (C_b)",
+		 has(v, HCUBE_V_A_LOAD) ? nla_get_u32(v->tb[HCUBE_V_A_LOAD]) : 0,
+		 *usable ? usable : "-");
+	free(usable);
+	if (level > d->dim)	/* a cycle in what the kernel sent */
 		return;
-	for (b = 0; b < dim; b++) {
-		long ci = find_vertex(index, nindex, v->id ^ (1U << b));
+	for (b = 0; b < d->dim; b++) {
+		uint32_t id = id_of(v) ^ (1U << b);
+		long ci = id < d->nindex ? d->index[id] : -1;
 
-		if (ci >= 0 && HC_HAS(&d->v[ci], HCUBE_V_A_PARENT) &&
-		    d->v[ci].parent == (int32_t)v->id && !d->v[ci].in_cb)
-			print_tree(d, index, nindex, dim, ci, level + 1);
+		if (ci >= 0 && has(&d->v.v[ci], HCUBE_V_A_PARENT) &&
+		    parent_of(&d->v.v[ci]) == (int32_t)id_of(v) &&
+		    !has(&d->v.v[ci], HCUBE_V_A_IN_CB))
+			print_tree(d, ci, level + 1);
 	}
 }
 
-/* "110..111, 0101" style runs of consecutive absent ids. */
-static void print_absent(const struct show_data *d, int dim)
+/* "absent (no CPU group): 110..111, 0101": runs of consecutive ids. */
+static void print_absent(const struct show *d)
 {
 	char a[HC_LABEL_MAX], b[HC_LABEL_MAX];
-	const char *sep = "";
-	size_t i = 0, k;
-	bool any = false;
+	const char *sep = " ";
+	size_t i, k;
 
-	while (i < d->n) {
-		if (!is_absent(&d->v[i])) {
-			i++;
+	open_json_array("absent");
+	for (i = 0; i < d->v.n; i++)
+		if (is_absent(&d->v.v[i]))
+			print_uint(PRINT_JSON, NULL, NULL, id_of(&d->v.v[i]));
+	close_json_array();
+	for (i = 0; i < d->v.n; i = k + 1) {
+		k = i;
+		if (!is_absent(&d->v.v[i]))
 			continue;
-		}
-		if (!any)
-			printf("absent (no CPU group):");
-		any = true;
-		for (k = i; k + 1 < d->n && is_absent(&d->v[k + 1]) &&
-		     d->v[k + 1].id == d->v[k].id + 1; k++)
-			;
-		if (k == i)
-			printf("%s %s", sep, hc_label(a, dim, d->v[i].id));
-		else
-			printf("%s %s..%s", sep, hc_label(a, dim, d->v[i].id),
-			       hc_label(b, dim, d->v[k].id));
-		sep = ",";
-		i = k + 1;
+		if (!strcmp(sep, " "))
+			print_fp("absent (no CPU group):");
+		while (k + 1 < d->v.n && is_absent(&d->v.v[k + 1]) &&
+		       id_of(&d->v.v[k + 1]) == id_of(&d->v.v[k]) + 1)
+			k++;
+		print_fp("%s%s", sep, hc_label(a, d->dim, id_of(&d->v.v[i])));
+		if (k > i)
+			print_fp("..%s", hc_label(b, d->dim, id_of(&d->v.v[k])));
+		sep = ", ";
 	}
-	if (any)
-		printf("\n");
+	if (strcmp(sep, " "))
+		print_fp("\n");
 }
 
-static void print_text(const struct show_data *d, const long *index, uint32_t nindex)
+static void print_controllers(const struct show *d)
+{
+	struct nlattr *a = d->cube.tb[HCUBE_A_CONTROLLERS];
+	struct nlattr *cd = d->cube.tb[HCUBE_A_CLUSTER_DIM];
+	char lb[HC_LABEL_MAX];
+	uint32_t i;
+
+	print_attr_u32(PRINT_JSON, "cluster_dim", NULL, cd);
+	if (!a) {
+		print_null(PRINT_JSON, "controllers", NULL);
+		return;
+	}
+	if (d->dim >= 0)
+		print_fp("pebble clusters of %u dimensions, controllers:", cd ? nla_get_u32(cd) : 0);
+	open_json_array("controllers");
+	for (i = 0; i < (uint32_t)nla_len(a) / sizeof(uint16_t); i++) {
+		uint16_t ctl;
+
+		memcpy(&ctl, (char *)nla_data(a) + i * sizeof(ctl), sizeof(ctl));
+		if (ctl == HCUBE_NO_CONTROLLER) {
+			print_null(PRINT_JSON, NULL, NULL);
+			if (d->dim >= 0)
+				print_fp(" -");
+		} else {
+			print_uint(PRINT_JSON, NULL, NULL, ctl);
+			if (d->dim >= 0)
+				print_fp(" %s", hc_label(lb, d->dim, ctl));
+		}
+	}
+	close_json_array();
+	if (d->dim >= 0)
+		print_fp("\n");
+}
+
+/* One vertex: a JSON object, and a row of the text table (not absent ones). */
+static void print_vertex(const struct show *d, const struct hc_attrs *v, struct hc_table *t)
+{
+	char lb[HC_LABEL_MAX], id[16], load[16] = "-", parent[HC_LABEL_MAX] = "-";
+	char dist[16] = "-", num[16];
+	char *cpu = cpus(v, HCUBE_V_A_CPUS), *usable = cpus(v, HCUBE_V_A_USABLE_CPUS);
+	char *faulty = cpus(v, HCUBE_V_A_FAULTY_CPUS), *offline = cpus(v, HCUBE_V_A_OFFLINE_CPUS);
+	const char *state = "?";
+	struct hc_str notes = { 0 };
+	const char *sep = "";
+
+	open_json_object(NULL);
+	print_uint(PRINT_JSON, "id", NULL, id_of(v));
+	if (d->dim >= 0)
+		print_label(d->dim, id_of(v));
+	else
+		print_null(PRINT_JSON, "label", NULL);
+	if (has(v, HCUBE_V_A_STATE))
+		state = HC_NAME(hc_vertex_state_names, nla_get_u32(v->tb[HCUBE_V_A_STATE]), num);
+	print_string(PRINT_JSON, "state", NULL, has(v, HCUBE_V_A_STATE) ? state : NULL);
+	print_string(PRINT_JSON, "cpus", NULL, cpu);
+	print_string(PRINT_JSON, "usable_cpus", NULL, usable);
+	print_string(PRINT_JSON, "faulty_cpus", NULL, faulty);
+	print_string(PRINT_JSON, "offline_cpus", NULL, offline);
+	print_attr_u32(PRINT_JSON, "load", NULL, v->tb[HCUBE_V_A_LOAD]);
+	print_bool(PRINT_JSON, "in_cb", NULL, has(v, HCUBE_V_A_IN_CB));
+	print_int(PRINT_JSON, "parent", NULL, parent_of(v));
+	print_attr_u32(PRINT_JSON, "dist", NULL, v->tb[HCUBE_V_A_DIST]);
+	print_attr_u32(PRINT_JSON, "omega", NULL, v->tb[HCUBE_V_A_OMEGA]);
+	print_bool(PRINT_JSON, "detached", NULL, has(v, HCUBE_V_A_DETACHED));
+	print_bool(PRINT_JSON, "marked", NULL, has(v, HCUBE_V_A_MARKED));
+	print_bool(PRINT_JSON, "controller", NULL, has(v, HCUBE_V_A_CONTROLLER));
+	close_json_object();
+
+	if (!is_json() && !is_absent(v)) {
+		snprintf(id, sizeof(id), "%u", id_of(v));
+		if (has(v, HCUBE_V_A_LOAD))
+			snprintf(load, sizeof(load), "%u", nla_get_u32(v->tb[HCUBE_V_A_LOAD]));
+		if (parent_of(v) >= 0)
+			hc_label(parent, d->dim, (uint32_t)parent_of(v));
+		if (has(v, HCUBE_V_A_DIST))
+			snprintf(dist, sizeof(dist), "%u", nla_get_u32(v->tb[HCUBE_V_A_DIST]));
+#define NOTE(cond, ...) do {					\
+		if (cond) {					\
+			hc_str_printf(&notes, "%s", sep);	\
+			hc_str_printf(&notes, __VA_ARGS__);	\
+			sep = "; ";				\
+		}						\
+	} while (0)
+		NOTE(has(v, HCUBE_V_A_MARKED), "marked faulty");
+		NOTE(has(v, HCUBE_V_A_DETACHED), "DETACHED");
+		NOTE(*faulty, "faulty cpus %s", faulty);
+		NOTE(*offline, "offline cpus %s", offline);
+#undef NOTE
+		hc_table_row(t, hc_label(lb, d->dim, id_of(v)), id, state, *cpu ? cpu : "-",
+			     *usable ? usable : "-", load, has(v, HCUBE_V_A_IN_CB) ? "yes" : "-",
+			     parent, dist, has(v, HCUBE_V_A_CONTROLLER) ? "yes" : "-",
+			     notes.s ? notes.s : "");
+	}
+	hc_str_free(&notes);
+	free(cpu);
+	free(usable);
+	free(faulty);
+	free(offline);
+}
+
+static void print_show(struct show *d)
 {
 	static const char *const header[] = {
 		"VERTEX", "ID", "STATE", "CPUS", "USABLE", "LOAD", "C_B",
 		"PARENT", "DIST", "CTRL", "NOTES",
 	};
-	int dim = hc_cube_dim(&d->cube);
-	char lb[HC_LABEL_MAX], id[16], load[16], parent[HC_LABEL_MAX];
-	char dist[16], num[16], pa[HC_LABEL_MAX], pb[HC_LABEL_MAX];
-	struct hc_str line = { 0 };
-	struct hc_table t;
+	struct nlattr **tb = d->cube.tb;
+	char pa[HC_LABEL_MAX], pb[HC_LABEL_MAX], lb[HC_LABEL_MAX];
 	bool trees = false, detached = false;
+	struct hc_table t;
+	static const int line_attrs[] = {
+		HCUBE_A_MODE, HCUBE_A_DIM, HCUBE_A_NVERTICES, HCUBE_A_NATTACHED,
+		HCUBE_A_NTASKS, HCUBE_A_CB_PATTERN, HCUBE_A_TREE_DEPTH, HCUBE_A_GENERATION,
+	};
 	size_t i;
 
-	hc_cube_line(&line, &d->cube);
-	printf("%s\n", line.s ? line.s : "(no summary)");
-	hc_str_free(&line);
-	if (HC_HAS(&d->cube, HCUBE_A_CB_BASE) && HC_HAS(&d->cube, HCUBE_A_CB_MASK) &&
-	    dim > 0)
-		printf("balancing subcube: base %s, free dimensions %s\n",
-		       hc_label(pa, dim, d->cube.cb_base),
-		       hc_label(pb, dim, d->cube.cb_mask));
-	if (HC_HAS(&d->cube, HCUBE_A_CONTROLLERS) && dim >= 0) {
-		uint32_t c;
-
-		printf("pebble clusters of %u dimensions, controllers:",
-		       d->cube.cluster_dim);
-		for (c = 0; c < d->cube.nctrl; c++) {
-			if (d->cube.ctrl[c] == HCUBE_NO_CONTROLLER)
-				printf(" -");
-			else
-				printf(" %s", hc_label(pa, dim, d->cube.ctrl[c]));
-		}
-		printf("\n");
-	}
+	print_begin(false);
+	open_json_object(NULL);
+	/* the attributes of the summary line */
+	for (i = 0; i < ARRAY_SIZE(line_attrs) && !tb[line_attrs[i]]; i++)
+		;
+	if (i == ARRAY_SIZE(line_attrs))
+		print_fp("(no summary)");
+	print_cube(tb);
+	print_fp("\n");
+	if (tb[HCUBE_A_CB_BASE] && tb[HCUBE_A_CB_MASK] && d->dim > 0)
+		print_fp("balancing subcube: base %s, free dimensions %s\n",
+			 hc_label(pa, d->dim, nla_get_u32(tb[HCUBE_A_CB_BASE])),
+			 hc_label(pb, d->dim, nla_get_u32(tb[HCUBE_A_CB_MASK])));
+	print_controllers(d);
 
 	hc_table_init(&t, 11, "lrlllrllrll", header);
-	for (i = 0; i < d->n; i++) {
-		const struct hc_vertex *v = &d->v[i];
-		struct hc_str notes = { 0 };
-		const char *sep = "";
-
-		if (is_absent(v))
-			continue;
-		snprintf(id, sizeof(id), "%u", v->id);
-		if (HC_HAS(v, HCUBE_V_A_LOAD))
-			snprintf(load, sizeof(load), "%u", v->load);
-		else
-			strcpy(load, "-");
-		if (HC_HAS(v, HCUBE_V_A_PARENT) && v->parent >= 0)
-			hc_label(parent, dim, (uint32_t)v->parent);
-		else
-			strcpy(parent, "-");
-		if (HC_HAS(v, HCUBE_V_A_DIST))
-			snprintf(dist, sizeof(dist), "%u", v->dist);
-		else
-			strcpy(dist, "-");
-		if (v->marked) {
-			hc_str_printf(&notes, "%smarked faulty", sep);
-			sep = "; ";
-		}
-		if (v->detached) {
-			hc_str_printf(&notes, "%sDETACHED", sep);
-			sep = "; ";
-		}
-		if (v->faulty && v->faulty[0]) {
-			hc_str_printf(&notes, "%sfaulty cpus %s", sep, v->faulty);
-			sep = "; ";
-		}
-		if (v->offline && v->offline[0])
-			hc_str_printf(&notes, "%soffline cpus %s", sep, v->offline);
-		hc_table_row(&t, hc_label(lb, dim, v->id), id,
-			     vstate(v, num, sizeof(num)),
-			     v->cpus && v->cpus[0] ? v->cpus : "-",
-			     v->usable && v->usable[0] ? v->usable : "-", load,
-			     v->in_cb ? "yes" : "-", parent, dist,
-			     v->controller ? "yes" : "-", notes.s ? notes.s : "");
-		hc_str_free(&notes);
-		trees |= v->in_cb;
-		detached |= v->detached;
+	open_json_array("vertices");
+	for (i = 0; i < d->v.n; i++) {
+		print_vertex(d, &d->v.v[i], &t);
+		trees |= has(&d->v.v[i], HCUBE_V_A_IN_CB) && !is_absent(&d->v.v[i]);
+		detached |= has(&d->v.v[i], HCUBE_V_A_DETACHED) && !is_absent(&d->v.v[i]);
 	}
-	printf("\n");
-	hc_table_print(&t, stdout, "");
-	hc_table_free(&t);
-	print_absent(d, dim);
-
-	if (trees && dim >= 0 && dim <= SHOW_MAX_DIM) {
-		printf("\ntrees (vertex  load  usable cpus):\n");
-		for (i = 0; i < d->n; i++)
-			if (d->v[i].in_cb)
-				print_tree(d, index, nindex, dim, (long)i, 0);
-	}
-	if (detached) {
-		printf("\ndetached (healthy, no healthy path to C_b; their tasks stay):");
-		for (i = 0; i < d->n; i++)
-			if (d->v[i].detached)
-				printf(" %s", hc_label(lb, dim, d->v[i].id));
+	close_json_array();
+	if (!is_json()) {
 		printf("\n");
+		hc_table_print(&t, stdout, "");
 	}
-}
-
-static void json_str_or_empty(struct json *j, const char *key, const char *s)
-{
-	json_str(j, key, s ? s : "");
-}
-
-static void print_json(const struct show_data *d, uint32_t nindex, const long *index)
-{
-	int dim = hc_cube_dim(&d->cube);
-	char num[16];
-	struct json j;
-	uint32_t id;
-	size_t i;
-
-	hc_json_begin(&j);
-	json_obj_open(&j, NULL);
-	hc_cube_json(&j, &d->cube);
-	hc_json_u32(&j, "cluster_dim", HC_HAS(&d->cube, HCUBE_A_CLUSTER_DIM),
-		    d->cube.cluster_dim);
-	if (HC_HAS(&d->cube, HCUBE_A_CONTROLLERS)) {
-		json_arr_open(&j, "controllers");
-		for (id = 0; id < d->cube.nctrl; id++) {
-			if (d->cube.ctrl[id] == HCUBE_NO_CONTROLLER)
-				json_null(&j, NULL);
-			else
-				json_uint(&j, NULL, d->cube.ctrl[id]);
-		}
-		json_arr_close(&j);
-	} else {
-		json_null(&j, "controllers");
-	}
-	json_arr_open(&j, "vertices");
-	for (i = 0; i < d->n; i++) {
-		const struct hc_vertex *v = &d->v[i];
-
-		json_obj_open(&j, NULL);
-		json_uint(&j, "id", v->id);
-		if (dim >= 0)
-			hc_json_label(&j, dim, v->id);
-		else
-			json_null(&j, "label");
-		if (HC_HAS(v, HCUBE_V_A_STATE))
-			json_str(&j, "state", vstate(v, num, sizeof(num)));
-		else
-			json_null(&j, "state");
-		json_str_or_empty(&j, "cpus", v->cpus);
-		json_str_or_empty(&j, "usable_cpus", v->usable);
-		json_str_or_empty(&j, "faulty_cpus", v->faulty);
-		json_str_or_empty(&j, "offline_cpus", v->offline);
-		if (HC_HAS(v, HCUBE_V_A_LOAD))
-			json_uint(&j, "load", v->load);
-		else
-			json_null(&j, "load");
-		json_bool(&j, "in_cb", v->in_cb);
-		json_int(&j, "parent", HC_HAS(v, HCUBE_V_A_PARENT) ? v->parent : -1);
-		if (HC_HAS(v, HCUBE_V_A_DIST))
-			json_uint(&j, "dist", v->dist);
-		else
-			json_null(&j, "dist");
-		if (HC_HAS(v, HCUBE_V_A_OMEGA))
-			json_uint(&j, "omega", v->omega);
-		else
-			json_null(&j, "omega");
-		json_bool(&j, "detached", v->detached);
-		json_bool(&j, "marked", v->marked);
-		json_bool(&j, "controller", v->controller);
-		json_obj_close(&j);
-	}
-	json_arr_close(&j);
+	hc_table_free(&t);
 
 	/* hcube-sim plan's "parent" and "detached", for direct comparison. */
-	json_arr_open(&j, "parent");
-	for (id = 0; id < nindex; id++) {
-		long vi = index[id];
+	open_json_array("parent");
+	for (i = 0; i < d->nindex; i++)
+		print_int(PRINT_JSON, NULL, NULL,
+			  d->index[i] >= 0 ? parent_of(&d->v.v[d->index[i]]) : -1);
+	close_json_array();
+	open_json_array("detached");
+	for (i = 0; i < d->v.n; i++)
+		if (has(&d->v.v[i], HCUBE_V_A_DETACHED))
+			print_uint(PRINT_JSON, NULL, NULL, id_of(&d->v.v[i]));
+	close_json_array();
+	print_absent(d);
 
-		json_int(&j, NULL, vi >= 0 && HC_HAS(&d->v[vi], HCUBE_V_A_PARENT) ?
-			 d->v[vi].parent : -1);
+	if (trees && d->dim >= 0 && d->dim <= SHOW_MAX_DIM) {
+		print_fp("\ntrees (vertex  load  usable cpus):\n");
+		for (i = 0; i < d->v.n; i++)
+			if (has(&d->v.v[i], HCUBE_V_A_IN_CB))
+				print_tree(d, (long)i, 0);
 	}
-	json_arr_close(&j);
-	json_arr_open(&j, "detached");
-	for (i = 0; i < d->n; i++)
-		if (d->v[i].detached)
-			json_uint(&j, NULL, d->v[i].id);
-	json_arr_close(&j);
-	json_arr_open(&j, "absent");
-	for (i = 0; i < d->n; i++)
-		if (is_absent(&d->v[i]))
-			json_uint(&j, NULL, d->v[i].id);
-	json_arr_close(&j);
-	json_obj_close(&j);
-	json_end(&j);
+	if (detached) {
+		print_fp("\ndetached (healthy, no healthy path to C_b; their tasks stay):");
+		for (i = 0; i < d->v.n; i++)
+			if (has(&d->v.v[i], HCUBE_V_A_DETACHED))
+				print_fp(" %s", hc_label(lb, d->dim, id_of(&d->v.v[i])));
+		print_fp("\n");
+	}
+	close_json_object();
+	print_end();
 }
 
-int cmd_show(int argc, char **argv)
+static int show(struct hc_ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct show_data d = { 0 };
-	uint32_t nindex = 0;
-	bool first = true;
-	struct hc_nl nl;
-	long *index;
+	struct show d = { 0 };
+	struct nlattr *nv;
 	size_t i;
 	int ret;
 
-	while (hc_getopt(argc, argv, "show", "", opts, show_usage, &first) != -1)
-		;
-	if (optind < argc)
-		hc_usage_error("show", "unexpected argument '%s'", argv[optind]);
-
-	hc_nl_open(&nl);
-	ret = fetch(&nl, &d);
-	hc_nl_close(&nl);
-	if (ret) {
-		free_vertices(&d);
-		return ret;
-	}
-
+	(void)argc;
+	(void)argv;
+	ret = fetch(c, &d);
+	if (ret)
+		goto out;
+	d.dim = hc_tb_dim(d.cube.tb);
 	/* id -> index in d.v, over the cube's labels */
-	if (HC_HAS(&d.cube, HCUBE_A_NVERTICES) && d.cube.nvertices <= 1U << SHOW_MAX_DIM)
-		nindex = d.cube.nvertices;
-	else if (d.n && d.v[d.n - 1].id < 1U << SHOW_MAX_DIM)
-		nindex = d.v[d.n - 1].id + 1;
-	index = hc_malloc((nindex + 1) * sizeof(*index));
-	for (i = 0; i < nindex; i++)
-		index[i] = -1;
-	for (i = 0; i < d.n; i++)
-		if (d.v[i].id < nindex)
-			index[d.v[i].id] = (long)i;
-
-	if (hc_opts.json)
-		print_json(&d, nindex, index);
-	else
-		print_text(&d, index, nindex);
-	free(index);
-	free_vertices(&d);
-	return 0;
+	nv = d.cube.tb[HCUBE_A_NVERTICES];
+	if (nv && nla_get_u32(nv) <= 1U << SHOW_MAX_DIM)
+		d.nindex = nla_get_u32(nv);
+	else if (d.v.n && id_of(&d.v.v[d.v.n - 1]) < 1U << SHOW_MAX_DIM)
+		d.nindex = id_of(&d.v.v[d.v.n - 1]) + 1;
+	d.index = hc_malloc((d.nindex + 1) * sizeof(*d.index));
+	for (i = 0; i < d.nindex; i++)
+		d.index[i] = -1;
+	for (i = 0; i < d.v.n; i++)
+		if (id_of(&d.v.v[i]) < d.nindex)
+			d.index[id_of(&d.v.v[i])] = (long)i;
+	print_show(&d);
+	free(d.index);
+out:
+	hc_attrs_free(&d.cube);
+	hc_attrs_list_free(&d.v);
+	return ret;
 }
+
+const struct hc_cmd hc_cmd_show = {
+	.name = "show",
+	.summary = "the cube, its vertices and the balancing trees",
+	.help =
+	"Shows the cube: its mode, dimension, healthy vertices, the balancing\n"
+	"subcube C_b (a pattern like X0X1: X a free dimension) and the depth of\n"
+	"its trees; then one row per vertex: label (binary, highest dimension\n"
+	"first) and decimal id, state, CPUs, usable CPUs, load (registered\n"
+	"tasks), C_b membership, tree parent and distance to C_b, whether it\n"
+	"controls its pebble cluster (CTRL); then the trees under each C_b\n"
+	"vertex. Absent labels (no CPU group) are listed on one line; detached\n"
+	"vertices (healthy, but with no healthy path to C_b) are called out.\n"
+	"Pebble clusters are the subcubes of the low cluster_dim dimensions;\n"
+	"each has a controller (the lowest healthy label at first; a new one\n"
+	"when it fails, and a recovered one does not take the role back).\n"
+	"\n"
+	"-j prints one JSON object: the summary keys, \"cluster_dim\",\n"
+	"\"controllers\" (per cluster, a vertex id or null), \"vertices\" (one\n"
+	"object per vertex, with \"controller\" true or false), and \"parent\",\n"
+	"\"detached\", \"absent\" (lists indexed by or of vertex ids).\n",
+	.nlcmd = HCUBE_CMD_VERTEX_GET,
+	.flags = HC_DUMP,
+	.handler = show,
+};

@@ -5,143 +5,201 @@
 #include <string.h>
 #include "hcubectl.h"
 
-static void task_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] task add PID... [--threads] [--vertex V]\n"
-	      "       hcubectl [-j] [-p] task del PID... [--threads]\n"
-	      "       hcubectl [-j] [-p] task del --all\n"
-	      "       hcubectl [-j] [-p] task list\n"
-	      "\n"
-	      "Registers processes with hcube (which then places them on a vertex and\n"
-	      "moves them when it rebalances), unregisters them (their affinity is\n"
-	      "given back), or lists the registered tasks. 'hcubectl task COMMAND\n"
-	      "--help' describes each.\n", f);
-}
+#define OPT_TREE	HC_LONG(1)
+#define OPT_THREAD	HC_LONG(2)
+#define OPT_CGROUP	HC_LONG(3)
 
-static void add_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] task add PID... [--threads] [--vertex V]\n"
-	      "\n"
-	      "Registers the processes PID... (in this pid namespace).\n"
-	      "  -t, --threads   every thread of each process, not only the given one\n"
-	      "  -v, --vertex V  place them on vertex V (decimal id, or binary label\n"
-	      "                  with a 0b prefix: 0b0101) instead of letting hcube choose\n"
-	      "Prints each registered task and its vertex; -j prints a JSON list of\n"
-	      "{\"pid\", \"vertex\", \"label\", ...} objects. A task the kernel could not\n"
-	      "register is an object with \"error\" (and a line on stderr, exit status 1);\n"
-	      "the others stay registered. Needs CAP_NET_ADMIN.\n", f);
-}
+/* A cgroup's process that exits between the read and the request: retries. */
+#define CGROUP_RETRIES	64
 
-static void del_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] task del PID... [--threads]\n"
-	      "       hcubectl [-j] [-p] task del --all\n"
-	      "\n"
-	      "Unregisters the processes PID... (with --threads, all their threads), or\n"
-	      "with --all every registered task. Prints nothing (-j: {}). Needs\n"
-	      "CAP_NET_ADMIN.\n", f);
-}
+/* What a task add or del names: its pids and the unit of each. */
+struct tasks_req {
+	uint32_t *pids;
+	char **words;		/* the pids as given; NULL: from the cgroup */
+	size_t n;
+	const char *cgroup;	/* --cgroup PATH */
+	int unit;		/* HCUBE_UNIT_*, or -1: none sent (a job) */
+	const char *unit_opt;	/* the option that set it */
+	bool threads, all;
+	const char *vertex;
+	uint32_t v;
+};
 
-static void list_usage(FILE *f)
-{
-	fputs("usage: hcubectl [-j] [-p] task list\n"
-	      "\n"
-	      "Lists the registered tasks: pid, tgid, comm, vertex, state (active, or\n"
-	      "changed when someone else changed its affinity), current CPUs and the\n"
-	      "CPUs it had when it was registered. -j prints a JSON list of objects\n"
-	      "with the keys pid, tgid, comm, vertex, label, state, cpus, orig_cpus.\n", f);
-}
-
-/* The cube's dimension for labels; -1 if the kernel does not say. */
-static int cube_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
-{
-	struct nlattr *tb[HCUBE_A_MAX + 1];
-	struct hc_cube c;
-
-	(void)cmd;
-	hc_parse(tb, HCUBE_A_MAX, attrs, len);
-	hc_cube_parse(&c, tb);
-	*(int *)arg = hc_cube_dim(&c);
-	return 0;
-}
-
-static int get_dim(struct hc_nl *nl, const char *what, int *dim)
-{
-	*dim = -1;
-	return hc_simple_get(nl, HCUBE_CMD_CUBE_GET, false, what, cube_reply, dim);
-}
-
-/* Every HCUBE_A_TASK nest of a message. */
-static int tasks_reply(uint8_t cmd, struct nlattr *attrs, int len, void *arg)
+/* Every HCUBE_A_TASK nest of a message, copied. */
+static int tasks_reply(const struct hc_msg *m, void *arg)
 {
 	struct nlattr *a;
 	int rem;
 
-	(void)cmd;
-	nla_for_each_attr(a, attrs, len, rem)
-		if (nla_type(a) == HCUBE_A_TASK)
-			hc_task_parse(hc_tasks_add(arg), a);
+	nla_for_each_attr(a, m->attrs, m->len, rem)
+		if (nla_type(a) == HCUBE_A_TASK && hc_attrs_add(arg, &hc_set_task, a))
+			return -1;
 	return 0;
 }
 
-static uint32_t parse_pid(const char *cmd, const char *s)
+static uint32_t parse_pid(const struct hc_ctx *c, const char *s)
 {
 	uint32_t pid;
 
 	if (!hc_parse_u32(s, &pid))
-		hc_usage_error(cmd, "'%s' is not a pid", s);
+		hc_usage(c, "'%s' is not a pid", s);
 	if (!pid)
-		hc_usage_error(cmd, "pid 0 is not a process");
+		hc_usage(c, "pid 0 is not a process");
 	return pid;
 }
 
-static int task_add(int argc, char **argv)
+/* The options and pids of task add (@add) or del, checked. */
+static void parse_tasks(struct hc_ctx *c, int argc, char **argv, bool add,
+			struct tasks_req *t)
 {
-	static const struct option opts[] = {
-		{ "threads", no_argument, NULL, 't' },
-		{ "vertex", required_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *vertex_arg = NULL, *why;
-	struct hc_tasks tasks = { 0 };
-	bool threads = false, first = true;
-	uint32_t vertex = 0;
-	struct hc_nl nl;
+	const char *tree = hc_opt(c, OPT_TREE), *thread = hc_opt(c, OPT_THREAD);
+	const char *why;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->threads = hc_opt(c, 't');
+	t->all = !add && hc_opt(c, 'a');
+	t->cgroup = hc_opt(c, OPT_CGROUP);
+	t->vertex = add ? hc_opt(c, 'v') : NULL;
+	if (t->vertex && !hc_parse_vertex(t->vertex, &t->v, &why))
+		hc_usage(c, "--vertex: '%s' %s", t->vertex, why);
+	if (t->all && argc)
+		hc_usage(c, "--all takes no PID");
+	if (t->all && (t->threads || tree || thread || t->cgroup))
+		hc_usage(c, "--all and --%s do not go together", t->threads ? "threads" :
+			 tree ? "tree" : thread ? "thread" : "cgroup");
+	if (tree && thread)
+		hc_usage(c, "--tree and --thread do not go together");
+	if (t->cgroup && argc)
+		hc_usage(c, "--cgroup takes no PID");
+	if (t->cgroup && thread)
+		hc_usage(c, "--cgroup and --thread do not go together");
+	if (!t->all && !t->cgroup && !argc)
+		hc_usage(c, add ? "missing PID (or --cgroup PATH)" : "missing PID (or --all)");
+	t->unit = tree || t->cgroup ? HCUBE_UNIT_TREE : thread ? HCUBE_UNIT_THREAD : -1;
+	t->unit_opt = t->cgroup ? "--cgroup" : tree ? "--tree" : "--thread";
+	if (t->cgroup) {
+		t->pids = hc_cgroup_pids(c, t->cgroup, &t->n);
+		return;
+	}
+	t->pids = hc_malloc((size_t)argc * sizeof(*t->pids));
+	t->words = argv;
+	t->n = (size_t)argc;
+	for (i = 0; i < argc; i++)
+		t->pids[i] = parse_pid(c, argv[i]);
+}
+
+/* The request of @t; the offset of each pid in @offs, for the ack. */
+static void put_tasks(struct hc_req *r, const struct tasks_req *t, uint32_t *offs)
+{
+	size_t i;
+
+	if (t->all)
+		hc_req_flag(r, HCUBE_A_ALL, "--all");
+	for (i = 0; i < t->n; i++) {
+		offs[i] = hc_req_next_offs(r);
+		if (t->words)
+			hc_req_u32(r, HCUBE_A_PID, t->pids[i], "pid %s", t->words[i]);
+		else
+			hc_req_u32(r, HCUBE_A_PID, t->pids[i], "pid %u", t->pids[i]);
+	}
+	/* accepted by every module, and a no-op where units exist */
+	if (t->threads)
+		hc_req_flag(r, HCUBE_A_THREADS, "--threads");
+	/* none for a job, the default, so that a module without units works */
+	if (t->unit >= 0)
+		hc_req_u32(r, HCUBE_A_UNIT, (uint32_t)t->unit, "%s", t->unit_opt);
+	if (t->vertex)
+		hc_req_u32(r, HCUBE_A_VERTEX_ID, t->v, "vertex %s", t->vertex);
+}
+
+/*
+ * The pid of @t that the kernel refused as gone: ESRCH (the process
+ * exited), or for task del ENOENT (not registered), with the ack pointing
+ * at that HCUBE_A_PID. -1 for any other error.
+ */
+static long gone_pid(const struct hc_ctx *c, const struct tasks_req *t,
+		     const struct hc_extack *ext, const uint32_t *offs)
+{
+	size_t i;
+
+	if (!ext->has_offs || !(ext->error == ESRCH ||
+				(c->cmd->nlcmd == HCUBE_CMD_TASK_DEL && ext->error == ENOENT)))
+		return -1;
+	for (i = 0; i < t->n; i++)
+		if (offs[i] == ext->offs)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Send the request of @t. With --cgroup, a process that exits between the
+ * read of cgroup.procs and the request makes the kernel refuse it all: that
+ * pid is dropped and the request sent again (at most CGROUP_RETRIES times);
+ * a line on stderr says how many were.
+ */
+static int send_tasks(struct hc_ctx *c, struct tasks_req *t, struct hc_attrs_list *tasks)
+{
+	uint32_t *offs = hc_malloc(t->n * sizeof(*offs));
+	struct hc_extack ext;
+	size_t skipped = 0;
 	struct hc_req r;
-	int c, i, dim, ret;
+	long k;
+	int ret;
+
+	for (;;) {
+		hc_req_init(&r, c->cmd->nlcmd, false, t->n * 8 + 64, c->what);
+		put_tasks(&r, t, offs);
+		ret = hc_req_send(c, &r, tasks ? tasks_reply : NULL, tasks,
+				  t->cgroup ? &ext : NULL);
+		if (!ret || !t->cgroup)
+			break;
+		k = gone_pid(c, t, &ext, offs);
+		if (k < 0 || t->n == 1 || skipped == CGROUP_RETRIES) {
+			hc_req_error(&r, &ext);
+			break;
+		}
+		memmove(&t->pids[k], &t->pids[k + 1], (--t->n - (size_t)k) * sizeof(*t->pids));
+		skipped++;
+		hc_req_free(&r);
+	}
+	hc_req_free(&r);
+	free(offs);
+	if (!ret && skipped) {
+		fflush(stdout);
+		fprintf(stderr, "hcubectl: %s: --cgroup %s: %zu of its processes %s; skipped\n",
+			c->what, t->cgroup, skipped, c->cmd->nlcmd == HCUBE_CMD_TASK_ADD ?
+			"exited before the request" : "were not registered or had exited");
+	}
+	return ret;
+}
+
+/* A task the kernel could not register: a line on stderr, status 1. */
+static int refused(const struct hc_attrs *t, size_t k)
+{
+	int32_t e = nla_get_s32(t->tb[HCUBE_T_A_ERROR]);
+	const char *err = strerror(e < 0 && e != INT32_MIN ? -e : EPROTO);
+
+	fflush(stdout);
+	if (t->tb[HCUBE_T_A_PID])
+		fprintf(stderr, "hcubectl: task add: pid %u: %s\n",
+			nla_get_u32(t->tb[HCUBE_T_A_PID]), err);
+	else
+		fprintf(stderr, "hcubectl: task add: task %zu: %s\n", k + 1, err);
+	return HC_EXIT_ERROR;
+}
+
+static int task_add(struct hc_ctx *c, int argc, char **argv)
+{
+	struct hc_attrs_list tasks = { 0 };
+	struct tasks_req t;
+	int dim, ret;
 	size_t k;
 
-	while ((c = hc_getopt(argc, argv, "task add", "tv:", opts, add_usage,
-			      &first)) != -1) {
-		if (c == 't') {
-			threads = true;
-		} else if (c == 'v') {
-			vertex_arg = optarg;
-			if (!hc_parse_vertex(optarg, &vertex, &why))
-				hc_usage_error("task add", "--vertex: '%s' %s", optarg, why);
-		}
-	}
-	if (optind >= argc)
-		hc_usage_error("task add", "missing PID");
-	for (i = optind; i < argc; i++)
-		parse_pid("task add", argv[i]);
-
-	hc_nl_open(&nl);
-	ret = get_dim(&nl, "task add", &dim);
-	if (ret)
-		goto out;
-	hc_req_init(&r, &nl, HCUBE_CMD_TASK_ADD, false, (size_t)(argc - optind) * 8 + 64,
-		    "task add");
-	for (i = optind; i < argc; i++)
-		hc_req_u32(&r, HCUBE_A_PID, parse_pid("task add", argv[i]), "pid %s",
-			   argv[i]);
-	if (threads)
-		hc_req_flag(&r, HCUBE_A_THREADS, "--threads");
-	if (vertex_arg)
-		hc_req_u32(&r, HCUBE_A_VERTEX_ID, vertex, "vertex %s", vertex_arg);
-	ret = hc_req_run(&nl, &r, tasks_reply, &tasks);
-	hc_req_free(&r);
+	parse_tasks(c, argc, argv, true, &t);
+	ret = hc_cube_dim(c, &dim);
+	if (!ret)
+		ret = send_tasks(c, &t, &tasks);
 	if (ret)
 		goto out;
 
@@ -150,180 +208,225 @@ static int task_add(int argc, char **argv)
 	 * back as a nest with its HCUBE_T_A_PID and HCUBE_T_A_ERROR; the
 	 * others stay registered.
 	 */
-	if (hc_opts.json) {
-		struct json j;
-
-		hc_json_begin(&j);
-		json_arr_open(&j, NULL);
-		for (k = 0; k < tasks.n; k++)
-			hc_task_json(&j, NULL, &tasks.v[k], dim);
-		json_arr_close(&j);
-		json_end(&j);
-	} else if (!tasks.n) {
-		/* The kernel registers, then drops a reply that does not fit. */
-		printf("registered (the kernel sent no details: see 'hcubectl task list')\n");
-	}
+	print_begin(false);
+	open_json_array(NULL);
+	if (!tasks.n)	/* the kernel registers, then drops a reply that does not fit */
+		print_fp("registered (the kernel sent no details: see 'hcubectl task list')\n");
 	for (k = 0; k < tasks.n; k++) {
-		const struct hc_task *t = &tasks.v[k];
-		struct hc_str b = { 0 };
-
-		if (HC_HAS(t, HCUBE_T_A_ERROR)) {
-			fflush(stdout);
-			if (HC_HAS(t, HCUBE_T_A_PID))
-				fprintf(stderr, "hcubectl: task add: pid %u: %s\n", t->pid,
-					strerror(t->error < 0 && t->error != INT32_MIN ?
-						 -t->error : EPROTO));
-			else
-				fprintf(stderr, "hcubectl: task add: task %zu: %s\n", k + 1,
-					strerror(t->error < 0 && t->error != INT32_MIN ?
-						 -t->error : EPROTO));
-			ret = HC_EXIT_ERROR;
+		if (tasks.v[k].tb[HCUBE_T_A_ERROR] && !is_json()) {
+			ret = refused(&tasks.v[k], k);
 			continue;
 		}
-		if (hc_opts.json)
-			continue;
-		hc_task_text(&b, t, dim);
-		printf("registered %s\n", b.s);
-		hc_str_free(&b);
+		open_json_object(NULL);
+		print_fp("registered ");
+		print_task(tasks.v[k].tb, dim, 0);
+		print_fp("\n");
+		close_json_object();
 	}
+	close_json_array();
+	print_end();
+	for (k = 0; k < tasks.n && hc_opts.json; k++)	/* -j: after the list */
+		if (tasks.v[k].tb[HCUBE_T_A_ERROR])
+			ret = refused(&tasks.v[k], k);
 out:
-	hc_tasks_free(&tasks);
-	hc_nl_close(&nl);
+	hc_attrs_list_free(&tasks);
+	free(t.pids);
 	return ret;
 }
 
-static int task_del(int argc, char **argv)
+static int task_del(struct hc_ctx *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "threads", no_argument, NULL, 't' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool threads = false, all = false, first = true;
-	struct hc_nl nl;
-	struct hc_req r;
-	int c, i, ret;
+	struct tasks_req t;
+	int ret;
 
-	while ((c = hc_getopt(argc, argv, "task del", "ta", opts, del_usage,
-			      &first)) != -1) {
-		if (c == 't')
-			threads = true;
-		else if (c == 'a')
-			all = true;
-	}
-	if (all && optind < argc)
-		hc_usage_error("task del", "--all takes no PID");
-	if (all && threads)
-		hc_usage_error("task del", "--all and --threads do not go together");
-	if (!all && optind >= argc)
-		hc_usage_error("task del", "missing PID (or --all)");
-	for (i = optind; i < argc; i++)
-		parse_pid("task del", argv[i]);
-
-	hc_nl_open(&nl);
-	hc_req_init(&r, &nl, HCUBE_CMD_TASK_DEL, false, (size_t)(argc - optind) * 8 + 64,
-		    "task del");
-	if (all)
-		hc_req_flag(&r, HCUBE_A_ALL, "--all");
-	for (i = optind; i < argc; i++)
-		hc_req_u32(&r, HCUBE_A_PID, parse_pid("task del", argv[i]), "pid %s",
-			   argv[i]);
-	if (threads)
-		hc_req_flag(&r, HCUBE_A_THREADS, "--threads");
-	ret = hc_req_run(&nl, &r, NULL, NULL);
-	hc_req_free(&r);
-	hc_nl_close(&nl);
-	if (!ret && hc_opts.json)
-		hc_json_empty();
+	parse_tasks(c, argc, argv, false, &t);
+	ret = send_tasks(c, &t, NULL);
+	free(t.pids);
 	return ret;
 }
 
-static int task_list(int argc, char **argv)
+/* A cell of the table: an attribute's value, or "-". */
+static const char *cell(char *buf, size_t size, const struct nlattr *a,
+			const char *const *names, unsigned int n)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	if (!a)
+		return "-";
+	if (names)
+		return hc_name(names, n, nla_get_u32(a), buf, size);
+	snprintf(buf, size, "%u", nla_get_u32(a));
+	return buf;
+}
+
+static int task_list(struct hc_ctx *c, int argc, char **argv)
+{
 	static const char *const header[] = {
+		"PID", "TGID", "COMM", "VERTEX", "STATE", "ORIGIN", "UNIT", "CREATOR",
+		"CPUS", "ORIG CPUS",
+	};
+	static const char *const header_old[] = {
 		"PID", "TGID", "COMM", "VERTEX", "STATE", "CPUS", "ORIG CPUS",
 	};
-	struct hc_tasks tasks = { 0 };
-	bool first = true;
-	struct hc_nl nl;
+	struct hc_attrs_list tasks = { 0 };
+	bool units = false;
+	struct hc_table t;
 	int dim, ret;
 	size_t k;
 
-	while (hc_getopt(argc, argv, "task list", "", opts, list_usage, &first) != -1)
-		;
-	if (optind < argc)
-		hc_usage_error("task list", "unexpected argument '%s'", argv[optind]);
-
-	hc_nl_open(&nl);
-	ret = get_dim(&nl, "task list", &dim);
+	(void)argc;
+	(void)argv;
+	ret = hc_cube_dim(c, &dim);
 	if (!ret)
-		ret = hc_simple_get(&nl, HCUBE_CMD_TASK_GET, true, "task list",
-				    tasks_reply, &tasks);
-	hc_nl_close(&nl);
+		ret = hc_run(c, tasks_reply, &tasks);
 	if (ret)
 		goto out;
 
-	if (hc_opts.json) {
-		struct json j;
+	/* How each task was added: columns when the module says (units). */
+	for (k = 0; k < tasks.n; k++)
+		units |= tasks.v[k].tb[HCUBE_T_A_ORIGIN] || tasks.v[k].tb[HCUBE_T_A_UNIT] ||
+			 tasks.v[k].tb[HCUBE_T_A_CREATOR];
+	if (units)
+		hc_table_init(&t, 10, "rrllllllll", header);
+	else
+		hc_table_init(&t, 7, "rrlllll", header_old);
+	print_begin(false);
+	open_json_array(NULL);
+	for (k = 0; k < tasks.n; k++) {
+		struct nlattr **tb = tasks.v[k].tb;
+		char pid[16] = "?", tgid[16] = "?", lb[HC_LABEL_MAX] = "?", num[16];
+		char origin[16], unit[16], creator[16];
+		char *comm = tb[HCUBE_T_A_COMM] ? hc_attr_str(tb[HCUBE_T_A_COMM]) : strdup("");
+		char *cpus = tb[HCUBE_T_A_CPUS] ? hc_attr_str(tb[HCUBE_T_A_CPUS]) : strdup("");
+		char *orig = tb[HCUBE_T_A_ORIG_CPUS] ? hc_attr_str(tb[HCUBE_T_A_ORIG_CPUS]) :
+			     strdup("");
+		const char *state = "?";
+		const char *cells[10];
 
-		hc_json_begin(&j);
-		json_arr_open(&j, NULL);
-		for (k = 0; k < tasks.n; k++)
-			hc_task_json(&j, NULL, &tasks.v[k], dim);
-		json_arr_close(&j);
-		json_end(&j);
-	} else if (!tasks.n) {
-		printf("no registered tasks\n");
-	} else {
-		struct hc_table t;
-
-		hc_table_init(&t, 7, "rrlllll", header);
-		for (k = 0; k < tasks.n; k++) {
-			const struct hc_task *x = &tasks.v[k];
-			char pid[16] = "?", tgid[16] = "?", lb[HC_LABEL_MAX] = "?";
-			char num[16];
-			const char *state = "?";
-
-			if (HC_HAS(x, HCUBE_T_A_PID))
-				snprintf(pid, sizeof(pid), "%u", x->pid);
-			if (HC_HAS(x, HCUBE_T_A_TGID))
-				snprintf(tgid, sizeof(tgid), "%u", x->tgid);
-			if (HC_HAS(x, HCUBE_T_A_VERTEX))
-				hc_label(lb, dim, x->vertex);
-			if (HC_HAS(x, HCUBE_T_A_STATE))
-				state = hc_name_or_num(hc_tstate_name(x->state),
-						       x->state, num, sizeof(num));
-			hc_table_row(&t, pid, tgid, x->comm, lb, state,
-				     x->cpus && x->cpus[0] ? x->cpus : "-",
-				     x->orig_cpus && x->orig_cpus[0] ? x->orig_cpus : "-");
+		if (is_json()) {	/* text: the table */
+			open_json_object(NULL);
+			print_task(tb, dim, HC_TASK_UNITS);
+			close_json_object();
 		}
-		hc_table_print(&t, stdout, "");
-		hc_table_free(&t);
+		if (tb[HCUBE_T_A_PID])
+			snprintf(pid, sizeof(pid), "%u", nla_get_u32(tb[HCUBE_T_A_PID]));
+		if (tb[HCUBE_T_A_TGID])
+			snprintf(tgid, sizeof(tgid), "%u", nla_get_u32(tb[HCUBE_T_A_TGID]));
+		if (tb[HCUBE_T_A_VERTEX])
+			hc_label(lb, dim, nla_get_u32(tb[HCUBE_T_A_VERTEX]));
+		if (tb[HCUBE_T_A_STATE])
+			state = HC_NAME(hc_task_state_names, nla_get_u32(tb[HCUBE_T_A_STATE]), num);
+		cells[0] = pid;
+		cells[1] = tgid;
+		cells[2] = comm;
+		cells[3] = lb;
+		cells[4] = state;
+		if (units) {
+			cells[5] = cell(origin, sizeof(origin), tb[HCUBE_T_A_ORIGIN],
+					hc_reason_names, ARRAY_SIZE(hc_reason_names));
+			cells[6] = cell(unit, sizeof(unit), tb[HCUBE_T_A_UNIT], hc_unit_names,
+					ARRAY_SIZE(hc_unit_names));
+			cells[7] = cell(creator, sizeof(creator), tb[HCUBE_T_A_CREATOR], NULL, 0);
+		}
+		cells[units ? 8 : 5] = *cpus ? cpus : "-";
+		cells[units ? 9 : 6] = *orig ? orig : "-";
+		hc_table_rowv(&t, cells);
+		free(comm);
+		free(cpus);
+		free(orig);
 	}
+	close_json_array();
+	if (!is_json() && !tasks.n)
+		printf("no registered tasks\n");
+	else if (!is_json())
+		hc_table_print(&t, stdout, "");
+	hc_table_free(&t);
+	print_end();
 out:
-	hc_tasks_free(&tasks);
+	hc_attrs_list_free(&tasks);
 	return ret;
 }
 
-int cmd_task(int argc, char **argv)
-{
-	if (argc < 2)
-		hc_usage_error("task", "missing command (add, del, list)");
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		task_usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "add"))
-		return task_add(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "del") || !strcmp(argv[1], "delete"))
-		return task_del(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "list") || !strcmp(argv[1], "ls"))
-		return task_list(argc - 1, argv + 1);
-	hc_usage_error("task", "unknown command '%s' (add, del, list)", argv[1]);
-}
+static const struct hc_opt add_opts[] = {
+	{ "tree", OPT_TREE, NULL, "each process and its descendants that exist now" },
+	{ "thread", OPT_THREAD, NULL,
+	  "that one thread only: the threads and children it creates are not registered" },
+	{ "cgroup", OPT_CGROUP, "PATH",
+	  "every process of the cgroup v2 directory PATH (its cgroup.procs), each with "
+	  "its descendants (--tree); PATH absolute, or relative to the cgroup2 mount" },
+	{ "vertex", 'v', "V", "place them on vertex V (decimal id, or binary label with a "
+	  "0b prefix: 0b0101) instead of letting hcube choose" },
+	{ "threads", 't', NULL, "accepted, changes nothing: a process comes with its threads" },
+	{ 0 },
+};
+
+static const struct hc_opt del_opts[] = {
+	{ "tree", OPT_TREE, NULL, "each process and its registered descendants" },
+	{ "thread", OPT_THREAD, NULL, "that one thread only" },
+	{ "cgroup", OPT_CGROUP, "PATH", "every process of the cgroup v2 directory PATH, "
+	  "with its descendants" },
+	{ "all", 'a', NULL, "every registered task" },
+	{ "threads", 't', NULL, "accepted, changes nothing" },
+	{ 0 },
+};
+
+static const struct hc_cmd task_subs[] = {
+	{
+		.name = "add",
+		.args = "PID... [--tree | --thread] [--vertex V]\n--cgroup PATH [--vertex V]",
+		.help =
+		"Registers the processes PID... (in this pid namespace). A process is\n"
+		"registered as a job: all its threads, and the threads and child\n"
+		"processes it (or a registered descendant) creates later join it on\n"
+		"their creator's vertex. Prints each registered task and its vertex; -j\n"
+		"prints a JSON list of {\"pid\", \"vertex\", \"label\", ...} objects. A task\n"
+		"the kernel could not register is an object with \"error\" (and a line\n"
+		"on stderr, exit status 1); the others stay registered. With --cgroup,\n"
+		"a process that exits before the request is left out (a line on stderr\n"
+		"counts them). Needs CAP_NET_ADMIN.\n",
+		.opts = add_opts,
+		.nlcmd = HCUBE_CMD_TASK_ADD,
+		.flags = HC_ARGS,
+		.handler = task_add,
+	},
+	{
+		.name = "del",
+		.alias = "delete",
+		.args = "PID... [--tree | --thread]\n--cgroup PATH\n--all",
+		.help =
+		"Unregisters the processes PID... (each with all its threads), or with\n"
+		"--all every registered task; their affinity is given back. With\n"
+		"--cgroup, a process that is not registered (or exited) is left out.\n"
+		"Prints nothing (-j: {}). Needs CAP_NET_ADMIN.\n",
+		.opts = del_opts,
+		.nlcmd = HCUBE_CMD_TASK_DEL,
+		.flags = HC_ARGS | HC_ACK,
+		.handler = task_del,
+	},
+	{
+		.name = "list",
+		.alias = "ls",
+		.help =
+		"Lists the registered tasks: pid, tgid, comm, vertex, state (active, or\n"
+		"changed when someone else changed its affinity), how it was added\n"
+		"(origin: admin, or fork and thread for the children and threads of a\n"
+		"registered job), its unit (job, or thread) and its creator's pid,\n"
+		"current CPUs and the CPUs it had when it was registered (the origin,\n"
+		"unit and creator columns when the module reports them). -j prints a\n"
+		"JSON list of objects with the keys pid, tgid, comm, vertex, label,\n"
+		"state, cpus, orig_cpus, and origin, unit, creator (null when absent).\n",
+		.nlcmd = HCUBE_CMD_TASK_GET,
+		.flags = HC_DUMP,
+		.handler = task_list,
+	},
+	{ 0 },
+};
+
+const struct hc_cmd hc_cmd_task = {
+	.name = "task",
+	.summary = "register, unregister and list tasks",
+	.help =
+	"Registers processes with hcube (which then places them on a vertex and\n"
+	"moves them when it rebalances), unregisters them (their affinity is\n"
+	"given back), or lists the registered tasks. 'hcubectl task COMMAND\n"
+	"--help' describes each.\n",
+	.subs = task_subs,
+};

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcubectl: the generic netlink socket, requests that remember what each of
- * their attributes means, and the receive loop that ends at the ack, at the
- * end of a dump or at an error (whose extended ack it decodes).
+ * hcubectl: the generic netlink socket of a command, requests that remember
+ * what each of their attributes means, the receive loop that ends at the
+ * ack, at the end of a dump or at an error (whose extended ack it decodes),
+ * and the parsing of what the kernel sends with the generated policies.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,17 +20,24 @@
 #define SOL_NETLINK 270
 #endif
 
-void hc_nl_open(struct hc_nl *nl)
+_Static_assert(HCUBE_A_MAX < HC_TB_SIZE && HCUBE_R_A_MAX < HC_TB_SIZE &&
+	       HCUBE_T_A_MAX < HC_TB_SIZE && HCUBE_V_A_MAX < HC_TB_SIZE &&
+	       HCUBE_S_A_MAX < HC_TB_SIZE && HCUBE_C_A_MAX < HC_TB_SIZE,
+	       "HC_TB_SIZE holds every attribute set");
+
+struct nl_sock *hc_sock(struct hc_ctx *c)
 {
 	int one = 1, fd, err;
 
-	nl->sk = nl_socket_alloc();
-	if (!nl->sk)
+	if (c->sk)
+		return c->sk;
+	c->sk = nl_socket_alloc();
+	if (!c->sk)
 		hc_fatal("out of memory");
-	err = genl_connect(nl->sk);
+	err = genl_connect(c->sk);
 	if (err < 0)
 		hc_fatal("cannot open a generic netlink socket: %s", nl_geterror(err));
-	fd = nl_socket_get_fd(nl->sk);
+	fd = nl_socket_get_fd(c->sk);
 	/*
 	 * Error messages, offsets and policies; no echo of the request. Best
 	 * effort: without them errors still come, with less to say.
@@ -37,48 +45,41 @@ void hc_nl_open(struct hc_nl *nl)
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	/* Reports on big cubes are ~100 KB: peek at the size before reading. */
-	nl_socket_enable_msg_peek(nl->sk);
-	nl_socket_set_msg_buf_size(nl->sk, 32768);
-	nl_socket_set_buffer_size(nl->sk, 4 << 20, 1 << 20);	/* best effort */
+	nl_socket_enable_msg_peek(c->sk);
+	nl_socket_set_msg_buf_size(c->sk, 32768);
+	nl_socket_set_buffer_size(c->sk, 4 << 20, 1 << 20);	/* best effort */
 
-	nl->family = genl_ctrl_resolve(nl->sk, HCUBE_FAMILY_NAME);
-	if (nl->family == -NLE_OBJ_NOTFOUND) {
+	c->family = genl_ctrl_resolve(c->sk, HCUBE_FAMILY_NAME);
+	if (c->family == -NLE_OBJ_NOTFOUND) {
 		fflush(stdout);
 		fputs("hcubectl: the hcube module is not loaded (genl family \"hcube\" not found); "
 		      "load it with insmod hcube.ko\n", stderr);
 		exit(HC_EXIT_ERROR);
 	}
-	if (nl->family < 0)
+	if (c->family < 0)
 		hc_fatal("cannot resolve the genl family \"%s\": %s",
-			 HCUBE_FAMILY_NAME, nl_geterror(nl->family));
+			 HCUBE_FAMILY_NAME, nl_geterror(c->family));
+	return c->sk;
 }
 
-void hc_nl_close(struct hc_nl *nl)
+void hc_close(struct hc_ctx *c)
 {
-	nl_socket_free(nl->sk);
-	nl->sk = NULL;
+	if (c->sk)
+		nl_socket_free(c->sk);
+	c->sk = NULL;
 }
 
-void hc_req_init(struct hc_req *r, const struct hc_nl *nl, uint8_t cmd,
-		 bool dump, size_t size, const char *what)
+void hc_req_init(struct hc_req *r, uint8_t nlcmd, bool dump, size_t size, const char *what)
 {
 	memset(r, 0, sizeof(*r));
 	r->what = what;
-	r->cmd = cmd;
-	/* REBALANCE's top-level attributes are the report's. */
-	if (cmd == HCUBE_CMD_REBALANCE) {
-		r->attr_names = hc_report_attr_names;
-		r->nattr_names = hc_report_attr_nnames;
-	} else {
-		r->attr_names = hc_attr_names;
-		r->nattr_names = hc_attr_nnames;
-	}
+	r->cmd = nlcmd;
 	r->msg = nlmsg_alloc_size(size + 256);
 	if (!r->msg)
 		hc_fatal("out of memory");
-	if (!genlmsg_put(r->msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
-			 NLM_F_ACK | (dump ? NLM_F_DUMP : 0), cmd,
-			 HCUBE_FAMILY_VERSION))
+	/* The family's id goes in when the request is sent. */
+	if (!genlmsg_put(r->msg, NL_AUTO_PORT, NL_AUTO_SEQ, 0, 0,
+			 NLM_F_ACK | (dump ? NLM_F_DUMP : 0), nlcmd, HCUBE_FAMILY_VERSION))
 		hc_fatal("%s: cannot build the request", what);
 }
 
@@ -89,8 +90,8 @@ void hc_req_free(struct hc_req *r)
 	hc_attrmap_free(&r->map);
 }
 
-/* Where the next attribute goes, from the start of the nlmsghdr. */
-static uint32_t next_offs(const struct hc_req *r)
+/* From the start of the nlmsghdr. */
+uint32_t hc_req_next_offs(const struct hc_req *r)
 {
 	return NLMSG_ALIGN(nlmsg_hdr(r->msg)->nlmsg_len);
 }
@@ -113,65 +114,42 @@ static void put_done(struct hc_req *r, int err, uint32_t offs,
 		hc_fatal("out of memory");
 }
 
+#define HC_PUT(r, call, fmt) do {			\
+		uint32_t __offs = hc_req_next_offs(r);		\
+		int __err = (call);			\
+		va_list ap;				\
+							\
+		va_start(ap, fmt);			\
+		put_done(r, __err, __offs, fmt, ap);	\
+		va_end(ap);				\
+	} while (0)
+
 void hc_req_u32(struct hc_req *r, int type, uint32_t v, const char *fmt, ...)
 {
-	uint32_t offs = next_offs(r);
-	va_list ap;
-	int err;
-
-	err = nla_put_u32(r->msg, type, v);
-	va_start(ap, fmt);
-	put_done(r, err, offs, fmt, ap);
-	va_end(ap);
+	HC_PUT(r, nla_put_u32(r->msg, type, v), fmt);
 }
 
 void hc_req_u8(struct hc_req *r, int type, uint8_t v, const char *fmt, ...)
 {
-	uint32_t offs = next_offs(r);
-	va_list ap;
-	int err;
-
-	err = nla_put_u8(r->msg, type, v);
-	va_start(ap, fmt);
-	put_done(r, err, offs, fmt, ap);
-	va_end(ap);
+	HC_PUT(r, nla_put_u8(r->msg, type, v), fmt);
 }
 
 void hc_req_flag(struct hc_req *r, int type, const char *fmt, ...)
 {
-	uint32_t offs = next_offs(r);
-	va_list ap;
-	int err;
-
-	err = nla_put_flag(r->msg, type);
-	va_start(ap, fmt);
-	put_done(r, err, offs, fmt, ap);
-	va_end(ap);
+	HC_PUT(r, nla_put_flag(r->msg, type), fmt);
 }
 
 void hc_req_str(struct hc_req *r, int type, const char *v, const char *fmt, ...)
 {
-	uint32_t offs = next_offs(r);
-	va_list ap;
-	int err;
-
-	err = nla_put_string(r->msg, type, v);
-	va_start(ap, fmt);
-	put_done(r, err, offs, fmt, ap);
-	va_end(ap);
+	HC_PUT(r, nla_put_string(r->msg, type, v), fmt);
 }
 
 struct nlattr *hc_req_nest(struct hc_req *r, int type, const char *fmt, ...)
 {
-	uint32_t offs = next_offs(r);
-	struct nlattr *nest;
-	va_list ap;
+	struct nlattr *nest = NULL;
 
 	/* Strict validation wants NLA_F_NESTED on every nest. */
-	nest = nla_nest_start(r->msg, type | NLA_F_NESTED);
-	va_start(ap, fmt);
-	put_done(r, nest ? 0 : -1, offs, fmt, ap);
-	va_end(ap);
+	HC_PUT(r, (nest = nla_nest_start(r->msg, type | NLA_F_NESTED)) ? 0 : -1, fmt);
 	return nest;
 }
 
@@ -188,6 +166,74 @@ void hc_req_nest_end(struct hc_req *r, struct nlattr *nest)
 		}
 }
 
+int hc_parse(struct nlattr **tb, const struct hc_attr_set *set, struct nlattr *head, int len)
+{
+	memset(tb, 0, sizeof(*tb) * HC_TB_SIZE);
+	return nla_parse(tb, set->max, head, len, set->policy) < 0 ? -1 : 0;
+}
+
+int hc_parse_nested(struct nlattr **tb, const struct hc_attr_set *set,
+		    const struct nlattr *nest)
+{
+	return hc_parse(tb, set, nla_data(nest), nla_len(nest));
+}
+
+int hc_attrs_copy(struct hc_attrs *a, const struct hc_attr_set *set,
+		  const struct nlattr *head, int len)
+{
+	a->buf = hc_malloc((size_t)len);
+	memcpy(a->buf, head, (size_t)len);
+	return hc_parse(a->tb, set, a->buf, len);
+}
+
+void hc_attrs_free(struct hc_attrs *a)
+{
+	free(a->buf);
+	a->buf = NULL;
+}
+
+int hc_attrs_add(struct hc_attrs_list *l, const struct hc_attr_set *set,
+		 const struct nlattr *a)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = hc_realloc(l->v, l->cap * sizeof(*l->v));
+	}
+	return hc_attrs_copy(&l->v[l->n++], set, nla_data(a), nla_len(a));
+}
+
+void hc_attrs_list_free(struct hc_attrs_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		hc_attrs_free(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+int hc_msg_from(struct nl_msg *msg, int family, struct hc_msg *m, struct nlattr **tb)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct genlmsghdr *gh;
+
+	if (nlh->nlmsg_type != family)
+		return 1;
+	if (!genlmsg_valid_hdr(nlh, 0))
+		return -1;
+	gh = nlmsg_data(nlh);
+	m->cmd = gh->cmd;
+	m->attrs = genlmsg_attrdata(gh, 0);
+	m->len = genlmsg_attrlen(gh, 0);
+	m->tb = tb;
+	memset(tb, 0, sizeof(*tb) * HC_TB_SIZE);
+	/* A command of a newer module: its attributes are not known here. */
+	if (m->cmd > HCUBE_CMD_MAX || !hc_cmd_set[m->cmd])
+		return 0;
+	return hc_parse(tb, hc_cmd_set[m->cmd], m->attrs, m->len);
+}
+
 struct run_state {
 	struct hc_req *req;
 	hc_reply_fn fn;
@@ -196,7 +242,7 @@ struct run_state {
 	unsigned long nmsgs;	/* messages seen */
 	bool done;		/* ack, end of dump or error */
 	bool failed;		/* the kernel said no */
-	bool malformed;		/* a reply @fn could not decode */
+	bool malformed;		/* a reply that does not parse */
 	struct hc_extack ext;
 };
 
@@ -211,19 +257,14 @@ static int on_msg_in(struct nl_msg *msg, void *arg)
 
 static int on_valid(struct nl_msg *msg, void *arg)
 {
+	struct nlattr *tb[HC_TB_SIZE];
 	struct run_state *st = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct genlmsghdr *gh;
+	struct hc_msg m;
+	int ret = hc_msg_from(msg, st->family, &m, tb);
 
-	if (nlh->nlmsg_type != st->family)
+	if (ret > 0)
 		return NL_SKIP;
-	if (!genlmsg_valid_hdr(nlh, 0)) {
-		st->malformed = true;
-		return NL_SKIP;
-	}
-	gh = nlmsg_data(nlh);
-	if (st->fn && st->fn(gh->cmd, genlmsg_attrdata(gh, 0),
-			     genlmsg_attrlen(gh, 0), st->arg) < 0)
+	if (ret < 0 || (st->fn && st->fn(&m, st->arg) < 0))
 		st->malformed = true;
 	return NL_OK;
 }
@@ -243,20 +284,14 @@ static int on_finish(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-static void print_warning(const struct hc_req *r, const struct hc_extack *ext)
-{
-	if (ext->has_msg)
-		fprintf(stderr, "hcubectl: %s: warning: %s\n", r->what, ext->msg);
-}
-
 static int on_ack(struct nl_msg *msg, void *arg)
 {
 	struct run_state *st = arg;
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct hc_extack ext;
 
-	if (!hc_extack_parse(nlh, nlh->nlmsg_len, &ext))
-		print_warning(st->req, &ext);
+	if (!hc_extack_parse(nlh, nlh->nlmsg_len, &ext) && ext.has_msg)
+		fprintf(stderr, "hcubectl: %s: warning: %s\n", st->req->what, ext.msg);
 	st->done = true;
 	return NL_STOP;
 }
@@ -277,26 +312,29 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
-static void print_kernel_error(const struct hc_req *r, const struct hc_extack *ext)
+void hc_req_error(const struct hc_req *r, const struct hc_extack *ext)
 {
+	const struct hc_attr_set *set = hc_cmd_set[r->cmd];
 	char buf[1024];
 
-	hc_extack_describe(ext, &r->map, r->attr_names, r->nattr_names, buf,
-			   sizeof(buf));
+	hc_extack_describe(ext, &r->map, set->names, (size_t)set->max + 1, buf, sizeof(buf));
 	fflush(stdout);
 	fprintf(stderr, "hcubectl: %s: %s%s\n", r->what, buf,
 		ext->error == EPERM && !ext->has_msg ?
 		" (this command needs CAP_NET_ADMIN)" : "");
 }
 
-int hc_req_run(struct hc_nl *nl, struct hc_req *r, hc_reply_fn fn, void *arg)
+int hc_req_send(struct hc_ctx *c, struct hc_req *r, hc_reply_fn fn, void *arg,
+		struct hc_extack *ext)
 {
+	struct nl_sock *sk = hc_sock(c);
 	struct run_state st = {
-		.req = r, .fn = fn, .arg = arg, .family = nl->family,
+		.req = r, .fn = fn, .arg = arg, .family = c->family,
 	};
 	struct nl_cb *cb;
 	int err;
 
+	nlmsg_hdr(r->msg)->nlmsg_type = (uint16_t)c->family;
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb)
 		hc_fatal("out of memory");
@@ -306,7 +344,7 @@ int hc_req_run(struct hc_nl *nl, struct hc_req *r, hc_reply_fn fn, void *arg)
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, on_ack, &st);
 	nl_cb_err(cb, NL_CB_CUSTOM, on_error, &st);
 
-	err = nl_send_auto(nl->sk, r->msg);
+	err = nl_send_auto(sk, r->msg);
 	if (err < 0) {
 		nl_cb_put(cb);
 		hc_fatal("%s: cannot send the request: %s", r->what, nl_geterror(err));
@@ -314,7 +352,7 @@ int hc_req_run(struct hc_nl *nl, struct hc_req *r, hc_reply_fn fn, void *arg)
 	while (!st.done) {
 		unsigned long seen = st.nmsgs;
 
-		err = nl_recvmsgs(nl->sk, cb);
+		err = nl_recvmsgs(sk, cb);
 		if (st.done)
 			break;
 		if (err < 0 || st.nmsgs == seen) {
@@ -324,94 +362,61 @@ int hc_req_run(struct hc_nl *nl, struct hc_req *r, hc_reply_fn fn, void *arg)
 		}
 	}
 	nl_cb_put(cb);
+	if (st.failed && ext) {
+		*ext = st.ext;
+		return HC_EXIT_ERROR;
+	}
 	if (st.failed) {
-		print_kernel_error(r, &st.ext);
+		hc_req_error(r, &st.ext);
 		return HC_EXIT_ERROR;
 	}
 	if (st.malformed) {
 		fflush(stdout);
-		fprintf(stderr, "hcubectl: %s: malformed reply from the kernel\n",
-			r->what);
+		fprintf(stderr, "hcubectl: %s: malformed reply from the kernel\n", r->what);
 		return HC_EXIT_ERROR;
 	}
 	return 0;
 }
 
-int hc_simple_get(struct hc_nl *nl, uint8_t cmd, bool dump, const char *what,
-		  hc_reply_fn fn, void *arg)
+int hc_req_ack(struct hc_ctx *c, struct hc_req *r)
+{
+	int ret = hc_req_send(c, r, NULL, NULL, NULL);
+
+	hc_req_free(r);
+	return ret;
+}
+
+int hc_get(struct hc_ctx *c, uint8_t nlcmd, bool dump, const char *what,
+	   hc_reply_fn fn, void *arg)
 {
 	struct hc_req r;
 	int ret;
 
-	hc_req_init(&r, nl, cmd, dump, 0, what);
-	ret = hc_req_run(nl, &r, fn, arg);
+	hc_req_init(&r, nlcmd, dump, 0, what ? what : c->what);
+	ret = hc_req_send(c, &r, fn, arg, NULL);
 	hc_req_free(&r);
 	return ret;
 }
 
-bool hc_get_u8(const struct nlattr *a, uint8_t *v)
+int hc_run(struct hc_ctx *c, hc_reply_fn fn, void *arg)
 {
-	if (!a || nla_len(a) < (int)sizeof(*v))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
+	return hc_get(c, c->cmd->nlcmd, c->cmd->flags & HC_DUMP, NULL, fn, arg);
 }
 
-bool hc_get_u32(const struct nlattr *a, uint32_t *v)
+static int dim_reply(const struct hc_msg *m, void *arg)
 {
-	if (!a || nla_len(a) < (int)sizeof(*v))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
+	*(int *)arg = hc_tb_dim(m->tb);
+	return 0;
 }
 
-bool hc_get_s32(const struct nlattr *a, int32_t *v)
+int hc_cube_dim(struct hc_ctx *c, int *dim)
 {
-	if (!a || nla_len(a) < (int)sizeof(*v))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
-}
+	int ret = 0;
 
-bool hc_get_u64(const struct nlattr *a, uint64_t *v)
-{
-	if (!a || nla_len(a) < (int)sizeof(*v))
-		return false;
-	memcpy(v, nla_data(a), sizeof(*v));
-	return true;
-}
-
-char *hc_get_str(const struct nlattr *a)
-{
-	const char *data;
-	size_t len;
-	char *s;
-
-	if (!a)
-		return NULL;
-	data = nla_data(a);
-	len = strnlen(data, (size_t)nla_len(a));
-	s = hc_malloc(len + 1);
-	memcpy(s, data, len);
-	s[len] = '\0';
-	return s;
-}
-
-void hc_parse(struct nlattr **tb, int max, struct nlattr *head, int len)
-{
-	struct nlattr *a;
-	int rem;
-
-	memset(tb, 0, sizeof(*tb) * (size_t)(max + 1));
-	nla_for_each_attr(a, head, len, rem) {
-		int type = nla_type(a);
-
-		if (type <= max)
-			tb[type] = a;
+	if (c->dim == -2) {
+		c->dim = -1;
+		ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, NULL, dim_reply, &c->dim);
 	}
-}
-
-void hc_parse_nested(struct nlattr **tb, int max, const struct nlattr *nest)
-{
-	hc_parse(tb, max, nla_data(nest), nla_len(nest));
+	*dim = c->dim;
+	return ret;
 }

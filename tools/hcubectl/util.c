@@ -51,53 +51,6 @@ void *hc_realloc(void *p, size_t size)
 	return p;
 }
 
-int hc_getopt(int argc, char **argv, const char *cmd, const char *shortopts,
-	      const struct option *longopts, void (*usage)(FILE *f), bool *first)
-{
-	/* The command's options plus -j/--json and -p/--pretty, as before it. */
-	static struct option all[32];
-	char so[64];
-	size_t n = 0;
-	int c;
-
-	while (longopts[n].name && n < 29) {
-		all[n] = longopts[n];
-		n++;
-	}
-	all[n++] = (struct option){ "json", no_argument, NULL, 'j' };
-	all[n++] = (struct option){ "pretty", no_argument, NULL, 'p' };
-	all[n] = (struct option){ NULL, 0, NULL, 0 };
-	if (*first) {
-		optind = 0;	/* glibc: start over, argv[0] is the command */
-		*first = false;
-	}
-	opterr = 0;
-	snprintf(so, sizeof(so), ":hjp%s", shortopts);
-	for (;;) {
-		c = getopt_long(argc, argv, so, all, NULL);
-		switch (c) {
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'j':
-			hc_opts.json = true;
-			break;
-		case 'p':
-			hc_opts.json = hc_opts.pretty = true;
-			break;
-		case ':':
-			hc_usage_error(cmd, "option '%s' needs an argument",
-				       argv[optind - 1]);
-		case '?':
-			if (optopt)
-				hc_usage_error(cmd, "unknown option '-%c'", optopt);
-			hc_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		default:
-			return c;
-		}
-	}
-}
-
 bool hc_parse_u32(const char *s, uint32_t *v)
 {
 	unsigned long long x;
@@ -204,195 +157,57 @@ bool hc_parse_cpulist(const char *s, const char **why)
 	}
 }
 
-static const char *const mode_names[] = {
-	[HCUBE_MODE_CPU] = "cpu",
-	[HCUBE_MODE_NODE] = "node",
-	[HCUBE_MODE_LLC] = "llc",
-	[HCUBE_MODE_CUSTOM] = "custom",
-};
-
-static const char *const vstate_names[] = {
-	[HCUBE_VERTEX_HEALTHY] = "healthy",
-	[HCUBE_VERTEX_FAULTY] = "faulty",
-	[HCUBE_VERTEX_OFFLINE] = "offline",
-	[HCUBE_VERTEX_ABSENT] = "absent",
-	[HCUBE_VERTEX_ISOLATED] = "isolated",
-};
-
-static const char *const policy_names[] = {
-	[HCUBE_POLICY_MCWA] = "mcwa",
-	[HCUBE_POLICY_DEM] = "dem",
-	[HCUBE_POLICY_CWA] = "cwa",
-	[HCUBE_POLICY_OPTIMAL] = "optimal",
-	[HCUBE_POLICY_AUTO] = "auto",
-	[HCUBE_POLICY_RID] = "rid",
-	[HCUBE_POLICY_SID] = "sid",
-	[HCUBE_POLICY_SBN] = "sbn",
-	[HCUBE_POLICY_SBN_CUBE] = "sbn-cube",
-	[HCUBE_POLICY_SBN_HEUR] = "sbn-heur",
-	[HCUBE_POLICY_PEBBLE] = "pebble",
-};
-_Static_assert(ARRAY_SIZE(policy_names) == HCUBE_POLICY_MAX + 1,
-	       "policy_names: one per policy");
-
-static const char *const tstate_names[] = {
-	[HCUBE_TASK_ACTIVE] = "active",
-	[HCUBE_TASK_CHANGED] = "changed",
-	[HCUBE_TASK_EXITED] = "exited",
-};
-
-static const char *const reason_names[] = {
-	[HCUBE_REASON_ADMIN] = "admin",
-	[HCUBE_REASON_HOTPLUG] = "hotplug",
-	[HCUBE_REASON_AUTO] = "auto",
-	[HCUBE_REASON_EXITED] = "exited",
-	[HCUBE_REASON_CHANGED] = "changed",
-	[HCUBE_REASON_ADDED] = "added",
-	[HCUBE_REASON_REMOVED] = "removed",
-	[HCUBE_REASON_FAULT] = "fault",
-	[HCUBE_REASON_FORK] = "fork",
-	[HCUBE_REASON_THREAD] = "thread",
-	[HCUBE_REASON_REFUSED] = "refused",
-};
-
-static const char *const fault_event_names[] = {
-	[HCUBE_FAULT_ADDED] = "added",
-	[HCUBE_FAULT_CLEARED] = "cleared",
-	[HCUBE_CPU_OFFLINE] = "offline",
-	[HCUBE_CPU_ONLINE] = "online",
-};
-_Static_assert(ARRAY_SIZE(fault_event_names) ==
-	       HCUBE_FAULT_EVENT_MAX + 1, "fault_event_names: one per event");
-
-#define NAME_OF(tbl, v) ((v) < ARRAY_SIZE(tbl) ? (tbl)[v] : NULL)
-
-const char *hc_mode_name(uint32_t v)
+int hc_enum_parse(const char *const *names, unsigned int n, const char *s)
 {
-	return NAME_OF(mode_names, v);
-}
-
-const char *hc_vstate_name(uint32_t v)
-{
-	return NAME_OF(vstate_names, v);
-}
-
-const char *hc_policy_name(uint32_t v)
-{
-	return NAME_OF(policy_names, v);
-}
-
-const char *hc_tstate_name(uint32_t v)
-{
-	return NAME_OF(tstate_names, v);
-}
-
-const char *hc_reason_name(uint32_t v)
-{
-	return NAME_OF(reason_names, v);
-}
-
-const char *hc_fault_event_name(uint32_t v)
-{
-	return NAME_OF(fault_event_names, v);
-}
-
-const char *hc_name_or_num(const char *name, uint32_t v, char *buf, size_t size)
-{
-	if (name)
-		return name;
-	snprintf(buf, size, "%u", v);
-	return buf;
-}
-
-static int find_name(const char *const *tbl, size_t n, const char *s)
-{
-	size_t i;
+	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (tbl[i] && !strcmp(tbl[i], s))
+		if (names[i] && !strcmp(names[i], s))
 			return (int)i;
 	return -1;
 }
 
-int hc_policy_parse(const char *s)
+const char *hc_enum_list(const char *const *names, unsigned int n, const char *sep)
 {
-	return find_name(policy_names, ARRAY_SIZE(policy_names), s);
+	static char buf[512];
+	size_t len = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < sizeof(buf); i++)
+		if (names[i])
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						len ? sep : "", names[i]);
+	return buf;
 }
 
-int hc_mode_parse(const char *s)
+const char *hc_name(const char *const *names, unsigned int n, uint32_t v,
+		    char *buf, size_t size)
 {
-	return find_name(mode_names, ARRAY_SIZE(mode_names), s);
+	if (v < n && names[v])
+		return names[v];
+	snprintf(buf, size, "%u", v);
+	return buf;
 }
 
-const char *const hc_attr_names[] = {
-	[HCUBE_A_UNSPEC] = "HCUBE_A_UNSPEC",
-	[HCUBE_A_PAD] = "HCUBE_A_PAD",
-	[HCUBE_A_MODE] = "HCUBE_A_MODE",
-	[HCUBE_A_DIM] = "HCUBE_A_DIM",
-	[HCUBE_A_NVERTICES] = "HCUBE_A_NVERTICES",
-	[HCUBE_A_NHEALTHY] = "HCUBE_A_NHEALTHY",
-	[HCUBE_A_NATTACHED] = "HCUBE_A_NATTACHED",
-	[HCUBE_A_NTASKS] = "HCUBE_A_NTASKS",
-	[HCUBE_A_CB_BASE] = "HCUBE_A_CB_BASE",
-	[HCUBE_A_CB_MASK] = "HCUBE_A_CB_MASK",
-	[HCUBE_A_CB_PATTERN] = "HCUBE_A_CB_PATTERN",
-	[HCUBE_A_TREE_DEPTH] = "HCUBE_A_TREE_DEPTH",
-	[HCUBE_A_GENERATION] = "HCUBE_A_GENERATION",
-	[HCUBE_A_GROUP] = "HCUBE_A_GROUP",
-	[HCUBE_A_VERTEX] = "HCUBE_A_VERTEX",
-	[HCUBE_A_CPU] = "HCUBE_A_CPU",
-	[HCUBE_A_VERTEX_ID] = "HCUBE_A_VERTEX_ID",
-	[HCUBE_A_PID] = "HCUBE_A_PID",
-	[HCUBE_A_THREADS] = "HCUBE_A_THREADS",
-	[HCUBE_A_ALL] = "HCUBE_A_ALL",
-	[HCUBE_A_TASK] = "HCUBE_A_TASK",
-	[HCUBE_A_STATS] = "HCUBE_A_STATS",
-	[HCUBE_A_CONFIG] = "HCUBE_A_CONFIG",
-	[HCUBE_A_REASON] = "HCUBE_A_REASON",
-	[HCUBE_A_STATE] = "HCUBE_A_STATE",
-	[HCUBE_A_EVENT] = "HCUBE_A_EVENT",
-	[HCUBE_A_CLUSTER_DIM] = "HCUBE_A_CLUSTER_DIM",
-	[HCUBE_A_CONTROLLERS] = "HCUBE_A_CONTROLLERS",
-	[HCUBE_A_CLUSTER] = "HCUBE_A_CLUSTER",
-	[HCUBE_A_CONTROLLER_OLD] = "HCUBE_A_CONTROLLER_OLD",
-	[HCUBE_A_CONTROLLER_NEW] = "HCUBE_A_CONTROLLER_NEW",
-	[HCUBE_A_UNIT] = "HCUBE_A_UNIT",
-};
-const size_t hc_attr_nnames = ARRAY_SIZE(hc_attr_names);
-_Static_assert(ARRAY_SIZE(hc_attr_names) == HCUBE_A_MAX + 1,
-	       "hc_attr_names: one name per enum hcube_attr value");
+char *hc_attr_str(const struct nlattr *a)
+{
+	const char *data = nla_data(a);
+	size_t len = strnlen(data, (size_t)nla_len(a));
+	char *s = hc_malloc(len + 1);
 
-const char *const hc_report_attr_names[] = {
-	[HCUBE_R_A_UNSPEC] = "HCUBE_R_A_UNSPEC",
-	[HCUBE_R_A_PAD] = "HCUBE_R_A_PAD",
-	[HCUBE_R_A_POLICY] = "HCUBE_R_A_POLICY",
-	[HCUBE_R_A_DRY_RUN] = "HCUBE_R_A_DRY_RUN",
-	[HCUBE_R_A_TRIGGER] = "HCUBE_R_A_TRIGGER",
-	[HCUBE_R_A_LOADS_BEFORE] = "HCUBE_R_A_LOADS_BEFORE",
-	[HCUBE_R_A_LOADS_PLAN] = "HCUBE_R_A_LOADS_PLAN",
-	[HCUBE_R_A_LOADS_AFTER] = "HCUBE_R_A_LOADS_AFTER",
-	[HCUBE_R_A_TRANSFERS] = "HCUBE_R_A_TRANSFERS",
-	[HCUBE_R_A_NTRANSFERS] = "HCUBE_R_A_NTRANSFERS",
-	[HCUBE_R_A_STEPS] = "HCUBE_R_A_STEPS",
-	[HCUBE_R_A_COMM_STEPS] = "HCUBE_R_A_COMM_STEPS",
-	[HCUBE_R_A_MIGRATIONS] = "HCUBE_R_A_MIGRATIONS",
-	[HCUBE_R_A_MOVED] = "HCUBE_R_A_MOVED",
-	[HCUBE_R_A_FAILED] = "HCUBE_R_A_FAILED",
-	[HCUBE_R_A_FAILURE] = "HCUBE_R_A_FAILURE",
-	[HCUBE_R_A_CHANGED] = "HCUBE_R_A_CHANGED",
-	[HCUBE_R_A_EXITED] = "HCUBE_R_A_EXITED",
-	[HCUBE_R_A_EVACUATED] = "HCUBE_R_A_EVACUATED",
-	[HCUBE_R_A_DURATION_NS] = "HCUBE_R_A_DURATION_NS",
-	[HCUBE_R_A_CB_PATTERN] = "HCUBE_R_A_CB_PATTERN",
-	[HCUBE_R_A_TREE_DEPTH] = "HCUBE_R_A_TREE_DEPTH",
-	[HCUBE_R_A_APPLIED] = "HCUBE_R_A_APPLIED",
-	[HCUBE_R_A_MESSAGES] = "HCUBE_R_A_MESSAGES",
-	[HCUBE_R_A_IMBALANCE] = "HCUBE_R_A_IMBALANCE",
-	[HCUBE_R_A_CONTENDED] = "HCUBE_R_A_CONTENDED",
-};
-const size_t hc_report_attr_nnames = ARRAY_SIZE(hc_report_attr_names);
-_Static_assert(ARRAY_SIZE(hc_report_attr_names) == HCUBE_R_A_MAX + 1,
-	       "hc_report_attr_names: one name per enum hcube_report_attr value");
+	memcpy(s, data, len);
+	s[len] = '\0';
+	hc_sanitize(s);
+	return s;
+}
+
+const char *hc_kernel_strerror(int32_t err)
+{
+	if (err == 0)
+		return "Success";
+	return strerror(err < 0 && err != INT32_MIN ? -err : err);
+}
 
 const char *hc_label(char *buf, int dim, uint32_t v)
 {
@@ -464,9 +279,8 @@ void hc_table_init(struct hc_table *t, int ncols, const char *align,
 	t->nrows = 1;
 }
 
-void hc_table_row(struct hc_table *t, ...)
+void hc_table_rowv(struct hc_table *t, const char *const *cells)
 {
-	va_list ap;
 	char **row;
 	int i;
 
@@ -475,16 +289,25 @@ void hc_table_row(struct hc_table *t, ...)
 		t->cells = hc_realloc(t->cells, t->cap * (size_t)t->ncols * sizeof(char *));
 	}
 	row = t->cells + t->nrows * (size_t)t->ncols;
-	va_start(ap, t);
 	for (i = 0; i < t->ncols; i++) {
-		const char *s = va_arg(ap, const char *);
-
-		row[i] = strdup(s ? s : "");
+		row[i] = strdup(cells[i] ? cells[i] : "");
 		if (!row[i])
 			hc_fatal("out of memory");
 	}
-	va_end(ap);
 	t->nrows++;
+}
+
+void hc_table_row(struct hc_table *t, ...)
+{
+	const char *cells[16];
+	va_list ap;
+	int i;
+
+	va_start(ap, t);
+	for (i = 0; i < t->ncols && i < 16; i++)
+		cells[i] = va_arg(ap, const char *);
+	va_end(ap);
+	hc_table_rowv(t, cells);
 }
 
 /* Display width: UTF-8 code points (hc_sanitize() made the text valid). */

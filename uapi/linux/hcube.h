@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * hcube: the generic netlink interface of the hcube module.
+ * The hcube module: a machine's CPU groups as the vertices of a hypercube,
+ * faulty and offline vertices, registered tasks, and their synchronous
+ * rebalancing (MCWA, DEM, CWA, optimal, auto, RID, SID, SBN and its variants,
+ * pebble-crunching). Every command that changes state needs CAP_NET_ADMIN.
+ * Range violations answer -ERANGE with the policy in the extended ack; vertex
+ * ids are also checked against the current cube.
  *
- * Family "hcube", version 1, multicast group "events". Every command that
- * changes state needs CAP_NET_ADMIN. Documentation/netlink/specs/hcube.yaml
- * describes the family in the kernel's YNL format.
+ * Generated from Documentation/netlink/specs/hcube.yaml by
+ * scripts/hcube-ynl-gen.py (the uAPI): change those, not this file.
  */
 #ifndef _UAPI_LINUX_HCUBE_H
 #define _UAPI_LINUX_HCUBE_H
@@ -33,7 +37,11 @@ enum hcube_vertex_state {
 	HCUBE_VERTEX_FAULTY,	/* marked faulty, or all its CPUs are */
 	HCUBE_VERTEX_OFFLINE,	/* its usable CPUs are all offline */
 	HCUBE_VERTEX_ABSENT,	/* the label has no CPU group */
-	HCUBE_VERTEX_ISOLATED,	/* its CPUs are isolated (isolcpus=, nohz_full=) */
+	/*
+	 * its CPUs that are not faulty are all isolated (isolcpus=, nohz_full=)
+	 * and the module parameter isolated is 0
+	 */
+	HCUBE_VERTEX_ISOLATED,
 	__HCUBE_VERTEX_STATE_MAX,
 	HCUBE_VERTEX_STATE_MAX = __HCUBE_VERTEX_STATE_MAX - 1,
 };
@@ -42,8 +50,13 @@ enum hcube_policy {
 	HCUBE_POLICY_MCWA,	/* modified cube walking (faulty cubes) */
 	HCUBE_POLICY_DEM,	/* dimension exchange */
 	HCUBE_POLICY_CWA,	/* cube walking (fault-free cubes only) */
-	HCUBE_POLICY_OPTIMAL,	/* exact fewest task-hops to floor/ceil balance */
-	HCUBE_POLICY_AUTO,	/* the cheapest plan among those balancing best */
+	HCUBE_POLICY_OPTIMAL,	/* exact fewest task-hops to a floor/ceil balance */
+	/*
+	 * among the plans of dem, mcwa and optimal (within its work bound) that
+	 * reach the least imbalance, the one of fewest task-hops; the report's
+	 * applied attribute names it
+	 */
+	HCUBE_POLICY_AUTO,
 	HCUBE_POLICY_RID,	/* receiver-initiated diffusion, one round */
 	HCUBE_POLICY_SID,	/* sender-initiated diffusion, one round */
 	HCUBE_POLICY_SBN,	/* symmetric broadcast network, basic */
@@ -84,16 +97,20 @@ enum hcube_reason {
 	HCUBE_REASON_FAULT,	/* evacuation and rebalance after a fault */
 	HCUBE_REASON_FORK,	/* a child process of a registered task was registered */
 	HCUBE_REASON_THREAD,	/* a new thread of a registered task was registered */
-	HCUBE_REASON_REFUSED,	/* a new thread or child was not (max_tasks) */
+	/*
+	 * a new thread or child of a registered task was not registered
+	 * (max_tasks); it got its creator's original affinity
+	 */
+	HCUBE_REASON_REFUSED,
 	__HCUBE_REASON_MAX,
 	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
 };
 
 /*
- * What a TASK_ADD or TASK_DEL names with each HCUBE_A_PID (HCUBE_A_UNIT).
- * A job is a process: every thread it has, and on TASK_ADD every thread
- * and child process that it or any of its registered descendants creates
- * later, registered on its creator's vertex when it is created.
+ * What a TASK_ADD or TASK_DEL names with each HCUBE_A_PID (HCUBE_A_UNIT). A job
+ * is a process: every thread it has, and on TASK_ADD every thread and child
+ * process that it or any of its registered descendants creates later,
+ * registered on its creator's vertex when it is created.
  */
 enum hcube_unit {
 	HCUBE_UNIT_JOB,		/* the process: all its threads (the default) */
@@ -116,26 +133,31 @@ struct hcube_transfer_info {
 	__u32 count;
 };
 
+/* the most transfers one HCUBE_R_A_TRANSFERS attribute holds */
 #define HCUBE_TRANSFERS_PER_ATTR	4096
 
 /*
  * Pebble-crunching clusters: the subcubes of the HCUBE_A_CLUSTER_DIM low
  * dimensions; cluster c holds the labels whose high bits are c. Each has a
- * controller, its lowest healthy label at first; a controller keeps the
- * role while it is healthy, and when it is not the cluster's lowest healthy
- * label takes over (a recovered vertex does not take it back).
+ * controller, its lowest healthy label at first; a controller keeps the role
+ * while it is healthy, and when it is not the cluster's lowest healthy label
+ * takes over (a recovered vertex does not take it back). A cluster without a
+ * controller has this value in HCUBE_A_CONTROLLERS.
  */
-#define HCUBE_NO_CONTROLLER	0xffff
+#define HCUBE_NO_CONTROLLER	65535
+
+#define HCUBE_THRESHOLD_MAX	1000000	/* the highest HCUBE_C_A_THRESHOLD (HCUBE_CMD_CONFIG_SET) */
+#define HCUBE_COOLDOWN_MS_MIN	10	/* the lowest HCUBE_C_A_COOLDOWN_MS */
+#define HCUBE_COOLDOWN_MS_MAX	3600000	/* the highest HCUBE_C_A_COOLDOWN_MS */
 
 /*
- * Commands. All use the attributes of enum hcube_attr at the top level,
- * except HCUBE_CMD_REBALANCE (request and reply) and HCUBE_CMD_REBALANCE_NTF,
- * whose top-level attributes are those of enum hcube_report_attr.
+ * Commands. All use the attributes of enum hcube_attr at the top level, except
+ * HCUBE_CMD_REBALANCE (request and reply) and HCUBE_CMD_REBALANCE_NTF, whose
+ * top-level attributes are those of enum hcube_report_attr.
  */
 enum hcube_cmd {
 	HCUBE_CMD_UNSPEC,
-	/* summary of the cube: MODE, DIM, NVERTICES, ... GENERATION */
-	HCUBE_CMD_CUBE_GET,
+	HCUBE_CMD_CUBE_GET,	/* summary of the cube: MODE, DIM, NVERTICES, ... GENERATION */
 	/* one vertex (HCUBE_A_VERTEX_ID), or a dump: one HCUBE_A_VERTEX each */
 	HCUBE_CMD_VERTEX_GET,
 	/*
@@ -145,33 +167,54 @@ enum hcube_cmd {
 	 * the order given; labels past the last group are absent vertices.
 	 */
 	HCUBE_CMD_TOPO_SET,
-	HCUBE_CMD_FAULT_ADD,	/* exactly one of HCUBE_A_CPU, HCUBE_A_VERTEX_ID */
-	HCUBE_CMD_FAULT_DEL,
 	/*
-	 * HCUBE_A_PID..., [HCUBE_A_UNIT], [HCUBE_A_VERTEX_ID]. The reply
-	 * has one HCUBE_A_TASK per task: PID and VERTEX when registered, PID
-	 * and ERROR when that task alone failed (it raced with its exit).
-	 * HCUBE_A_THREADS is accepted and changes nothing (threads are part of
-	 * the job unit).
+	 * Mark a CPU or a vertex faulty (exactly one of HCUBE_A_CPU,
+	 * HCUBE_A_VERTEX_ID); tasks are evacuated and rebalanced.
+	 */
+	HCUBE_CMD_FAULT_ADD,
+	HCUBE_CMD_FAULT_DEL,	/* Clear a CPU's or a vertex's fault mark. */
+	/*
+	 * Register tasks: HCUBE_A_PID..., [HCUBE_A_UNIT], [HCUBE_A_VERTEX_ID].
+	 * The reply has one HCUBE_A_TASK per task: PID and VERTEX when
+	 * registered, PID and ERROR when that task alone failed (it raced with
+	 * its exit). HCUBE_A_THREADS is accepted and changes nothing (threads
+	 * are part of the job unit).
 	 */
 	HCUBE_CMD_TASK_ADD,
-	HCUBE_CMD_TASK_DEL,	/* HCUBE_A_PID..., [UNIT] or HCUBE_A_ALL */
-	HCUBE_CMD_TASK_GET,	/* dump: one HCUBE_A_TASK each */
-	/* HCUBE_R_A_POLICY, HCUBE_R_A_DRY_RUN; replies the report */
+	/*
+	 * Unregister tasks (HCUBE_A_PID..., [HCUBE_A_UNIT], or HCUBE_A_ALL) and
+	 * give them their original affinity back.
+	 */
+	HCUBE_CMD_TASK_DEL,
+	/*
+	 * Dump the registered tasks visible in the caller's pid namespace: one
+	 * HCUBE_A_TASK each.
+	 */
+	HCUBE_CMD_TASK_GET,
+	/*
+	 * Plan with HCUBE_R_A_POLICY and, unless HCUBE_R_A_DRY_RUN, move the
+	 * tasks; the reply is the report.
+	 */
 	HCUBE_CMD_REBALANCE,
-	HCUBE_CMD_STATS_GET,	/* HCUBE_A_STATS */
-	HCUBE_CMD_CONFIG_GET,	/* HCUBE_A_CONFIG */
+	HCUBE_CMD_STATS_GET,	/* the counters, in HCUBE_A_STATS */
+	HCUBE_CMD_CONFIG_GET,	/* the configuration, in HCUBE_A_CONFIG */
 	HCUBE_CMD_CONFIG_SET,	/* HCUBE_A_CONFIG with the keys to change */
 	/*
-	 * Notifications, multicast on "events". FAULT_NTF: VERTEX_ID, CPU
-	 * (when a CPU changed), EVENT, STATE (the vertex's state now), REASON
-	 * and the cube summary. TOPO_NTF: the cube summary and REASON.
-	 * TASK_NTF: one HCUBE_A_TASK with HCUBE_T_A_REASON. REBALANCE_NTF:
-	 * the report, as in the REBALANCE reply.
+	 * Notifications, multicast on "events". FAULT_NTF: a fault mark or a
+	 * CPU's hotplug state changed: VERTEX_ID, CPU (when a CPU changed),
+	 * EVENT, STATE (the vertex's state now), REASON and the cube summary.
 	 */
 	HCUBE_CMD_FAULT_NTF,
-	HCUBE_CMD_TOPO_NTF,
+	HCUBE_CMD_TOPO_NTF,	/* the vertices were rebuilt: the cube summary and REASON */
+	/*
+	 * a task was registered, unregistered, exited or changed: one
+	 * HCUBE_A_TASK with HCUBE_T_A_REASON
+	 */
 	HCUBE_CMD_TASK_NTF,
+	/*
+	 * a rebalance (or dry run) happened; the report, as in the REBALANCE
+	 * reply
+	 */
 	HCUBE_CMD_REBALANCE_NTF,
 	/*
 	 * A pebble cluster's controller changed (it became faulty or offline,
@@ -195,37 +238,52 @@ enum hcube_attr {
 	HCUBE_A_NTASKS,		/* u32: registered tasks */
 	HCUBE_A_CB_BASE,	/* u32: fixed bits of the balancing subcube */
 	HCUBE_A_CB_MASK,	/* u32: its free dimensions */
-	HCUBE_A_CB_PATTERN,	/* string, e.g. "X0X1" */
+	HCUBE_A_CB_PATTERN,	/* string: e.g. "X0X1" */
 	HCUBE_A_TREE_DEPTH,	/* u32 */
 	HCUBE_A_GENERATION,	/* u32: bumped by every topology or state change */
-	HCUBE_A_GROUP,		/* string cpulist, one per vertex (TOPO_SET custom) */
+	/*
+	 * string; repeated: a cpulist ("0-3,8"), one per vertex, for TOPO_SET
+	 * mode custom
+	 */
+	HCUBE_A_GROUP,
 	HCUBE_A_VERTEX,		/* nest, enum hcube_vertex_attr */
-	HCUBE_A_CPU,		/* u32 */
+	HCUBE_A_CPU,		/* u32: a CPU id; the range (0 .. nr_cpu_ids - 1) is set at load */
 	HCUBE_A_VERTEX_ID,	/* u32 */
-	HCUBE_A_PID,		/* u32, in the caller's pid namespace; repeated */
-	HCUBE_A_THREADS,	/* flag: accepted, no effect (threads: unit job) */
+	HCUBE_A_PID,		/* u32; repeated: in the caller's pid namespace */
+	HCUBE_A_THREADS,	/* flag: accepted, no effect (unit job has every thread) */
 	HCUBE_A_ALL,		/* flag: TASK_DEL of every registered task */
 	HCUBE_A_TASK,		/* nest, enum hcube_task_attr; repeated */
 	HCUBE_A_STATS,		/* nest, enum hcube_stats_attr */
 	HCUBE_A_CONFIG,		/* nest, enum hcube_config_attr */
-	HCUBE_A_REASON,		/* u32, enum hcube_reason (notifications) */
-	HCUBE_A_STATE,		/* u32, enum hcube_vertex_state (FAULT_NTF) */
-	HCUBE_A_EVENT,		/* u32, enum hcube_fault_event (FAULT_NTF) */
-	HCUBE_A_CLUSTER_DIM,	/* u32: pebble clusters are subcubes of this many low dimensions */
-	HCUBE_A_CONTROLLERS,	/* binary: __u16 controller per cluster (HCUBE_NO_CONTROLLER) */
+	HCUBE_A_REASON,		/* u32, enum hcube_reason: notifications */
+	HCUBE_A_STATE,		/* u32, enum hcube_vertex_state: FAULT_NTF */
+	HCUBE_A_EVENT,		/* u32, enum hcube_fault_event: FAULT_NTF */
+	/*
+	 * u32: pebble-crunching clusters are the subcubes of this many low
+	 * dimensions (min(dim, 3)); cluster c holds the labels whose high bits
+	 * are c
+	 */
+	HCUBE_A_CLUSTER_DIM,
+	/*
+	 * binary: __u16 per cluster: its controller (the lowest healthy label
+	 * at first; kept while healthy; on failure the lowest healthy label
+	 * takes over, a recovered vertex does not take the role back), or
+	 * HCUBE_NO_CONTROLLER
+	 */
+	HCUBE_A_CONTROLLERS,
 	HCUBE_A_CLUSTER,	/* u32: a cluster (the labels' high bits), CONTROLLER_NTF */
 	HCUBE_A_CONTROLLER_OLD,	/* u32: the cluster's controller before (absent: none) */
 	HCUBE_A_CONTROLLER_NEW,	/* u32: and now (absent: none) */
-	HCUBE_A_UNIT,		/* u32, enum hcube_unit (TASK_ADD, TASK_DEL) */
+	HCUBE_A_UNIT,		/* u32, enum hcube_unit: TASK_ADD, TASK_DEL */
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
 
 enum hcube_vertex_attr {
 	HCUBE_V_A_UNSPEC,
-	HCUBE_V_A_ID,		/* u32 label */
+	HCUBE_V_A_ID,		/* u32: label */
 	HCUBE_V_A_STATE,	/* u32, enum hcube_vertex_state */
-	HCUBE_V_A_CPUS,		/* string cpulist: the vertex's CPU group */
+	HCUBE_V_A_CPUS,		/* string: the vertex's CPU group (a cpulist) */
 	HCUBE_V_A_USABLE_CPUS,	/* string: group minus faulty and offline */
 	HCUBE_V_A_FAULTY_CPUS,	/* string */
 	HCUBE_V_A_OFFLINE_CPUS,	/* string */
@@ -237,25 +295,31 @@ enum hcube_vertex_attr {
 	HCUBE_V_A_DETACHED,	/* flag: healthy, no healthy path to C_b */
 	HCUBE_V_A_MARKED,	/* flag: the vertex itself is marked faulty */
 	HCUBE_V_A_CONTROLLER,	/* flag: the controller of its pebble cluster */
-	HCUBE_V_A_ISOLATED_CPUS,	/* string: isolated CPUs, not usable */
+	/*
+	 * string: Its CPUs outside the scheduler's housekeeping (isolcpus=,
+	 * nohz_full=): not usable unless the module parameter isolated is 1.
+	 */
+	HCUBE_V_A_ISOLATED_CPUS,
 	__HCUBE_V_A_MAX,
 	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
 };
 
 enum hcube_task_attr {
 	HCUBE_T_A_UNSPEC,
-	HCUBE_T_A_PID,		/* u32, in the reader's pid namespace */
+	HCUBE_T_A_PID,		/* u32: in the reader's pid namespace */
 	HCUBE_T_A_TGID,		/* u32 */
 	HCUBE_T_A_COMM,		/* string */
 	HCUBE_T_A_VERTEX,	/* u32 */
 	HCUBE_T_A_STATE,	/* u32, enum hcube_task_state */
-	HCUBE_T_A_ORIG_CPUS,	/* string cpulist: affinity at registration */
-	HCUBE_T_A_CPUS,		/* string cpulist: affinity now */
+	HCUBE_T_A_ORIG_CPUS,	/* string: affinity at registration (a cpulist) */
+	HCUBE_T_A_CPUS,		/* string: affinity now (a cpulist) */
 	HCUBE_T_A_ERROR,	/* s32: -errno of a failed move */
-	HCUBE_T_A_REASON,	/* u32, enum hcube_reason (TASK_NTF) */
-	HCUBE_T_A_ORIGIN,	/* u32, enum hcube_reason: admin, fork or thread */
-	HCUBE_T_A_UNIT,		/* u32, enum hcube_unit: job or thread */
-	HCUBE_T_A_CREATOR,	/* u32: pid of the task that created it */
+	HCUBE_T_A_REASON,	/* u32, enum hcube_reason: TASK_NTF */
+	/* u32, enum hcube_reason: how it was added: admin, fork or thread */
+	HCUBE_T_A_ORIGIN,
+	HCUBE_T_A_UNIT,		/* u32, enum hcube_unit: job (what it creates joins) or thread */
+	/* u32: pid of the task that created it, in the reader's namespace */
+	HCUBE_T_A_CREATOR,
 	__HCUBE_T_A_MAX,
 	HCUBE_T_A_MAX = __HCUBE_T_A_MAX - 1,
 };
@@ -264,13 +328,17 @@ enum hcube_task_attr {
 enum hcube_report_attr {
 	HCUBE_R_A_UNSPEC,
 	HCUBE_R_A_PAD,
-	HCUBE_R_A_POLICY,	/* u32 */
+	HCUBE_R_A_POLICY,	/* u32, enum hcube_policy */
 	HCUBE_R_A_DRY_RUN,	/* flag */
 	HCUBE_R_A_TRIGGER,	/* u32, enum hcube_reason */
 	HCUBE_R_A_LOADS_BEFORE,	/* binary: __u32 per vertex */
 	HCUBE_R_A_LOADS_PLAN,	/* binary: __u32 per vertex, the plan's result */
 	HCUBE_R_A_LOADS_AFTER,	/* binary: __u32 per vertex, after moving */
-	HCUBE_R_A_TRANSFERS,	/* binary: struct hcube_transfer_info[]; repeated */
+	/*
+	 * binary; repeated: struct hcube_transfer_info[], at most
+	 * HCUBE_TRANSFERS_PER_ATTR
+	 */
+	HCUBE_R_A_TRANSFERS,
 	HCUBE_R_A_NTRANSFERS,	/* u32 */
 	HCUBE_R_A_STEPS,	/* u32 */
 	HCUBE_R_A_COMM_STEPS,	/* u32 */
@@ -282,12 +350,25 @@ enum hcube_report_attr {
 	HCUBE_R_A_EXITED,	/* u32: tasks found exiting, not moved */
 	HCUBE_R_A_EVACUATED,	/* u32: tasks moved off failing vertices */
 	HCUBE_R_A_DURATION_NS,	/* u64 */
-	HCUBE_R_A_CB_PATTERN,	/* string; CB_PATTERN and TREE_DEPTH only */
-	HCUBE_R_A_TREE_DEPTH,	/* u32; when the applied policy is MCWA or CWA */
-	HCUBE_R_A_APPLIED,	/* u32, enum hcube_policy: whose plan ran (auto's choice) */
-	HCUBE_R_A_MESSAGES,	/* u32: load and control messages the policy counts */
-	HCUBE_R_A_IMBALANCE,	/* u32: planned loads' distance from floor/ceil balance */
-	HCUBE_R_A_CONTENDED,	/* u32, pebble: receivers in more than one pebble */
+	HCUBE_R_A_CB_PATTERN,	/* string: CB_PATTERN and TREE_DEPTH only */
+	HCUBE_R_A_TREE_DEPTH,	/* u32: when the applied policy is MCWA or CWA */
+	/*
+	 * u32, enum hcube_policy: the policy whose plan ran (auto's choice;
+	 * else the policy itself)
+	 */
+	HCUBE_R_A_APPLIED,
+	/*
+	 * u32: messages of load information and control the policy sends, as
+	 * its paper counts them (task transfers are not messages)
+	 */
+	HCUBE_R_A_MESSAGES,
+	/*
+	 * u32: the planned loads' distance from balance: the sum over healthy
+	 * vertices of how far each lies outside its component's floor/ceil
+	 * average band (0 when balanced)
+	 */
+	HCUBE_R_A_IMBALANCE,
+	HCUBE_R_A_CONTENDED,	/* u32: pebble only: receivers in more than one pebble */
 	__HCUBE_R_A_MAX,
 	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
 };
@@ -308,27 +389,29 @@ enum hcube_stats_attr {
 	HCUBE_S_A_UNREGISTERED,	/* u64: tasks unregistered by command */
 	HCUBE_S_A_TASKS,	/* u64: registered now */
 	HCUBE_S_A_ADOPTED,	/* u64: of the registered, new threads and children */
-	HCUBE_S_A_REFUSED,	/* u64: new threads and children over max_tasks */
-	HCUBE_S_A_RELEASED,	/* u64: new threads and children of thread units */
-	HCUBE_S_A_EVENTS_LOST,	/* u64: creations found by a scan, not an event */
+	HCUBE_S_A_REFUSED,	/* u64: new threads and children not registered (max_tasks) */
+	/*
+	 * u64: new threads and children of thread-unit tasks, given their
+	 * creator's original affinity
+	 */
+	HCUBE_S_A_RELEASED,
+	/*
+	 * u64: creations the event ring could not hold, found again by a scan
+	 */
+	HCUBE_S_A_EVENTS_LOST,
 	__HCUBE_S_A_MAX,
 	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
 };
 
 enum hcube_config_attr {
 	HCUBE_C_A_UNSPEC,
-	HCUBE_C_A_POLICY,	/* u32: default policy */
+	HCUBE_C_A_POLICY,	/* u32, enum hcube_policy: default policy */
 	HCUBE_C_A_AUTO,		/* u8: automatic trigger on (1) or off (0) */
 	HCUBE_C_A_THRESHOLD,	/* u32: a healthy vertex below this load triggers */
 	HCUBE_C_A_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
-	HCUBE_C_A_MAX_TASKS,	/* u32, read-only: module parameter max_tasks */
+	HCUBE_C_A_MAX_TASKS,	/* u32: read-only (module parameter max_tasks) */
 	__HCUBE_C_A_MAX,
 	HCUBE_C_A_MAX = __HCUBE_C_A_MAX - 1,
 };
-
-/* Ranges the kernel enforces on HCUBE_CMD_CONFIG_SET. */
-#define HCUBE_THRESHOLD_MAX	1000000
-#define HCUBE_COOLDOWN_MS_MIN	10
-#define HCUBE_COOLDOWN_MS_MAX	3600000
 
 #endif /* _UAPI_LINUX_HCUBE_H */

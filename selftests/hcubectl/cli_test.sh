@@ -6,7 +6,7 @@
 # stdout), and every command that needs the kernel failing with the one
 # "module is not loaded" line (exit 1). Prints TAP; exits 1 if a check failed.
 #
-# Usage: test_cli.sh [HCUBECTL...]   (default: build/hcubectl)
+# Usage: cli_test.sh [HCUBECTL...]   (default: build/hcubectl)
 #   Each binary given is tested in turn (e.g. a plain and an ASan+UBSan build).
 #
 # When the hcube module is loaded (/sys/module/hcube exists), the "not
@@ -15,13 +15,9 @@
 set -u
 BINS=("$@")
 [ ${#BINS[@]} -gt 0 ] || BINS=(build/hcubectl)
-tmp=$(mktemp -d)
-# Only the script itself cleans up: not a forked child that a signal hits
-# before it execs.
-main_pid=$$
-trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
-n=0
-fails=0
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+tap_tmpdir
 
 # Sanitizers must fail the run, and leaks count.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:exitcode=99:detect_leaks=1}
@@ -29,22 +25,8 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktra
 
 NOT_LOADED='hcubectl: the hcube module is not loaded (genl family "hcube" not found); load it with insmod hcube.ko'
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
-	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5
-}
-
 run() {
-	"$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	tap_run "$BIN" "$@"
 }
 
 # expect_help ARGS...: exit 0, a usage text on stdout, nothing on stderr
@@ -69,6 +51,19 @@ expect_usage() {
 		ok "usage error: hcubectl $*"
 	else
 		not_ok "usage error: hcubectl $* (rc $rc, $lines stderr lines, want /$pat/)"
+	fi
+}
+
+# expect_system LINE ARGS...: exit 1, nothing on stdout, exactly LINE on stderr
+# (after "hcubectl: ")
+expect_system() {
+	local line="hcubectl: $1"
+	shift
+	run "$@"
+	if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$line" ]; then
+		ok "system error: hcubectl $*"
+	else
+		not_ok "system error: hcubectl $* (rc $rc, want: $line)"
 	fi
 }
 
@@ -171,6 +166,18 @@ for BIN in "${BINS[@]}"; do
 	expect_usage 'task del: --all and --threads' task del --all --threads
 	expect_usage "task del: 'abc' is not a pid" task del abc
 	expect_usage "task list: unexpected argument 'extra'" task list extra
+	# registration units (issue 12)
+	expect_usage 'task add: --tree and --thread do not go together' task add 1 --tree --thread
+	expect_usage 'task add: missing PID \(or --cgroup PATH\)' task add --tree
+	expect_usage "task add: option '--cgroup' needs an argument" task add --cgroup
+	expect_usage 'task add: --cgroup takes no PID' task add 1 --cgroup x
+	expect_usage 'task add: --cgroup and --thread do not go together' task add --cgroup x --thread
+	expect_usage "task add: '7x' is not a pid" task add 7x --tree
+	expect_usage 'task del: --tree and --thread do not go together' task del 1 --thread --tree
+	expect_usage 'task del: --all and --tree do not go together' task del --all --tree
+	expect_usage 'task del: --all and --cgroup do not go together' task del --all --cgroup x
+	expect_usage 'task del: --cgroup takes no PID' task del 5 --cgroup x
+	expect_usage "task del: unknown option '--vertex'" task del 5 --vertex 1
 
 	expect_usage "rebalance: unknown policy 'foo' \(mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble\)" rebalance --policy foo
 	expect_usage "rebalance: unknown policy 'MCWA'" rebalance --policy MCWA
@@ -218,6 +225,13 @@ for BIN in "${BINS[@]}"; do
 		not_ok "usage error: hcubectl topology set custom 0 1 ... 1024 (rc $rc)"
 	fi
 
+	# --cgroup is read before the kernel is asked: errors without the module
+	expect_system "task add: --cgroup /nonexistent-hcube-cgroup: No such file or directory" \
+		task add --cgroup /nonexistent-hcube-cgroup
+	expect_system "task del: --cgroup $tmp: not a cgroup v2 directory" task del --cgroup "$tmp"
+	mkdir -p "$tmp/cg"
+	expect_system "task add: --cgroup $tmp/cg: not a cgroup v2 directory" -j task add --cgroup "$tmp/cg"
+
 	expect_usage "monitor: --count: '0' is not a positive integer" monitor --count 0
 	expect_usage "monitor: --count: 'x' is not a positive integer" monitor --count x
 	expect_usage "monitor: unexpected argument 'now'" monitor now
@@ -242,6 +256,10 @@ for BIN in "${BINS[@]}"; do
 		expect_not_loaded task add 1 2 --threads --vertex 0b11
 		expect_not_loaded task del 1
 		expect_not_loaded task del --all
+		expect_not_loaded task add 1 --tree --vertex 0b1
+		expect_not_loaded task add 1 --thread --threads
+		expect_not_loaded task del 1 2 --tree
+		expect_not_loaded -j task del 1 --thread
 		expect_not_loaded task list
 		expect_not_loaded -j task list
 		expect_not_loaded rebalance
@@ -254,9 +272,4 @@ for BIN in "${BINS[@]}"; do
 	fi
 done
 
-echo "1..$n"
-if [ "$fails" -gt 0 ]; then
-	echo "# $fails of $n failed"
-	exit 1
-fi
-exit 0
+tap_end

@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hcubectl against a fake hcube module (test_fakekernel.c, LD_PRELOAD'ed):
+# hcubectl against a fake hcube module (fakekernel.c, LD_PRELOAD'ed):
 # the whole netlink path without the kernel module - requests, replies,
 # dumps, big messages, extended-ack errors named by attribute, events - and
 # every command's -j output parsed back with python3. The rebalance plans
 # of the fake come from the project's core, so hcubectl's JSON must agree
 # with "hcube-sim plan --json" on the same cube. Prints TAP.
 #
-# Usage: test_fake.sh HCUBECTL FAKEKERNEL_SO HCUBE_SIM
+# Usage: fake_test.sh HCUBECTL FAKEKERNEL_SO HCUBE_SIM
 #   (an ASan build of hcubectl works too: the script lets the fake load
 #   after the ASan runtime)
 
@@ -16,36 +16,18 @@ set -u
 BIN=${1:-build/hcubectl}
 FAKE=$(readlink -f "${2:-build/hcubectl-test/fakekernel.so}")
 SIM=${3:-build/hcube-sim}
-tmp=$(mktemp -d)
-# Only the script itself cleans up: not a forked child that a signal hits
-# before it execs.
-main_pid=$$
-trap '[ "$BASHPID" = "$main_pid" ] && rm -rf "$tmp"' EXIT
-n=0
-fails=0
+# shellcheck source=../lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
+tap_tmpdir
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
 unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN \
-      HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-	[ -s "$tmp/err" ] && sed 's/^/#   stderr: /' "$tmp/err" | head -5
-	[ -s "$tmp/out" ] && sed 's/^/#   stdout: /' "$tmp/out" | head -5
-}
+      HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG HCUBE_FAKE_UNITS HCUBE_FAKE_GONE HCUBE_FAKE_CGROOT
 
 # fake ARGS...: hcubectl on the fake module, output in $tmp/out, $tmp/err
 fake() {
-	LD_PRELOAD=$FAKE timeout 60 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	tap_run env LD_PRELOAD="$FAKE" timeout 60 "$BIN" "$@"
 }
 
 # expect_ok NAME PYTHON ARGS...: exit 0, nothing on stderr, and the python
@@ -322,6 +304,136 @@ fi
 expect_ok "task del -j: {}" "assert d == {}" -j task del 10 11 --threads
 expect_ok "task del --all -j: {}" "assert d == {}" -j task del --all
 
+# ---- registration units (issue 12); the fake is a test double of them ----
+# sent: what the fake logged of the last requests (HCUBE_FAKE_LOG)
+sent() {
+	grep -o 'pids.*' "$tmp/log" | tr '\n' ';'
+}
+unit_case() {	# NAME WANT_LOG PYTHON ARGS...: the request sent and the -j output
+	local name=$1 want=$2 code=$3
+	shift 3
+	rm -f "$tmp/log"
+	HCUBE_FAKE_LOG=$tmp/log expect_ok "$name" "$code" "$@"
+	if [ "$(sent)" = "$want" ]; then
+		ok "$name: sent $want"
+	else
+		not_ok "$name: sent '$(sent)', want '$want'"
+	fi
+}
+JOB="[500, 501, 502]"
+TREE="[500, 501, 502, 510, 530, 520, 521]"
+unit_case "task add 500 (a job, the default): no HCUBE_A_UNIT (old modules work)" \
+	"pids unit none threads 0;pids 500 unit none threads 0;" "
+assert [t['pid'] for t in d] == [500] and 'unit' not in d[0], d
+" -j task add 500
+unit_case "task add 500 --threads: a no-op, still HCUBE_A_THREADS, no unit" \
+	"pids unit none threads 0;pids 500 unit none threads 1;" "
+assert [t['pid'] for t in d] == [500, 501, 502], d
+" -j task add 500 --threads
+unit_case "task add 500 --tree: HCUBE_UNIT_TREE, the process and its descendants" \
+	"pids unit none threads 0;pids 500 unit tree threads 0;" "
+assert [t['pid'] for t in d] == $TREE, d
+assert {(t['origin'], t['unit']) for t in d} == {('admin', 'job')}, d
+" -j task add 500 --tree
+unit_case "task add 501 --thread --vertex 0b0111: HCUBE_UNIT_THREAD, that thread" \
+	"pids unit none threads 0;pids 501 unit thread threads 0;" "
+assert d == [{'pid': 501, 'tgid': 500, 'comm': 'job', 'vertex': 7, 'label': '0111',
+              'state': 'active', 'cpus': '14-15', 'orig_cpus': '0-31', 'origin': 'admin',
+              'unit': 'thread'}], d
+" -j task add 501 --thread --vertex 0b0111
+unit_case "task del 500 --tree -j: {}, HCUBE_UNIT_TREE" "pids 500 unit tree threads 0;" \
+	"assert d == {}" -j task del 500 --tree
+unit_case "task del 501 502 --thread -j: {}, HCUBE_UNIT_THREAD" "pids 501,502 unit thread threads 0;" \
+	"assert d == {}" -j task del 501 502 --thread
+unit_case "task del 500 -j: {}, no unit" "pids 500 unit none threads 0;" \
+	"assert d == {}" -j task del 500
+fake task add 500 --tree
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^registered pid 5[0-3][0-9] ' "$tmp/out")" -eq 7 ] &&
+   grep -q '^registered pid 521 (child) tgid 520 vertex ' "$tmp/out"; then
+	ok "task add --tree: a line per registered task"
+else
+	not_ok "task add --tree: text (rc $rc)"
+fi
+
+# --cgroup: a cgroup v2 hierarchy the fake mounts at $tmp/cg (mountinfo, statfs)
+mkdir -p "$tmp/cg/jobs/a" "$tmp/cg/empty" "$tmp/cg/nocg" "$tmp/notcg"
+printf '500\n600\n601\n' >"$tmp/cg/jobs/a/cgroup.procs"
+: >"$tmp/cg/empty/cgroup.procs"
+echo 1 >"$tmp/notcg/cgroup.procs"
+seq 1000 1069 | mkdir -p "$tmp/cg/many" && seq 1000 1069 >"$tmp/cg/many/cgroup.procs"
+export HCUBE_FAKE_CGROOT=$tmp/cg
+unit_case "task add --cgroup jobs/a (relative to the cgroup2 mount): its pids, HCUBE_UNIT_TREE" \
+	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
+assert [t['pid'] for t in d] == $TREE + [600, 601], d
+" -j task add --cgroup jobs/a
+unit_case "task add --cgroup ABSOLUTE --vertex 3" \
+	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
+assert {t['vertex'] for t in d} == {3} and len(d) == 9, d
+" -j task add --cgroup "$tmp/cg/jobs/a" --vertex 3
+rm -f "$tmp/log"
+HCUBE_FAKE_GONE=600 HCUBE_FAKE_LOG=$tmp/log fake -j task add --cgroup /jobs/a
+if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids unit none threads 0;pids 500,600,601 unit tree threads 0;pids 500,601 unit tree threads 0;" ] &&
+   [ "$(cat "$tmp/err")" = "hcubectl: task add: --cgroup /jobs/a: 1 of its processes exited before the request; skipped" ] &&
+   python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [t['pid'] for t in d] == $TREE + [601], d
+" "$tmp/out"; then
+	ok "task add --cgroup /jobs/a (as /proc/PID/cgroup says): a process gone (ESRCH) is dropped, the request sent again, the skip said"
+else
+	not_ok "task add --cgroup: a process gone (rc $rc, sent $(sent))"
+fi
+rm -f "$tmp/log"
+HCUBE_FAKE_GONE=601,500 HCUBE_FAKE_LOG=$tmp/log fake -j task del --cgroup jobs/a
+if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids 500,600,601 unit tree threads 0;pids 600,601 unit tree threads 0;pids 600 unit tree threads 0;" ] &&
+   [ "$(cat "$tmp/err")" = "hcubectl: task del: --cgroup jobs/a: 2 of its processes were not registered or had exited; skipped" ] &&
+   python3 -c "import json, sys; assert json.load(open(sys.argv[1])) == {}" "$tmp/out"; then
+	ok "task del --cgroup: pids not registered (ENOENT) dropped one by one, the request sent again"
+else
+	not_ok "task del --cgroup: not registered (rc $rc, sent $(sent))"
+fi
+HCUBE_FAKE_GONE=500,600,601 expect_err "task add --cgroup: every process gone: the kernel's error for the last" \
+	"hcubectl: task add: pid 601: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" \
+	task add --cgroup jobs/a
+rm -f "$tmp/log"
+HCUBE_FAKE_GONE=$(seq -s, 1000 1065) HCUBE_FAKE_LOG=$tmp/log fake task add --cgroup many
+if [ "$rc" -eq 1 ] && [ "$(grep -c 'unit tree' "$tmp/log")" -eq 65 ] &&
+   [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 1064: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" ]; then
+	ok "task add --cgroup: the retries are bounded (64 pids dropped, then the error)"
+else
+	not_ok "task add --cgroup: bounded retries (rc $rc, $(grep -c 'unit tree' "$tmp/log") requests)"
+fi
+expect_err "task add --cgroup: an empty cgroup" \
+	"hcubectl: task add: --cgroup $tmp/cg/empty: the cgroup is empty (no process in cgroup.procs)" \
+	task add --cgroup empty
+expect_err "task del --cgroup: no cgroup.procs" \
+	"hcubectl: task del: --cgroup $tmp/cg/nocg: no cgroup.procs in it" task del --cgroup nocg
+expect_err "task add --cgroup: not a cgroup v2 directory" \
+	"hcubectl: task add: --cgroup $tmp/notcg: not a cgroup v2 directory" -j task add --cgroup "$tmp/notcg"
+expect_err "task add --cgroup: no such cgroup" \
+	"hcubectl: task add: --cgroup $tmp/cg/nope: $(python3 -c 'import os; print(os.strerror(2))')" \
+	task add --cgroup nope
+unset HCUBE_FAKE_CGROOT
+
+# task list: how each task was added, its unit and its creator
+expect_ok "task list -j: origin, unit, creator null from a module without units" "
+assert all((t['origin'], t['unit'], t['creator']) == (None, None, None) for t in d), d
+" -j task list
+HCUBE_FAKE_UNITS=1 expect_ok "task list -j: origin, unit, creator" "
+assert [(t['pid'], t['origin'], t['unit'], t['creator']) for t in d] == [
+    (100, 'admin', 'job', None), (101, 'thread', 'job', 100), (200, 'admin', 'thread', None),
+    (300, 'fork', 'job', 100)], d
+" -j task list
+HCUBE_FAKE_UNITS=1 fake task list
+if [ "$rc" -eq 0 ] &&
+   [ "$(head -1 "$tmp/out")" = "PID  TGID  COMM        VERTEX  STATE    ORIGIN  UNIT    CREATOR  CPUS   ORIG CPUS" ] &&
+   grep -q '^101   100  stress      0001    active   thread  job     100      2-3    0-31$' "$tmp/out" &&
+   grep -q '^200   200  bad???name  0011    changed  admin   thread  -        5      0-31$' "$tmp/out"; then
+	ok "task list: origin, unit and creator columns when the module reports them"
+else
+	not_ok "task list: units columns (rc $rc)"
+fi
+
 # ---- other commands ----
 expect_ok "stats -j: every counter" "
 keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
@@ -330,6 +442,15 @@ keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
 assert list(d) == keys, list(d)
 assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 18)]
 " -j stats
+fake stats
+if [ "$rc" -eq 0 ] && [ "$(tail -n 4 "$tmp/out")" = "adopted          14007
+refused          15007
+released         16007
+events_lost      17007" ]; then
+	ok "stats: the counters of new threads and children, as text"
+else
+	not_ok "stats: text (rc $rc)"
+fi
 expect_ok "config show -j" "
 assert d == {'policy': 'dem', 'auto': True, 'threshold': 3, 'cooldown_ms': 250,
              'max_tasks': 4096}, d
@@ -431,6 +552,29 @@ PY
 }
 expect_events "monitor -j --count 9: one JSON object per line" -j monitor --count 9
 expect_events "monitor -p --count 9: still one object per line" -p monitor --count 9
+HCUBE_FAKE_UNITS=1 fake -j monitor --count 11
+if [ "$rc" -eq 0 ] && python3 - "$tmp/out" 2>"$tmp/py" <<'PY'
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])][-3:]
+assert [(e['event'], e['pid'], e['reason'], e['creator']) for e in ev] == [
+    ('task', 801, 'fork', 800), ('task', 802, 'thread', 801), ('task', 803, 'refused', 800)], ev
+assert ev[0]['origin'] == 'fork' and ev[1]['origin'] == 'thread' and ev[1]['tgid'] == 801
+assert 'origin' not in ev[2] and 'vertex' not in ev[2] and ev[2]['cpus'] == '0-31'
+PY
+then
+	ok "monitor -j: a new child, a new thread and a refused one, with their creator"
+else
+	not_ok "monitor -j: fork, thread, refused (rc $rc)"
+	sed 's/^/#   python: /' "$tmp/py" | tail -3
+fi
+HCUBE_FAKE_UNITS=1 fake monitor --count 11
+if [ "$rc" -eq 0 ] && [ "$(tail -n 3 "$tmp/out")" = "task: pid 801 (worker) vertex 0001 active cpus 2-3 (was 0-31) (fork, creator 800)
+task: pid 802 (worker) tgid 801 vertex 0001 active cpus 2-3 (was 0-31) (thread, creator 801)
+task: pid 803 (worker) cpus 0-31 (refused, creator 800)" ]; then
+	ok "monitor: fork, thread and refused with the creator's pid, as text"
+else
+	not_ok "monitor: fork, thread, refused as text (rc $rc)"
+fi
 fake monitor --count 4
 if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "fault: added cpu 3, vertex 0001, now faulty (admin); mode llc, \
 4-cube, 12 of 16 vertices healthy, 12 attached, 4 tasks, balancing subcube X0X1, tree depth 2, generation 42
@@ -477,9 +621,4 @@ for sig in TERM INT; do
 	fi
 done
 
-echo "1..$n"
-if [ "$fails" -gt 0 ]; then
-	echo "# $fails of $n failed"
-	exit 1
-fi
-exit 0
+tap_end

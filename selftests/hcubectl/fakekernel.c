@@ -24,13 +24,33 @@
  *   HCUBE_FAKE_CHUNK    at most this many transfers per HCUBE_R_A_TRANSFERS
  *                       attribute (default and most: HCUBE_TRANSFERS_PER_ATTR,
  *                       as the module)
- *   HCUBE_FAKE_LOG      a file that gets one line per request received
+ *   HCUBE_FAKE_LOG      a file that gets one line per request received (its
+ *                       command, flags, length, pids and unit)
+ *   HCUBE_FAKE_UNITS    set: registration units in replies and events (the
+ *                       origin, unit and creator of tasks; new threads and
+ *                       children in the events)
+ *   HCUBE_FAKE_GONE     comma-separated pids of processes that have exited:
+ *                       TASK_ADD answers -ESRCH, TASK_DEL -ENOENT, at the
+ *                       first one's HCUBE_A_PID
+ *   HCUBE_FAKE_CGROOT   a directory the fake calls the cgroup2 mount: it is
+ *                       in /proc/self/mountinfo, and statfs() says cgroup2
+ *                       for every directory under it
  *
- * Semantics checked like the kernel's strict validation would, with the
- * module's per-op policies: attribute types and lengths, NLA_F_NESTED on
- * nests, ranges of the policy (-ERANGE with the policy in the ack). CPU ids
- * go to nr_cpu_ids - 1 = 2 * (1 << dim) + 7; the last 8 are not present
- * (-ENODEV).
+ * Requests are validated as generic netlink does in the 6.1 kernel, with
+ * the module's own policies: module/hcube_nl_gen.c, generated from the YNL
+ * spec, is compiled into this library, and validate_attrs() follows
+ * lib/nlattr.c's strict validation (unknown and unsupported types, lengths,
+ * NLA_F_NESTED, string lengths, ranges; -ERANGE with the policy in the ack,
+ * as netlink_policy_dump_write_attr() writes it). CPU ids go to nr_cpu_ids -
+ * 1 = 2 * (1 << dim) + 7; the last 8 are not present (-ENODEV).
+ *
+ * A test double of the registration units (HCUBE_A_UNIT, issue 12), enough
+ * to test hcubectl: a TASK_ADD without HCUBE_A_UNIT gets the answer of a
+ * module without units (one task per pid, three with HCUBE_A_THREADS); with
+ * it, the fake applies the unit to the processes of procs[] (job: the
+ * process's threads; tree: also its descendants' threads, each a job;
+ * thread: that one thread) and answers with each task's origin and unit.
+ * It keeps no state between requests.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -44,17 +64,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <linux/hcube.h>
 #include "hcube_core.h"
+#include "hcube_nl_gen.h"
 
 #define FAKE_FAMILY	0x7ff0
 #define FAKE_GROUP	0x3ff0
 #define CPUS_PER_VERTEX	2
 /* CPU ids: 0 .. nr_cpu_ids - 1; those past the cube's are not present. */
 #define FAKE_NR_CPU_IDS	(cube.n * CPUS_PER_VERTEX + 8)
-#define FAKE_MAX_VERTICES	1024
 
 /* ---- the real functions ---- */
 
@@ -65,6 +87,8 @@ static ssize_t (*real_recvmsg)(int, struct msghdr *, int);
 static int (*real_poll)(struct pollfd *, nfds_t, int);
 static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
 			 const sigset_t *);
+static FILE *(*real_fopen)(const char *, const char *);
+static int (*real_statfs)(const char *, struct statfs *);
 
 static void resolve(void)
 {
@@ -76,6 +100,8 @@ static void resolve(void)
 	real_recvmsg = dlsym(RTLD_NEXT, "recvmsg");
 	real_poll = dlsym(RTLD_NEXT, "poll");
 	real_ppoll = dlsym(RTLD_NEXT, "ppoll");
+	real_fopen = dlsym(RTLD_NEXT, "fopen");
+	real_statfs = dlsym(RTLD_NEXT, "statfs");
 }
 
 /* ---- the generic netlink socket and its queue of messages to read ---- */
@@ -233,15 +259,86 @@ struct ext {
 	const char *msg;
 	bool has_offs;
 	uint32_t offs;
-	bool has_range;
+	const struct nla_policy *pol;	/* the bad attribute's policy, or */
+	bool has_range;			/* a u32 range of the fake's own */
 	uint64_t min, max;
 	bool has_miss;
 	uint32_t miss_type;
 };
 
+/* The range an integer policy allows (nla_get_range_unsigned()). */
+static void policy_range(const struct nla_policy *pt, uint64_t *min, uint64_t *max)
+{
+	static const uint64_t type_max[__NLA_TYPE_MAX] = {
+		[NLA_U8] = UINT8_MAX, [NLA_U16] = UINT16_MAX, [NLA_U32] = UINT32_MAX,
+		[NLA_U64] = UINT64_MAX,
+	};
+
+	*min = 0;
+	*max = type_max[pt->type];
+	switch (pt->validation_type) {
+	case NLA_VALIDATE_RANGE:
+		*min = (uint64_t)pt->min;
+		*max = (uint64_t)pt->max;
+		break;
+	case NLA_VALIDATE_RANGE_PTR:
+		*min = pt->range->min;
+		*max = pt->range->max;
+		break;
+	case NLA_VALIDATE_MIN:
+		*min = (uint64_t)pt->min;
+		break;
+	case NLA_VALIDATE_MAX:
+		*max = (uint64_t)pt->max;
+		break;
+	default:
+		break;
+	}
+}
+
+static void put_range(struct mb *b, u32 type, uint64_t min, uint64_t max)
+{
+	size_t n = nest_begin(b, NLMSGERR_ATTR_POLICY | NLA_F_NESTED);
+
+	put_u32(b, NL_POLICY_TYPE_ATTR_TYPE, type);
+	put_u64(b, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, min, NL_POLICY_TYPE_ATTR_PAD);
+	put_u64(b, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, max, NL_POLICY_TYPE_ATTR_PAD);
+	nest_end(b, n);
+}
+
+/* An attribute's policy in an ack, as netlink_policy_dump_write_attr(). */
+static void put_policy(struct mb *b, const struct nla_policy *pt)
+{
+	static const u32 nl_type[__NLA_TYPE_MAX] = {
+		[NLA_U8] = NL_ATTR_TYPE_U8, [NLA_U16] = NL_ATTR_TYPE_U16,
+		[NLA_U32] = NL_ATTR_TYPE_U32, [NLA_U64] = NL_ATTR_TYPE_U64,
+		[NLA_STRING] = NL_ATTR_TYPE_STRING, [NLA_NUL_STRING] = NL_ATTR_TYPE_NUL_STRING,
+		[NLA_BINARY] = NL_ATTR_TYPE_BINARY, [NLA_FLAG] = NL_ATTR_TYPE_FLAG,
+		[NLA_NESTED] = NL_ATTR_TYPE_NESTED,
+	};
+	uint64_t min, max;
+	size_t n;
+
+	switch (pt->type) {
+	case NLA_U8: case NLA_U16: case NLA_U32: case NLA_U64:
+		policy_range(pt, &min, &max);
+		put_range(b, nl_type[pt->type], min, max);
+		break;
+	case NLA_STRING: case NLA_NUL_STRING: case NLA_BINARY: case NLA_FLAG: case NLA_NESTED:
+		n = nest_begin(b, NLMSGERR_ATTR_POLICY | NLA_F_NESTED);
+		put_u32(b, NL_POLICY_TYPE_ATTR_TYPE, nl_type[pt->type]);
+		if (pt->type != NLA_FLAG && pt->type != NLA_NESTED && pt->len)
+			put_u32(b, NL_POLICY_TYPE_ATTR_MAX_LENGTH, pt->len);
+		nest_end(b, n);
+		break;
+	default:
+		break;	/* NLA_REJECT, NLA_UNSPEC: no policy to show */
+	}
+}
+
 static void queue_error(const struct nlmsghdr *req, int error, const struct ext *x)
 {
-	bool tlvs = x && (x->msg || x->has_offs || x->has_range || x->has_miss);
+	bool tlvs = x && (x->msg || x->has_offs || x->pol || x->has_range || x->has_miss);
 	bool capped = cap_ack || !error;
 	struct nlmsgerr e = { .error = error };
 	struct mb b = { 0 };
@@ -259,14 +356,10 @@ static void queue_error(const struct nlmsghdr *req, int error, const struct ext 
 		put_u32(&b, NLMSGERR_ATTR_OFFS, x->offs);
 	if (tlvs && x->has_miss)
 		put_u32(&b, NLMSGERR_ATTR_MISS_TYPE, x->miss_type);
-	if (tlvs && x->has_range) {
-		size_t n = nest_begin(&b, NLMSGERR_ATTR_POLICY | NLA_F_NESTED);
-
-		put_u32(&b, NL_POLICY_TYPE_ATTR_TYPE, NL_ATTR_TYPE_U32);
-		put_u64(&b, NL_POLICY_TYPE_ATTR_MIN_VALUE_U, x->min, NL_POLICY_TYPE_ATTR_PAD);
-		put_u64(&b, NL_POLICY_TYPE_ATTR_MAX_VALUE_U, x->max, NL_POLICY_TYPE_ATTR_PAD);
-		nest_end(&b, n);
-	}
+	if (tlvs && x->pol)
+		put_policy(&b, x->pol);
+	else if (tlvs && x->has_range)
+		put_range(&b, NL_ATTR_TYPE_U32, x->min, x->max);
 	msg_end_queue(&b);
 	free(b.d);
 }
@@ -382,6 +475,7 @@ static void cube_init(void)
 	if (hcube_topo_init(&cube.topo, cube.dim, cube.topo_mem) ||
 	    hcube_topo_build(&cube.topo, cube.dim, cube.core_state, cube.work))
 		fprintf(stderr, "fake kernel: no topology for this cube\n");
+	hcube_cpu_ids.max = FAKE_NR_CPU_IDS - 1;	/* as hcube_nl_init() */
 	cube.ready = true;
 }
 
@@ -457,6 +551,10 @@ struct task_desc {
 	const char *comm, *cpus, *orig;
 	bool has_error, has_reason;
 	int32_t error;
+	bool has_units;		/* origin and unit */
+	u32 origin, unit;
+	u32 creator;		/* 0: not sent */
+	bool no_vertex;		/* nor state */
 };
 
 static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
@@ -468,8 +566,9 @@ static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
 		put_u32(b, HCUBE_T_A_TGID, t->tgid);
 	if (t->comm)
 		put_str(b, HCUBE_T_A_COMM, t->comm);
-	put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
-	if (type != HCUBE_R_A_FAILURE)
+	if (!t->no_vertex)
+		put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
+	if (type != HCUBE_R_A_FAILURE && !t->no_vertex)
 		put_u32(b, HCUBE_T_A_STATE, t->state);
 	if (t->cpus)
 		put_str(b, HCUBE_T_A_CPUS, t->cpus);
@@ -479,7 +578,49 @@ static void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
 		put_attr(b, HCUBE_T_A_ERROR, &t->error, sizeof(t->error));
 	if (t->has_reason)
 		put_u32(b, HCUBE_T_A_REASON, t->reason);
+	if (t->has_units)
+		put_u32(b, HCUBE_T_A_ORIGIN, t->origin);
+	if (t->has_units)
+		put_u32(b, HCUBE_T_A_UNIT, t->unit);
+	if (t->creator)
+		put_u32(b, HCUBE_T_A_CREATOR, t->creator);
 	nest_end(b, n);
+}
+
+/*
+ * The processes the unit semantics apply to: 500 with threads 501 and 502,
+ * its children 510 and 520 (with thread 521), 510's child 530. Any other
+ * pid is a one-thread process without children.
+ */
+static const struct fake_proc {
+	u32 pid, tgid, ppid;
+	const char *comm;
+} procs[] = {
+	{ 500, 500, 1, "job" }, { 501, 500, 1, "job" }, { 502, 500, 1, "job" },
+	{ 510, 510, 500, "child" }, { 520, 520, 500, "child" }, { 521, 520, 500, "child" },
+	{ 530, 530, 510, "grandchild" },
+};
+
+static u32 tgid_of(u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].pid == pid)
+			return procs[i].tgid;
+	return pid;
+}
+
+/* Is @pid in the comma-separated list of environment variable @var? */
+static bool listed(const char *var, u32 pid)
+{
+	u32 list[256];
+	size_t n = parse_list(getenv(var), list, 256), i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == pid)
+			return true;
+	return false;
 }
 
 /* The n-th healthy vertex, cyclically. */
@@ -531,116 +672,167 @@ static bool fail(const struct req *r, int error, const char *msg, const void *at
 	return false;
 }
 
-enum kind { K_NONE, K_U32, K_U8, K_FLAG, K_STR, K_NEST };
+/* The error of an attribute against its policy: the policy goes in the ack. */
+static bool fail_pol(const struct req *r, int error, const char *msg, const void *attr,
+		     const struct nla_policy *pol)
+{
+	struct ext x = {
+		.msg = msg, .has_offs = attr != NULL,
+		.offs = attr ? offs_of(r, attr) : 0, .pol = pol,
+	};
+
+	queue_error(r->nlh, -error, &x);
+	return false;
+}
 
 /*
- * The module's per-op policies: the highest attribute type an op accepts
- * (above it: "Unknown attribute type"), and the kind of each type up to it
- * (K_NONE: not in the policy, "Unsupported attribute"). REBALANCE's types
- * are those of enum hcube_report_attr.
+ * The policy of each command, as the module's ops table (module/hcube_nl.c)
+ * gives them; the others get genetlink's reject-all policy (6.1,
+ * genl_op_fill_in_reject_policy()).
  */
-static int op_maxattr(uint8_t cmd)
-{
-	switch (cmd) {
-	case HCUBE_CMD_VERTEX_GET:
-		return HCUBE_A_VERTEX_ID;
-	case HCUBE_CMD_TOPO_SET:
-		return HCUBE_A_GROUP;
-	case HCUBE_CMD_FAULT_ADD: case HCUBE_CMD_FAULT_DEL:
-		return HCUBE_A_VERTEX_ID;
-	case HCUBE_CMD_TASK_ADD:
-		return HCUBE_A_THREADS;
-	case HCUBE_CMD_TASK_DEL:
-		return HCUBE_A_ALL;
-	case HCUBE_CMD_REBALANCE:
-		return HCUBE_R_A_DRY_RUN;
-	case HCUBE_CMD_CONFIG_SET:
-		return HCUBE_A_CONFIG;
-	default:
-		return 0;	/* the reject-all policy */
-	}
-}
+#define OP_POLICY(cmd, p)	[cmd] = { p, ARRAY_SIZE(p) - 1 }
+static const struct {
+	const struct nla_policy *policy;
+	int maxattr;
+} op_policy[HCUBE_CMD_MAX + 1] = {
+	OP_POLICY(HCUBE_CMD_VERTEX_GET, hcube_vertex_get_policy),
+	OP_POLICY(HCUBE_CMD_TOPO_SET, hcube_topo_set_policy),
+	OP_POLICY(HCUBE_CMD_FAULT_ADD, hcube_fault_add_policy),
+	OP_POLICY(HCUBE_CMD_FAULT_DEL, hcube_fault_del_policy),
+	OP_POLICY(HCUBE_CMD_TASK_ADD, hcube_task_add_policy),
+	OP_POLICY(HCUBE_CMD_TASK_DEL, hcube_task_del_policy),
+	OP_POLICY(HCUBE_CMD_REBALANCE, hcube_rebalance_policy),
+	OP_POLICY(HCUBE_CMD_CONFIG_SET, hcube_config_set_policy),
+};
 
-static enum kind attr_kind(uint8_t cmd, uint16_t type)
-{
-	if (cmd == HCUBE_CMD_REBALANCE)
-		return type == HCUBE_R_A_POLICY ? K_U32 :
-		       type == HCUBE_R_A_DRY_RUN ? K_FLAG : K_NONE;
-	switch (type) {
-	case HCUBE_A_MODE:
-		return cmd == HCUBE_CMD_TOPO_SET ? K_U32 : K_NONE;
-	case HCUBE_A_GROUP:
-		return cmd == HCUBE_CMD_TOPO_SET ? K_STR : K_NONE;
-	case HCUBE_A_CPU:
-		return cmd == HCUBE_CMD_FAULT_ADD || cmd == HCUBE_CMD_FAULT_DEL ? K_U32 : K_NONE;
-	case HCUBE_A_VERTEX_ID:
-		return cmd == HCUBE_CMD_TASK_DEL ? K_NONE : K_U32;
-	case HCUBE_A_PID:
-		return K_U32;
-	case HCUBE_A_THREADS: case HCUBE_A_ALL:
-		return K_FLAG;
-	case HCUBE_A_CONFIG:
-		return K_NEST;
-	default:
-		return K_NONE;	/* reply-only attributes: rejected in requests */
-	}
-}
+static const struct nla_policy reject_all[] = {
+	{ .type = NLA_REJECT }, { .type = NLA_REJECT },
+};
 
-/* Strict validation of one attribute against its kind. */
-static bool check_attr(const struct req *r, const struct nlattr *a, enum kind k)
-{
-	size_t len = a->nla_len - NLA_HDRLEN;
-	const char *s = (const char *)a + NLA_HDRLEN;
+/* Exact payload lengths (nla_attr_len[]); also the minimum of these types. */
+static const uint8_t attr_len[__NLA_TYPE_MAX] = {
+	[NLA_U8] = 1, [NLA_U16] = 2, [NLA_U32] = 4, [NLA_U64] = 8, [NLA_MSECS] = 8,
+	[NLA_S8] = 1, [NLA_S16] = 2, [NLA_S32] = 4, [NLA_S64] = 8, [NLA_BE16] = 2,
+	[NLA_BE32] = 4,
+};
 
-	switch (k) {
-	case K_NONE:
-		return fail(r, EINVAL, "Unsupported attribute", a, false, 0, 0);
-	case K_U32:
-		if (len != 4)
-			return fail(r, ERANGE, "Attribute failed policy validation", a,
-				    false, 0, 0);
-		break;
-	case K_U8:
-		if (len != 1)
-			return fail(r, ERANGE, "Attribute failed policy validation", a,
-				    false, 0, 0);
-		break;
-	case K_FLAG:
+static bool validate_attrs(const struct req *r, const uint8_t *p, size_t len,
+			   const struct nla_policy *policy, int maxtype);
+
+/* validate_nla() of lib/nlattr.c, with NL_VALIDATE_STRICT. */
+static bool validate_attr(const struct req *r, const struct nlattr *a,
+			  const struct nla_policy *pt)
+{
+	const uint8_t *d = (const uint8_t *)a + NLA_HDRLEN;
+	size_t len = a->nla_len - NLA_HDRLEN, m;
+	bool nested = a->nla_type & NLA_F_NESTED;
+	int err = ERANGE;
+	uint64_t v = 0, min, max;
+
+	if (attr_len[pt->type] && len != attr_len[pt->type])
+		return fail_pol(r, EINVAL, "invalid attribute length", a, pt);
+	if (pt->type == NLA_NESTED && !nested)
+		return fail_pol(r, EINVAL, "NLA_F_NESTED is missing", a, pt);
+	if (pt->type != NLA_NESTED && pt->type != NLA_UNSPEC && nested)
+		return fail_pol(r, EINVAL, "NLA_F_NESTED not expected", a, pt);
+	switch (pt->type) {
+	case NLA_REJECT:
+		if (pt->reject_message)
+			return fail(r, EINVAL, pt->reject_message, a, false, 0, 0);
+		err = EINVAL;
+		goto out_err;
+	case NLA_FLAG:
 		if (len)
-			return fail(r, ERANGE, "Attribute failed policy validation", a,
-				    false, 0, 0);
+			goto out_err;
 		break;
-	case K_STR:
-		if (!len || s[len - 1] || strlen(s) >= HCUBE_CPULIST_MAX)
-			return fail(r, EINVAL, "Attribute failed policy validation", a,
-				    false, 0, 0);
+	case NLA_NUL_STRING:
+		m = pt->len && len > pt->len + 1U ? pt->len + 1U : len;
+		if (!m || !memchr(d, '\0', m)) {
+			err = EINVAL;
+			goto out_err;
+		}
 		break;
-	case K_NEST:
-		if (!(a->nla_type & NLA_F_NESTED))
-			return fail(r, EINVAL, "NLA_F_NESTED is missing", a, false, 0, 0);
+	case NLA_STRING:
+		m = len && !d[len - 1] ? len - 1 : len;
+		if (pt->len && m > pt->len)
+			goto out_err;
 		break;
+	case NLA_BINARY:
+		if (pt->len && len > pt->len)
+			goto out_err;
+		break;
+	case NLA_NESTED:
+		if (!len)
+			break;
+		if (len < NLA_HDRLEN)
+			goto out_err;
+		if (pt->nested_policy)
+			return validate_attrs(r, d, len, pt->nested_policy, pt->len);
+		break;
+	case NLA_UNSPEC:
+		return fail(r, EINVAL, "Unsupported attribute", a, false, 0, 0);
+	default:
+		if (len < (pt->len ? pt->len : attr_len[pt->type]))
+			goto out_err;
 	}
+	if (pt->validation_type != NLA_VALIDATE_NONE && pt->type >= NLA_U8 &&
+	    pt->type <= NLA_U64) {
+		memcpy(&v, d, attr_len[pt->type]);	/* little-endian */
+		policy_range(pt, &min, &max);
+		if (v < min || v > max)
+			return fail_pol(r, ERANGE, "integer out of range", a, pt);
+	}
+	return true;
+out_err:
+	return fail_pol(r, err, "Attribute failed policy validation", a, pt);
+}
+
+/* __nla_validate_parse() with NL_VALIDATE_STRICT. */
+static bool validate_attrs(const struct req *r, const uint8_t *p, size_t len,
+			   const struct nla_policy *policy, int maxtype)
+{
+	long rem = (long)len;
+
+	while (rem >= NLA_HDRLEN) {
+		const struct nlattr *a = (const struct nlattr *)p;
+		uint16_t type = a->nla_type & NLA_TYPE_MASK;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > rem)
+			break;
+		if (!type || type > maxtype)
+			return fail(r, EINVAL, "Unknown attribute type", a, false, 0, 0);
+		if (!validate_attr(r, a, &policy[type]))
+			return false;
+		rem -= NLA_ALIGN(a->nla_len);
+		p += NLA_ALIGN(a->nla_len);
+	}
+	if (rem > 0)
+		return fail(r, EINVAL, "bytes leftover after parsing attributes", NULL,
+			    false, 0, 0);
 	return true;
 }
 
+/* The request validated by its command's policy, then its attributes noted. */
 static bool parse_req(struct req *r, const struct nlmsghdr *nlh)
 {
 	const uint8_t *p = (const uint8_t *)nlh + NLMSG_HDRLEN + GENL_HDRLEN;
 	size_t left = nlh->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	const struct nla_policy *policy;
+	int maxattr;
 
 	memset(r, 0, sizeof(*r));
 	r->nlh = nlh;
 	r->cmd = ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd;
+	policy = r->cmd <= HCUBE_CMD_MAX ? op_policy[r->cmd].policy : NULL;
+	maxattr = policy ? op_policy[r->cmd].maxattr : 1;
+	if (!validate_attrs(r, p, left, policy ? policy : reject_all, maxattr))
+		return false;
 	while (left >= NLA_HDRLEN) {
 		const struct nlattr *a = (const struct nlattr *)p;
 		uint16_t type = a->nla_type & NLA_TYPE_MASK;
 
 		if (a->nla_len < NLA_HDRLEN || a->nla_len > left)
-			return fail(r, EINVAL, "malformed attribute", a, false, 0, 0);
-		if (type > op_maxattr(r->cmd))
-			return fail(r, EINVAL, "Unknown attribute type", a, false, 0, 0);
-		if (!check_attr(r, a, attr_kind(r->cmd, type)))
-			return false;
+			break;
 		if (type == HCUBE_A_PID && r->npids < 4096)
 			r->pids[r->npids++] = a;
 		else if (type == HCUBE_A_GROUP && r->ngroups < 1024)
@@ -661,17 +853,20 @@ static bool mutating(uint8_t cmd)
 	       cmd == HCUBE_CMD_CONFIG_SET;
 }
 
+/* A command of the module's ops table (notifications are not). */
+static bool op(uint8_t cmd)
+{
+	return cmd >= HCUBE_CMD_CUBE_GET && cmd <= HCUBE_CMD_CONFIG_SET;
+}
+
 static void reply_begin(struct mb *b, const struct req *r, uint16_t flags)
 {
 	msg_begin(b, FAKE_FAMILY, flags, r->nlh->nlmsg_seq, r->nlh->nlmsg_pid, r->cmd);
 }
 
-/* As the module: the policy's range, then the cube's (both -ERANGE). */
+/* As the module: the cube's range (the policy's came first), -ERANGE. */
 static bool check_vertex(const struct req *r, const struct nlattr *a)
 {
-	if (get_u32(a) >= FAKE_MAX_VERTICES)
-		return fail(r, ERANGE, "integer out of range", a, true, 0,
-			    FAKE_MAX_VERTICES - 1);
 	if (get_u32(a) >= cube.n)
 		return fail(r, ERANGE, "HCUBE_A_VERTEX_ID: vertex id out of range for this cube",
 			    a, true, 0, cube.n - 1);
@@ -687,19 +882,67 @@ static void do_fault(const struct req *r)
 		     false, 0, 0);
 		return;
 	}
-	/* the policy's range of CPU ids, then presence (-ENODEV, same policy) */
-	if (cpu && get_u32(cpu) >= FAKE_NR_CPU_IDS) {
-		fail(r, ERANGE, "integer out of range", cpu, true, 0, FAKE_NR_CPU_IDS - 1);
-		return;
-	}
+	/* the policy checked the range of CPU ids; presence: -ENODEV, that policy */
 	if (cpu && get_u32(cpu) >= cube.n * CPUS_PER_VERTEX) {
-		fail(r, ENODEV, "HCUBE_A_CPU: the CPU is not present", cpu, true, 0,
-		     FAKE_NR_CPU_IDS - 1);
+		fail_pol(r, ENODEV, "HCUBE_A_CPU: the CPU is not present", cpu,
+			 &hcube_fault_add_policy[HCUBE_A_CPU]);
 		return;
 	}
 	if (v && !check_vertex(r, v))
 		return;
 	queue_ack(r->nlh);
+}
+
+/* One registered task of a unit: the reply's nest. */
+static void put_unit_task(struct mb *b, const struct fake_proc *p, u32 unit,
+			  const struct nlattr *va, u32 *k)
+{
+	struct task_desc d = {
+		.pid = p->pid, .tgid = p->tgid, .comm = p->comm,
+		.vertex = va ? get_u32(va) : healthy_vertex((*k)++),
+		.state = HCUBE_TASK_ACTIVE, .orig = "0-31", .has_units = true,
+		.origin = HCUBE_REASON_ADMIN, .unit = unit,
+	};
+	char cpus[32];
+
+	cpus_of(d.vertex, cpus, sizeof(cpus));
+	d.cpus = cpus;
+	put_task(b, HCUBE_A_TASK, &d);
+}
+
+/* The threads of process @tgid (and with @tree, of its descendants). */
+static void put_job(struct mb *b, u32 tgid, bool tree, const struct nlattr *va, u32 *k)
+{
+	struct fake_proc one = { tgid, tgid, 1, "worker" };
+	bool known = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].tgid == tgid) {
+			put_unit_task(b, &procs[i], HCUBE_UNIT_JOB, va, k);
+			known = true;
+		}
+	if (!known)
+		put_unit_task(b, &one, HCUBE_UNIT_JOB, va, k);
+	for (i = 0; tree && i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].ppid == tgid && procs[i].pid == procs[i].tgid)
+			put_job(b, procs[i].pid, true, va, k);
+}
+
+/* TASK_ADD with HCUBE_A_UNIT: what the unit names of @pid. */
+static void put_unit(struct mb *b, u32 pid, u32 unit, const struct nlattr *va, u32 *k)
+{
+	struct fake_proc one = { pid, tgid_of(pid), 1, "worker" };
+	size_t i;
+
+	if (unit != HCUBE_UNIT_THREAD) {
+		put_job(b, tgid_of(pid), unit == HCUBE_UNIT_TREE, va, k);
+		return;
+	}
+	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		if (procs[i].pid == pid)
+			one = procs[i];
+	put_unit_task(b, &one, HCUBE_UNIT_THREAD, va, k);
 }
 
 static void do_task_add(const struct req *r)
@@ -718,11 +961,7 @@ static void do_task_add(const struct req *r)
 	for (i = 0; i < r->npids; i++) {
 		u32 pid = get_u32(r->pids[i]);
 
-		if (pid == 0 || pid > 4194304) {
-			fail(r, ERANGE, "integer out of range", r->pids[i], true, 1, 4194304);
-			return;
-		}
-		if (pid == 999999) {
+		if (pid == 999999 || listed("HCUBE_FAKE_GONE", pid)) {
 			fail(r, ESRCH, "HCUBE_A_PID: no such process", r->pids[i], false, 0, 0);
 			return;
 		}
@@ -743,6 +982,10 @@ static void do_task_add(const struct req *r)
 			put_u32(&b, HCUBE_T_A_PID, pid);
 			put_attr(&b, HCUBE_T_A_ERROR, &(int32_t){ -EPERM }, 4);
 			nest_end(&b, nest);
+			continue;
+		}
+		if (r->a[HCUBE_A_UNIT]) {
+			put_unit(&b, pid, get_u32(r->a[HCUBE_A_UNIT]), va, &k);
 			continue;
 		}
 		for (t = 0; t < (r->a[HCUBE_A_THREADS] ? 3U : 1U); t++) {
@@ -773,7 +1016,7 @@ static void do_task_del(const struct req *r)
 		return;
 	}
 	for (i = 0; i < r->npids; i++)
-		if (get_u32(r->pids[i]) == 999999) {
+		if (get_u32(r->pids[i]) == 999999 || listed("HCUBE_FAKE_GONE", get_u32(r->pids[i]))) {
 			fail(r, ENOENT, "HCUBE_A_PID: the task is not registered", r->pids[i],
 			     false, 0, 0);
 			return;
@@ -800,10 +1043,23 @@ static void do_task_get(const struct req *r)
 		fail(r, EOPNOTSUPP, NULL, NULL, false, 0, 0);
 		return;
 	}
+	/* with units: 101 a thread 100 created, 200 one thread, 300 a child of 100 */
+	static const struct { u32 origin, unit, creator; } units[] = {
+		{ HCUBE_REASON_ADMIN, HCUBE_UNIT_JOB, 0 },
+		{ HCUBE_REASON_THREAD, HCUBE_UNIT_JOB, 100 },
+		{ HCUBE_REASON_ADMIN, HCUBE_UNIT_THREAD, 0 },
+		{ HCUBE_REASON_FORK, HCUBE_UNIT_JOB, 100 },
+	};
 	for (i = 0; i < sizeof(tasks) / sizeof(tasks[0]); i++) {
 		struct task_desc d = tasks[i];
 
 		d.vertex %= cube.n;
+		if (getenv("HCUBE_FAKE_UNITS")) {
+			d.has_units = true;
+			d.origin = units[i].origin;
+			d.unit = units[i].unit;
+			d.creator = units[i].creator;
+		}
 		reply_begin(&b, r, NLM_F_MULTI);
 		put_task(&b, HCUBE_A_TASK, &d);
 		msg_end_queue(&b);
@@ -897,10 +1153,6 @@ static void do_rebalance(const struct req *r)
 	u32 policy = pa ? get_u32(pa) : HCUBE_POL_MCWA;
 	struct mb b = { 0 };
 
-	if (pa && policy > HCUBE_POLICY_MAX) {
-		fail(r, ERANGE, "integer out of range", pa, true, 0, HCUBE_POLICY_MAX);
-		return;
-	}
 	reply_begin(&b, r, 0);
 	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
 		free(b.d);
@@ -918,10 +1170,7 @@ static void do_rebalance(const struct req *r)
 
 static void do_config_set(const struct req *r)
 {
-	const struct nlattr *nest = r->a[HCUBE_A_CONFIG], *a;
-	const uint8_t *p;
-	size_t left;
-	bool any = false;
+	const struct nlattr *nest = r->a[HCUBE_A_CONFIG];
 
 	if (!nest) {
 		struct ext x = { .msg = "missing attribute", .has_miss = true,
@@ -930,60 +1179,8 @@ static void do_config_set(const struct req *r)
 		queue_error(r->nlh, -EINVAL, &x);
 		return;
 	}
-	p = (const uint8_t *)nest + NLA_HDRLEN;
-	left = nest->nla_len - NLA_HDRLEN;
-	while (left >= NLA_HDRLEN) {
-		uint16_t type;
-		u32 v;
-
-		a = (const struct nlattr *)p;
-		if (a->nla_len < NLA_HDRLEN || a->nla_len > left) {
-			fail(r, EINVAL, "malformed attribute", a, false, 0, 0);
-			return;
-		}
-		type = a->nla_type & NLA_TYPE_MASK;
-		switch (type) {
-		case HCUBE_C_A_AUTO:
-			if (!check_attr(r, a, K_U8))
-				return;
-			if (*((const uint8_t *)a + NLA_HDRLEN) > 1) {
-				fail(r, ERANGE, "integer out of range", a, true, 0, 1);
-				return;
-			}
-			break;
-		case HCUBE_C_A_POLICY:
-		case HCUBE_C_A_THRESHOLD:
-		case HCUBE_C_A_COOLDOWN_MS:
-			if (!check_attr(r, a, K_U32))
-				return;
-			v = get_u32(a);
-			if (type == HCUBE_C_A_POLICY && v > HCUBE_POLICY_MAX) {
-				fail(r, ERANGE, "integer out of range", a, true, 0,
-				     HCUBE_POLICY_MAX);
-				return;
-			}
-			if (type == HCUBE_C_A_THRESHOLD && v > HCUBE_THRESHOLD_MAX) {
-				fail(r, ERANGE, "integer out of range", a, true, 0,
-				     HCUBE_THRESHOLD_MAX);
-				return;
-			}
-			if (type == HCUBE_C_A_COOLDOWN_MS &&
-			    (v < HCUBE_COOLDOWN_MS_MIN || v > HCUBE_COOLDOWN_MS_MAX)) {
-				fail(r, ERANGE, "integer out of range", a, true,
-				     HCUBE_COOLDOWN_MS_MIN, HCUBE_COOLDOWN_MS_MAX);
-				return;
-			}
-			break;
-		default:
-			fail(r, EINVAL, "HCUBE_A_CONFIG: read-only or unknown key", a,
-			     false, 0, 0);
-			return;
-		}
-		any = true;
-		p += NLA_ALIGN(a->nla_len);
-		left = left > (size_t)NLA_ALIGN(a->nla_len) ? left - NLA_ALIGN(a->nla_len) : 0;
-	}
-	if (!any) {
+	/* the nested policy checked each key and its range */
+	if (nest->nla_len <= NLA_HDRLEN) {
 		fail(r, EINVAL, "HCUBE_A_CONFIG: nothing to change", nest, false, 0, 0);
 		return;
 	}
@@ -1075,10 +1272,6 @@ static void do_topo_set(const struct req *r)
 		return;
 	}
 	mode = get_u32(m);
-	if (mode > HCUBE_MODE_MAX) {
-		fail(r, ERANGE, "integer out of range", m, true, 0, HCUBE_MODE_MAX);
-		return;
-	}
 	if (mode != HCUBE_MODE_CUSTOM && r->ngroups) {
 		fail(r, EINVAL, "HCUBE_A_GROUP: only with mode custom", r->groups[0],
 		     false, 0, 0);
@@ -1098,19 +1291,31 @@ static void do_topo_set(const struct req *r)
 	queue_ack(r->nlh);
 }
 
-static void fake_log(const struct nlmsghdr *nlh)
+/* A line about a request; @r: what it carries, when it validated. */
+static void fake_log(const struct nlmsghdr *nlh, const struct req *r)
 {
 	const char *path = getenv("HCUBE_FAKE_LOG");
 	FILE *f;
+	u32 i;
 
 	if (!path)
 		return;
 	f = fopen(path, "a");
 	if (!f)
 		return;
-	fprintf(f, "cmd %u flags 0x%x len %u\n",
+	fprintf(f, "cmd %u flags 0x%x len %u",
 		((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd, nlh->nlmsg_flags,
 		nlh->nlmsg_len);
+	if (r) {
+		fprintf(f, " pids");
+		for (i = 0; i < r->npids; i++)
+			fprintf(f, "%s%u", i ? "," : " ", get_u32(r->pids[i]));
+		fprintf(f, " unit %s threads %d", !r->a[HCUBE_A_UNIT] ? "none" :
+			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_JOB ? "job" :
+			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_TREE ? "tree" : "thread",
+			r->a[HCUBE_A_THREADS] != NULL);
+	}
+	fputc('\n', f);
 	fclose(f);
 }
 
@@ -1121,14 +1326,24 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 	u32 v;
 
 	cube_init();
-	fake_log(nlh);
 	r = calloc(1, sizeof(*r));
-	if (!parse_req(r, nlh))
+	/* genetlink: the op, then GENL_ADMIN_PERM, then the policy */
+	if (!op(((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd)) {
+		fake_log(nlh, NULL);
+		queue_error(nlh, -EOPNOTSUPP, NULL);
 		goto out;
-	if (mutating(r->cmd) && getenv("HCUBE_FAKE_NOADMIN")) {
+	}
+	if (mutating(((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd) &&
+	    getenv("HCUBE_FAKE_NOADMIN")) {
+		fake_log(nlh, NULL);
 		queue_error(nlh, -EPERM, NULL);
 		goto out;
 	}
+	if (!parse_req(r, nlh)) {
+		fake_log(nlh, NULL);
+		goto out;
+	}
+	fake_log(nlh, r);
 	switch (r->cmd) {
 	case HCUBE_CMD_CUBE_GET:
 		reply_begin(&b, r, 0);
@@ -1317,6 +1532,30 @@ static void queue_events(void)
 	put_u32(&b, HCUBE_A_GENERATION, 43);
 	msg_end_queue(&b);
 
+	if (getenv("HCUBE_FAKE_UNITS")) {
+		/* 800's new child 801 and its thread 802; 803 refused over max_tasks */
+		static const struct task_desc created[] = {
+			{ .pid = 801, .tgid = 801, .comm = "worker", .vertex = 1,
+			  .state = HCUBE_TASK_ACTIVE, .cpus = "2-3", .orig = "0-31",
+			  .has_reason = true, .reason = HCUBE_REASON_FORK, .has_units = true,
+			  .origin = HCUBE_REASON_FORK, .unit = HCUBE_UNIT_JOB, .creator = 800 },
+			{ .pid = 802, .tgid = 801, .comm = "worker", .vertex = 1,
+			  .state = HCUBE_TASK_ACTIVE, .cpus = "2-3", .orig = "0-31",
+			  .has_reason = true, .reason = HCUBE_REASON_THREAD, .has_units = true,
+			  .origin = HCUBE_REASON_THREAD, .unit = HCUBE_UNIT_JOB, .creator = 801 },
+			{ .pid = 803, .tgid = 803, .comm = "worker", .no_vertex = true,
+			  .cpus = "0-31", .has_reason = true, .reason = HCUBE_REASON_REFUSED,
+			  .creator = 800 },
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(created) / sizeof(created[0]); i++) {
+			msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_TASK_NTF);
+			put_task(&b, HCUBE_A_TASK, &created[i]);
+			msg_end_queue(&b);
+		}
+	}
+
 	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, 99);	/* from a newer module */
 	put_u32(&b, HCUBE_A_DIM, 1);
 	msg_end_queue(&b);
@@ -1331,6 +1570,36 @@ static void queue_events(void)
 }
 
 /* ---- the interposed functions ---- */
+
+/* /proc/self/mountinfo with HCUBE_FAKE_CGROOT as the cgroup2 mount. */
+FILE *fopen(const char *path, const char *mode)
+{
+	const char *root = getenv("HCUBE_FAKE_CGROOT");
+	static char info[4096];
+	int n;
+
+	resolve();
+	if (!root || strcmp(path, "/proc/self/mountinfo"))
+		return real_fopen(path, mode);
+	n = snprintf(info, sizeof(info),
+		     "22 1 0:21 / /proc rw,nosuid - proc proc rw\n"
+		     "30 1 0:26 / %s rw,nosuid,nodev shared:4 - cgroup2 cgroup2 rw\n", root);
+	return fmemopen(info, (size_t)n, "r");
+}
+
+/* Every directory under HCUBE_FAKE_CGROOT is on a cgroup2 file system. */
+int statfs(const char *path, struct statfs *buf)
+{
+	const char *root = getenv("HCUBE_FAKE_CGROOT");
+	int ret;
+
+	resolve();
+	ret = real_statfs(path, buf);
+	if (!ret && root && !strncmp(path, root, strlen(root)) &&
+	    (path[strlen(root)] == '/' || !path[strlen(root)]))
+		buf->f_type = CGROUP2_SUPER_MAGIC;
+	return ret;
+}
 
 int socket(int domain, int type, int protocol)
 {

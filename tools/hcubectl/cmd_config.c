@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hcubectl config show|set: the policy and the automatic trigger. */
+#include <string.h>
+#include "hcubectl.h"
+
+static int config_reply(const struct hc_msg *m, void *arg)
+{
+	struct nlattr *tb[HC_TB_SIZE];
+
+	(void)arg;
+	if (!m->tb[HCUBE_A_CONFIG] || hc_parse_nested(tb, &hc_set_config, m->tb[HCUBE_A_CONFIG]))
+		return -1;
+	print_begin(false);
+	open_json_object(NULL);
+	print_attr_enum(PRINT_ANY, "policy", "policy     %s\n", hc_policy_names,
+			ARRAY_SIZE(hc_policy_names), tb[HCUBE_C_A_POLICY]);
+	if (tb[HCUBE_C_A_AUTO]) {
+		print_bool(PRINT_JSON, "auto", NULL, nla_get_u8(tb[HCUBE_C_A_AUTO]));
+		print_fp("auto       %s\n", nla_get_u8(tb[HCUBE_C_A_AUTO]) ? "on" : "off");
+	} else {
+		print_null(PRINT_JSON, "auto", NULL);
+	}
+	print_attr_u32(PRINT_ANY, "threshold", "threshold  %u\n", tb[HCUBE_C_A_THRESHOLD]);
+	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n", tb[HCUBE_C_A_COOLDOWN_MS]);
+	print_attr_u32(PRINT_ANY, "max_tasks", "max_tasks  %u\n", tb[HCUBE_C_A_MAX_TASKS]);
+	close_json_object();
+	print_end();
+	return 0;
+}
+
+static int config_show(struct hc_ctx *c, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return hc_run(c, config_reply, NULL);
+}
+
+/* The keys of config set, and the attribute of each. */
+static const struct {
+	const char *key, *alias;
+	int type;
+} keys[] = {
+	{ "policy", NULL, HCUBE_C_A_POLICY },
+	{ "auto", NULL, HCUBE_C_A_AUTO },
+	{ "threshold", NULL, HCUBE_C_A_THRESHOLD },
+	{ "cooldown", "cooldown_ms", HCUBE_C_A_COOLDOWN_MS },
+};
+
+static int key_type(const struct hc_ctx *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (!strcmp(key, keys[i].key) || (keys[i].alias && !strcmp(key, keys[i].alias)))
+			return keys[i].type;
+	if (!strcmp(key, "max_tasks"))
+		hc_usage(c, "max_tasks is read-only (a module parameter)");
+	hc_usage(c, "unknown key '%s' (policy, auto, threshold, cooldown)", key);
+}
+
+static int config_set(struct hc_ctx *c, int argc, char **argv)
+{
+	const char *const *pol = hc_policy_names;
+	unsigned int npol = ARRAY_SIZE(hc_policy_names);
+	uint32_t seen = 0, v;
+	struct nlattr *nest;
+	struct hc_req r;
+	int i;
+
+	if (!argc)
+		hc_usage(c, "missing KEY VALUE");
+	/* Check everything before talking to the kernel. */
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int type = key_type(c, key);
+
+		if (!val)
+			hc_usage(c, "missing value for '%s'", key);
+		if (seen & (1U << type))
+			hc_usage(c, "'%s' given twice", key);
+		seen |= 1U << type;
+		if (type == HCUBE_C_A_POLICY && hc_enum_parse(pol, npol, val) < 0)
+			hc_usage(c, "unknown policy '%s' (%s)", val, hc_enum_list(pol, npol, ", "));
+		if (type == HCUBE_C_A_AUTO && strcmp(val, "on") && strcmp(val, "off") &&
+		    strcmp(val, "1") && strcmp(val, "0"))
+			hc_usage(c, "auto: '%s' is not on, off, 1 or 0", val);
+		if ((type == HCUBE_C_A_THRESHOLD || type == HCUBE_C_A_COOLDOWN_MS) &&
+		    !hc_parse_u32(val, &v))
+			hc_usage(c, "%s: '%s' is not a non-negative integer%s", key, val,
+				 type == HCUBE_C_A_COOLDOWN_MS ? " (milliseconds)" : "");
+	}
+
+	hc_req_init(&r, c->cmd->nlcmd, false, 128, c->what);
+	nest = hc_req_nest(&r, HCUBE_A_CONFIG, "config");
+	for (i = 0; i < argc; i += 2) {
+		const char *key = argv[i], *val = argv[i + 1];
+		int type = key_type(c, key);
+
+		if (type == HCUBE_C_A_POLICY) {
+			hc_req_u32(&r, type, (uint32_t)hc_enum_parse(pol, npol, val), "policy %s", val);
+		} else if (type == HCUBE_C_A_AUTO) {
+			hc_req_u8(&r, type, !strcmp(val, "on") || !strcmp(val, "1"), "auto %s", val);
+		} else {
+			hc_parse_u32(val, &v);
+			hc_req_u32(&r, type, v, "%s %s",
+				   type == HCUBE_C_A_THRESHOLD ? "threshold" : "cooldown", val);
+		}
+	}
+	hc_req_nest_end(&r, nest);
+	return hc_req_ack(c, &r);
+}
+
+static const struct hc_cmd config_subs[] = {
+	{
+		.name = "show",
+		.nlcmd = HCUBE_CMD_CONFIG_GET,
+		.handler = config_show,
+	},
+	{
+		.name = "set",
+		.args = "KEY VALUE [KEY VALUE]...",
+		.nlcmd = HCUBE_CMD_CONFIG_SET,
+		.flags = HC_ARGS | HC_ACK,
+		.handler = config_set,
+	},
+	{ 0 },
+};
+
+const struct hc_cmd hc_cmd_config = {
+	.name = "config",
+	.summary = "show or change the policy and the automatic trigger",
+	.help =
+	"Shows or changes the settings of the module:\n"
+	"  policy     P              the policy of automatic and default rebalances\n"
+	"                            (the policies of 'hcubectl rebalance --help')\n"
+	"  auto       on|off|1|0     rebalance automatically when a healthy vertex's\n"
+	"                            load drops below the threshold\n"
+	"  threshold  N              that load\n"
+	"  cooldown   MS             at most one automatic rebalance per MS ms\n"
+	"  max_tasks  (read-only)    the module parameter max_tasks\n"
+	"The kernel checks the ranges. set prints nothing (-j: {}) and needs\n"
+	"CAP_NET_ADMIN; show -j prints {\"policy\", \"auto\", \"threshold\",\n"
+	"\"cooldown_ms\", \"max_tasks\"}.\n",
+	.subs = config_subs,
+};
