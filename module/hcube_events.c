@@ -143,6 +143,7 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 	t->unit = HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
+	t->epoch = hcube_mask_offlines(hc, inherited);
 	cpumask_copy(hcube_task_allowed(t), hcube_task_allowed(c));
 	if (!hcube_task_hash_add(hc, t)) {
 		/* an admin registered it meanwhile */
@@ -259,17 +260,19 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		hcube_task_del(hc, t, HCUBE_REASON_EXITED);
 		return false;
 	}
-	u = hcube_mask_vertex(hc, &p->cpus_mask);
-	if (u < 0) {
-		/* someone else set its affinity since it was created */
+	/*
+	 * Its mask at creation, and the offline counts then, are its given
+	 * mask and epoch: a change since is hotplug's (the kernel broke it,
+	 * it is hcube's again) or someone else's.
+	 */
+	u = hcube_mask_vertex(hc, hcube_task_given(t));
+	if (u < 0 || hcube_task_changed(hc, t)) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
 		hcube_ntf_task(hc, t, t->origin);
 		hcube_ntf_task(hc, t, HCUBE_REASON_CHANGED);
 		return false;
 	}
-	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
-	t->epoch = hcube_mask_offlines(hc, &p->cpus_mask);
 	hcube_task_link(hc, t, u);
 	hcube_ntf_task(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
