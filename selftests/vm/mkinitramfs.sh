@@ -184,7 +184,7 @@ msg "modules: $(tr '\n' ' ' <"$stage/modules.list")"
 
 # Sanity checks: everything the init needs is in the image.
 [ -x "$stage/init" ] || die "no /init"
-for applet in sh mount insmod chroot setsid poweroff dmesg stat sleep date grep umount; do
+for applet in sh mount insmod chroot setsid unshare poweroff dmesg stat sleep date grep umount; do
 	[ -e "$stage/bin/$applet" ] || die "busybox lacks '$applet'"
 done
 for m in "${ROOT_MODULES[@]}"; do

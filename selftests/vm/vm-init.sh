@@ -146,14 +146,20 @@ hostname hcube-vm 2>/dev/null
 echo 1 >/proc/sys/kernel/sysrq 2>/dev/null
 echo "$now $(cut -d" " -f1 /proc/uptime)" >"$OUT/started"
 
-# setsid: the command gets its own session, not PID 1's console.
-setsid chroot "$NEWROOT" /usr/bin/env -i \
+# setsid: the command gets its own session, not PID 1's console. In a mount
+# namespace of its own the host's root is moved onto /, as switch_root does,
+# so that the command is not chrooted as far as the kernel can tell (a
+# chrooted caller gets no user namespace); PID 1 keeps the initramfs.
+cd "$NEWROOT" || die "cd $NEWROOT"
+setsid unshare -m /bin/sh -c 'mount -o move . / && exec chroot . "$@"' root \
+	/usr/bin/env -i \
 	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root USER=root LOGNAME=root SHELL=/bin/bash TERM=dumb LANG=C.UTF-8 \
 	HCUBE_VM=1 HCUBE_VM_OUT=/tmp/out \
 	/bin/bash /tmp/out/cmd.sh \
 	</dev/null >"$OUT/stdout" 2>"$OUT/stderr" &
 cmdpid=$!
+cd /
 
 if [ -n "$budget" ]; then
 	(
