@@ -284,23 +284,17 @@ int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask)
  * of a task whose allowed CPUs all went offline.
  */
 /*
- * Is @now what @t's cpuset set? A cpuset sets all its CPUs (online ones)
- * when they change (hotplug, cpuset.cpus, a move to another cgroup): a
- * mask that holds every CPU hcube gave, or every online CPU the cpuset
- * allowed before, is taken for the cpuset's. Not in the root cpuset.
+ * Is a change of @t's mask its cpuset's? A cpuset other than the root one
+ * sets its tasks' masks itself (on CPU hotplug, a write of cpuset.cpus, a
+ * move to another cgroup), and a module cannot tell that from anyone
+ * else's sched_setaffinity(): in such a cpuset every change is taken for
+ * the set of CPUs the task may use from now on, and hcube keeps the task
+ * on a vertex within it. In the root cpuset nothing rewrites masks: a
+ * change is someone else's.
  */
 static bool hcube_cpuset_rewrite(struct hcube_task *t, const struct cpumask *now)
 {
-	unsigned int cpu;
-
-	if (!hcube_in_cpuset(t->task))
-		return false;
-	if (cpumask_subset(hcube_task_given(t), now))
-		return true;
-	for_each_cpu(cpu, hcube_task_allowed(t))
-		if (cpu_online(cpu) && !cpumask_test_cpu(cpu, now))
-			return false;
-	return true;
+	return hcube_in_cpuset(t->task) && cpumask_intersects(now, cpu_possible_mask);
 }
 
 bool hcube_task_changed(struct hcube *hc, struct hcube_task *t)
