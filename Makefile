@@ -162,7 +162,7 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/e
 
 # Kernel selftests: built on the host, run inside the VM.
 VM_TESTS := lifecycle_test nl_test balance_test policies_test job_test job_stress_test \
-	    security_test cpuset_test nl_fuzz stress
+	    security_test cpuset_test isolation_test nl_fuzz stress
 VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
 
 $(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp-v2

@@ -3,7 +3,8 @@
 # The kernel selftests in qemu (TCG), on Debian's 6.1 kernel, for several
 # topologies. Each VM's KTAP goes to stdout; a failed test, a kernel splat
 # in dmesg or a timeout fails the run (run-vm.sh checks dmesg).
-# Usage: run-vm-tests.sh [CPUSxNODES ...]   (default: 8x2 6x1 16x4)
+# Usage: run-vm-tests.sh [CPUSxNODES ...]   (default: 8x2 6x1 16x4), then
+# a VM with isolated CPUs for the isolation test.
 set -u
 cd "$(dirname "$0")/.."
 topos=("$@")
@@ -22,4 +23,16 @@ for t in "${topos[@]}"; do
 		rc=1
 	fi
 done
+# One more VM, booted with isolated CPUs: only the isolation test, which
+# loads and unloads the module itself (HCUBE_VM_ISOLATION=0 skips it).
+if [ "${HCUBE_VM_ISOLATION:-1}" = 1 ]; then
+	echo "# === VM: 8 CPUs, 2 NUMA nodes, CPUs 6-7 isolated (isolcpus=, nohz_full=) ==="
+	if ! selftests/vm/run-vm.sh --cpus 8 --nodes 2 --mem 1024 \
+		--timeout "${HCUBE_VM_TIMEOUT:-900}" \
+		--append "oops=panic isolcpus=6,7 nohz_full=6,7" --env HCUBE_KO \
+		-- "${HCUBE_BUILD:-build}/selftests/isolation_test"; then
+		echo "# FAILED: isolated CPUs"
+		rc=1
+	fi
+fi
 exit $rc
