@@ -24,7 +24,8 @@ CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_
 	    module/core/hcube_route.c module/core/hcube_flow.c
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
-	    tools/include/linux/bits.h
+	    tools/include/linux/bits.h tools/include/linux/bitops.h \
+	    tools/include/linux/log2.h
 
 WARN := -Wall -Wextra -Werror
 UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi

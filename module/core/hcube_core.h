@@ -24,7 +24,7 @@
  * In the kernel these are the kernel's own headers; userspace builds put
  * tools/include first on the include path, whose shims provide the same names.
  */
-#include <linux/bits.h>
+#include <linux/bitops.h>
 #include <linux/types.h>
 #include <linux/math64.h>
 
@@ -264,17 +264,6 @@ int hcube_policy_parse(const char *name);
  * which has room for dim + 1 bytes. Returns @buf.
  */
 char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask);
-
-static inline u32 hcube_popcount(u32 x)
-{
-	u32 c = 0;
-
-	while (x) {
-		x &= x - 1;
-		c++;
-	}
-	return c;
-}
 
 /*
  * CWA engine observation, for tests and tracing: called at each migration

@@ -3,6 +3,7 @@
 #ifndef HCUBE_INTERNAL_H
 #define HCUBE_INTERNAL_H
 
+#include <linux/log2.h>
 #include "hcube_core.h"
 
 /* Hands out consecutive 8-byte-aligned pieces of a caller's buffer. */

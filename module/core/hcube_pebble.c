@@ -380,7 +380,7 @@ int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
 			for (j = 0; j < nr; j++) {
 				u32 r = w.recv[j], dist = HCUBE_NO_ARC;
 
-				if (hcube_popcount(r ^ owner[i]) == 1 &&
+				if (hweight32(r ^ owner[i]) == 1 &&
 				    hcube_usable(cube->state[r]))
 					dist = 1;
 				else if (empty && (r >> cdim) == c)

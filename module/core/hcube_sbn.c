@@ -56,26 +56,6 @@
 
 #define NONE	HCUBE_VERTEX_NONE
 
-static u32 ctz(u32 x)
-{
-	u32 c = 0;
-
-	while (!(x & 1)) {
-		x >>= 1;
-		c++;
-	}
-	return c;
-}
-
-static u32 log2_floor(u32 x)
-{
-	u32 c = 0;
-
-	while (x >>= 1)
-		c++;
-	return c;
-}
-
 static bool bad(u32 d, u32 root, u32 x)
 {
 	return d > HCUBE_MAX_DIM || root >= (1U << d) || x >= (1U << d);
@@ -90,11 +70,11 @@ u32 hcube_sbn_stage(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x)
 	n = x ^ root;
 	switch (tpl) {
 	case HCUBE_SBN_XOR:
-		return n ? ctz(n) : d;
+		return n ? __ffs(n) : d;
 	case HCUBE_SBN_TREE:
-		return n ? d - 1 - log2_floor(n) : d;
+		return n ? d - 1 - ilog2(n) : d;
 	case HCUBE_SBN_CUBE:
-		return d - hcube_popcount(n);
+		return d - hweight32(n);
 	}
 	return 0;
 }
@@ -109,12 +89,12 @@ u32 hcube_sbn_pred(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x)
 	mask = (1U << d) - 1;
 	switch (tpl) {
 	case HCUBE_SBN_XOR:
-		s = ctz(n);
+		s = __ffs(n);
 		return (((n - (1U << s)) | (2U << s)) & mask) ^ root;
 	case HCUBE_SBN_TREE:
 		return (n / 2) ^ root;
 	case HCUBE_SBN_CUBE:
-		return (n & ~(1U << log2_floor(n))) ^ root;
+		return (n & ~(1U << ilog2(n))) ^ root;
 	}
 	return NONE;
 }
@@ -146,7 +126,7 @@ u32 hcube_sbn_succ(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x,
 		}
 		break;
 	case HCUBE_SBN_CUBE:
-		for (j = n ? log2_floor(n) + 1 : 0; j < d; j++)
+		for (j = n ? ilog2(n) + 1 : 0; j < d; j++)
 			succ[k++] = (n | (1U << j)) ^ root;
 		break;
 	}
@@ -582,7 +562,7 @@ static int op_cube(struct sbn_work *w, struct hcube_plan *p, u32 r, u32 nproc)
 		/* the participant farthest from r stands in (lowest label) */
 		q = r;
 		for (x = 0; x < w->n; x++)
-			if (w->in[x] && hcube_popcount(x ^ r) > hcube_popcount(q ^ r))
+			if (w->in[x] && hweight32(x ^ r) > hweight32(q ^ r))
 				q = x;
 	}
 	err = tree_build(w, &w->a, CHAIN_BCAST, r, r);

@@ -170,7 +170,7 @@ static void build_trees(struct hcube_topo *t, const u8 *state, u32 base,
 
 	t->cb_base = base;
 	t->cb_mask = mask;
-	t->cb_dim = hcube_popcount(mask);
+	t->cb_dim = hweight32(mask);
 	t->depth = r->depth;
 	t->total_dist = r->total;
 	t->nattached = r->reached;
@@ -283,7 +283,7 @@ int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work)
 
 	for (k = dim + 1; k-- > 0 && !found;) {
 		for (mask = all + 1; mask-- > 0;) {
-			if (hcube_popcount(mask) != k)
+			if (hweight32(mask) != k)
 				continue;
 			base = 0;
 			do {
@@ -336,12 +336,12 @@ bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask)
 
 		if (hcube_usable(state[a]))
 			continue;
-		j = hcube_popcount((a ^ base) & fixed);
+		j = hweight32((a ^ base) & fixed);
 		if (j < 1)
 			continue;
 		for (b = 0; b < n; b++) {
 			if (hcube_usable(state[b]) ||
-			    hcube_popcount((b ^ base) & fixed) != j)
+			    hweight32((b ^ base) & fixed) != j)
 				continue;
 			if ((a & mask) == (b & mask))
 				count++;

@@ -113,7 +113,7 @@ static u32 check_schedule(struct __test_metadata *_metadata, struct run *r,
 		u32 d = 0, bit = x->from ^ x->to;
 		u8 *b;
 
-		if (hcube_popcount(bit) != 1 || x->from >= n || x->to >= n ||
+		if (hweight32(bit) != 1 || x->from >= n || x->to >= n ||
 		    state[x->from] != HCUBE_V_HEALTHY ||
 		    state[x->to] != HCUBE_V_HEALTHY ||
 		    x->unit < 1 || x->unit > info->units ||

@@ -249,7 +249,7 @@ TEST(cube_embedding)
 				}
 				EXPECT_EQ(b > 1 ? b : 1, k) TH_LOG("d %u r %u x %u", d, r, x);
 				for (i = 0; i < k; i++) {
-					EXPECT_EQ(1, hcube_popcount(preds[i] ^ x));
+					EXPECT_EQ(1, hweight32(preds[i] ^ x));
 					/* one stage above */
 					EXPECT_EQ(hcube_sbn_stage(HCUBE_SBN_CUBE, d, r, x) + 1,
 						  hcube_sbn_stage(HCUBE_SBN_CUBE, d, r, preds[i]));
