@@ -18,10 +18,10 @@ LSRC := $(BUILD)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
-CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
-	    module/core/hcube_opt.c module/core/hcube_diffuse.c module/core/hcube_lplan.c \
-	    module/core/hcube_sbn.c module/core/hcube_pebble.c module/core/hcube_aapc.c \
-	    module/core/hcube_route.c module/core/hcube_flow.c
+include module/core/sources.mk
+CORE_SRC := $(addprefix module/core/,$(HCUBE_CORE_OBJS:.o=.c))
+CORE_LIB := $(BUILD)/core-obj/libhcube-core.a
+CORE_LIB_SAN := $(BUILD)/core-obj-san/libhcube-core.a
 CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h tools/include/linux/bitops.h \
@@ -45,7 +45,8 @@ CORE_TESTS := paper_test props_test flow_test aapc_test sbn_test diffuse_test \
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
-MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
+MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
+	      $(CORE_SRC) $(CORE_HDR)
 
 .PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
@@ -71,11 +72,29 @@ deps:
 
 tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
 
-$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
+$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB)
+	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) -lm
 
 $(BUILD):
 	mkdir -p $@
+
+# The core, compiled once per flavour (plain, and with ASan + UBSan) into
+# objects with dependency files, and archived for the programs that use it.
+$(BUILD)/core-obj/%.o: module/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/core-obj-san/%.o: module/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) $(SANITIZE) -MMD -MP -c -o $@ $<
+
+$(CORE_LIB): $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(CORE_LIB_SAN): $(addprefix $(BUILD)/core-obj-san/,$(HCUBE_CORE_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+
+-include $(wildcard $(BUILD)/core-obj/*.d $(BUILD)/core-obj-san/*.d)
 
 $(LSRC)/.stamp: | $(BUILD)
 	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
@@ -88,13 +107,13 @@ $(LSRC)/.stamp: | $(BUILD)
 	mv $(LSRC).tmp $(LSRC) && touch $@
 
 # Host unit tests of the core: plain, and with ASan + UBSan.
-$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR) $(LSRC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_SRC)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_LIB)
 
-$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp
+$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SAN) $(CORE_HDR) $(LSRC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_SRC)
+	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_LIB_SAN)
 
 # libFuzzer over the planners' inputs.
 $(BUILD)/fuzz/fuzz_plan: selftests/core/fuzz_plan.c $(CORE_SRC) $(CORE_HDR)
@@ -197,8 +216,8 @@ check-debug: tools selftests
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
 	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
 
-$(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) -o $@ $< $(CORE_SRC)
+$(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_LIB) $(CORE_HDR)
+	$(CC) $(UCFLAGS) -o $@ $< $(CORE_LIB)
 
 bench-core: $(BUILD)/bench_core
 	$<
@@ -260,8 +279,8 @@ experiment-sbn: $(BUILD)/hcube-sim
 	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
 	cp $(BUILD)/sbn/sbn.md Documentation/benchmarks/sbn.md
 
-$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
+$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB_SAN)
+	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB_SAN) -lm
 
 check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
@@ -288,8 +307,8 @@ MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
-DKMS_FILES := dkms.conf Kbuild $(wildcard module/*.c module/*.h module/core/*.c \
-	      module/core/*.h uapi/linux/*.h)
+DKMS_FILES := dkms.conf Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h \
+	      module/core/*.c module/core/*.h uapi/linux/*.h)
 INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(MANDIR)/man1/hcube-sim.1 $(BASHCOMPDIR)/hcubectl \
 	     $(INCLUDEDIR)/linux/hcube.h

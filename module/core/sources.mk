@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0
+# The balancing core's objects, relative to module/core/: the one list that
+# Kbuild (the module) and the top-level Makefile (the tools) both include.
+HCUBE_CORE_OBJS := hcube_core.o hcube_topo.o hcube_plan.o hcube_route.o \
+		   hcube_flow.o hcube_opt.o hcube_diffuse.o hcube_lplan.o \
+		   hcube_sbn.o hcube_pebble.o hcube_aapc.o
