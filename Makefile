@@ -22,7 +22,7 @@ include module/core/sources.mk
 CORE_SRC := $(addprefix module/core/,$(HCUBE_CORE_OBJS:.o=.c))
 CORE_LIB := $(BUILD)/core-obj/libhcube-core.a
 CORE_LIB_SAN := $(BUILD)/core-obj-san/libhcube-core.a
-CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
+CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h uapi/linux/hcube.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h tools/include/linux/bitops.h \
 	    tools/include/linux/log2.h
@@ -118,7 +118,7 @@ $(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SA
 # libFuzzer over the planners' inputs.
 $(BUILD)/fuzz/fuzz_plan: selftests/core/fuzz_plan.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core \
+	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core -Iuapi \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $< $(CORE_SRC)
 

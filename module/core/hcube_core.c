@@ -29,23 +29,23 @@ const char *hcube_strerror(int err)
 	return hcube_errors[err];
 }
 
-static const char *const hcube_policies[HCUBE_POL_NPOLICIES] = {
-	[HCUBE_POL_MCWA] = "mcwa",
-	[HCUBE_POL_DEM] = "dem",
-	[HCUBE_POL_CWA] = "cwa",
-	[HCUBE_POL_OPTIMAL] = "optimal",
-	[HCUBE_POL_AUTO] = "auto",
-	[HCUBE_POL_RID] = "rid",
-	[HCUBE_POL_SID] = "sid",
-	[HCUBE_POL_SBN] = "sbn",
-	[HCUBE_POL_SBN_CUBE] = "sbn-cube",
-	[HCUBE_POL_SBN_HEUR] = "sbn-heur",
-	[HCUBE_POL_PEBBLE] = "pebble",
+static const char *const hcube_policies[__HCUBE_POLICY_MAX] = {
+	[HCUBE_POLICY_MCWA] = "mcwa",
+	[HCUBE_POLICY_DEM] = "dem",
+	[HCUBE_POLICY_CWA] = "cwa",
+	[HCUBE_POLICY_OPTIMAL] = "optimal",
+	[HCUBE_POLICY_AUTO] = "auto",
+	[HCUBE_POLICY_RID] = "rid",
+	[HCUBE_POLICY_SID] = "sid",
+	[HCUBE_POLICY_SBN] = "sbn",
+	[HCUBE_POLICY_SBN_CUBE] = "sbn-cube",
+	[HCUBE_POLICY_SBN_HEUR] = "sbn-heur",
+	[HCUBE_POLICY_PEBBLE] = "pebble",
 };
 
 const char *hcube_policy_name(u32 policy)
 {
-	return policy < HCUBE_POL_NPOLICIES ? hcube_policies[policy] : "?";
+	return policy < __HCUBE_POLICY_MAX ? hcube_policies[policy] : "?";
 }
 
 static bool str_eq(const char *a, const char *b)
@@ -61,7 +61,7 @@ int hcube_policy_parse(const char *name)
 {
 	int i;
 
-	for (i = 0; i < HCUBE_POL_NPOLICIES; i++)
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++)
 		if (str_eq(name, hcube_policies[i]))
 			return i;
 	return -1;

@@ -27,6 +27,7 @@
 #include <linux/bitops.h>
 #include <linux/types.h>
 #include <linux/math64.h>
+#include <linux/hcube.h>
 
 #define HCUBE_MAX_DIM		10
 #define HCUBE_MAX_VERTICES	BIT(HCUBE_MAX_DIM)
@@ -48,21 +49,6 @@ enum hcube_vstate {
 	HCUBE_V_OFFLINE,	/* every CPU of the vertex is offline */
 	HCUBE_V_ABSENT,		/* the label has no CPU group at all */
 	HCUBE_V_NSTATES,
-};
-
-enum hcube_pol {
-	HCUBE_POL_MCWA = 0,
-	HCUBE_POL_DEM,
-	HCUBE_POL_CWA,
-	HCUBE_POL_OPTIMAL,	/* exact fewest task-hops to floor/ceil balance */
-	HCUBE_POL_AUTO,		/* the cheapest of the plans reaching the best balance */
-	HCUBE_POL_RID,		/* receiver-initiated diffusion, one round */
-	HCUBE_POL_SID,		/* sender-initiated diffusion, one round */
-	HCUBE_POL_SBN,		/* symmetric broadcast network, Basic */
-	HCUBE_POL_SBN_CUBE,	/* SBN, hypercube variant */
-	HCUBE_POL_SBN_HEUR,	/* SBN, heuristic variant */
-	HCUBE_POL_PEBBLE,	/* pebble-crunching, per-cluster controllers */
-	HCUBE_POL_NPOLICIES,
 };
 
 enum hcube_err {
@@ -208,7 +194,7 @@ int hcube_topo_build_cb(struct hcube_topo *t, u32 dim, const u8 *state,
  * Compute the plan of @policy for @cube on topology @t (built from the same
  * states; DEM does not use it and accepts NULL).
  */
-int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
+int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work);
 

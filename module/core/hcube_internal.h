@@ -81,7 +81,7 @@ int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
 int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
 		       bool sender, void *work);
 int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
-		   enum hcube_pol policy, void *work);
+		   enum hcube_policy policy, void *work);
 int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
 		      void *work);
 

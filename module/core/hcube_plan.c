@@ -105,8 +105,8 @@ int hcube_plan_init(struct hcube_plan *p, u32 dim, void *mem)
 	if (dim > HCUBE_MAX_DIM)
 		return HCUBE_E_DIM;
 	p->dim = dim;
-	p->policy = HCUBE_POL_MCWA;
-	p->applied = HCUBE_POL_MCWA;
+	p->policy = HCUBE_POLICY_MCWA;
+	p->applied = HCUBE_POLICY_MCWA;
 	p->root = HCUBE_VERTEX_NONE;
 	p->budget = HCUBE_AUTO_BUDGET;
 	p->work_done = 0;
@@ -490,13 +490,13 @@ static int plan_replay(struct hcube_plan *p, const struct hcube_cube *cube)
 	return HCUBE_OK;
 }
 
-static int plan_one(struct hcube_plan *p, enum hcube_pol policy,
+static int plan_one(struct hcube_plan *p, enum hcube_policy policy,
 		    const struct hcube_cube *cube, const struct hcube_topo *t,
 		    u64 budget, void *work);
 static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
 		     const struct hcube_topo *t, u32 nhealthy, void *work);
 
-int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
+int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work)
 {
@@ -506,7 +506,7 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 
 	if (cube->dim > HCUBE_MAX_DIM || cube->dim != p->dim)
 		return HCUBE_E_DIM;
-	if ((u32)policy >= HCUBE_POL_NPOLICIES)
+	if ((u32)policy >= __HCUBE_POLICY_MAX)
 		return HCUBE_E_POLICY;
 	n = 1U << cube->dim;
 	for (v = 0; v < n; v++) {
@@ -522,10 +522,10 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_pol policy,
 		return HCUBE_E_NO_HEALTHY;
 	if (total > HCUBE_MAX_TOTAL_LOAD)
 		return HCUBE_E_OVERFLOW;
-	if (policy == HCUBE_POL_CWA && nhealthy != n)
+	if (policy == HCUBE_POLICY_CWA && nhealthy != n)
 		return HCUBE_E_NEED_MCWA;
 
-	if (policy == HCUBE_POL_AUTO)
+	if (policy == HCUBE_POLICY_AUTO)
 		return plan_auto(p, cube, t, nhealthy, work);
 	err = plan_one(p, policy, cube, t, 0, work);
 	if (err)
@@ -551,7 +551,7 @@ static void plan_reset(struct hcube_plan *p, u32 policy)
 }
 
 /* One policy's plan (not auto), replayed, with its statistics. */
-static int plan_one(struct hcube_plan *p, enum hcube_pol policy,
+static int plan_one(struct hcube_plan *p, enum hcube_policy policy,
 		    const struct hcube_cube *cube, const struct hcube_topo *t,
 		    u64 budget, void *work)
 {
@@ -563,33 +563,33 @@ static int plan_one(struct hcube_plan *p, enum hcube_pol policy,
 	for (v = 0; v < n; v++)
 		nh += hcube_usable(cube->state[v]);
 	switch (policy) {
-	case HCUBE_POL_DEM:
+	case HCUBE_POLICY_DEM:
 		plan_work_init(&w, cube->dim, work);
 		err = plan_dem(p, cube, w.lt);
 		/* every vertex sends its load along each dimension it uses */
 		p->stats.messages = nh * (p->stats.comm_steps - p->nsteps);
 		break;
-	case HCUBE_POL_MCWA:
-	case HCUBE_POL_CWA:
+	case HCUBE_POLICY_MCWA:
+	case HCUBE_POLICY_CWA:
 		if (!topo_matches(t, cube))
 			return HCUBE_E_TOPO;
 		plan_work_init(&w, cube->dim, work);
 		err = plan_mcwa(p, cube, t, &w);
 		p->stats.messages = nh * (p->stats.comm_steps - p->nsteps);
 		break;
-	case HCUBE_POL_OPTIMAL:
+	case HCUBE_POLICY_OPTIMAL:
 		err = hcube_plan_optimal(p, cube, budget, work);
 		break;
-	case HCUBE_POL_RID:
-	case HCUBE_POL_SID:
-		err = hcube_plan_diffuse(p, cube, policy == HCUBE_POL_SID, work);
+	case HCUBE_POLICY_RID:
+	case HCUBE_POLICY_SID:
+		err = hcube_plan_diffuse(p, cube, policy == HCUBE_POLICY_SID, work);
 		break;
-	case HCUBE_POL_SBN:
-	case HCUBE_POL_SBN_CUBE:
-	case HCUBE_POL_SBN_HEUR:
+	case HCUBE_POLICY_SBN:
+	case HCUBE_POLICY_SBN_CUBE:
+	case HCUBE_POLICY_SBN_HEUR:
 		err = hcube_plan_sbn(p, cube, policy, work);
 		break;
-	case HCUBE_POL_PEBBLE:
+	case HCUBE_POLICY_PEBBLE:
 		err = hcube_plan_pebble(p, cube, work);
 		break;
 	default:
@@ -623,16 +623,16 @@ static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
 		     const struct hcube_topo *t, u32 nhealthy, void *work)
 {
 	static const u32 cand[AUTO_NCAND] = {
-		HCUBE_POL_DEM, HCUBE_POL_MCWA, HCUBE_POL_OPTIMAL
+		HCUBE_POLICY_DEM, HCUBE_POLICY_MCWA, HCUBE_POLICY_OPTIMAL
 	};
-	u32 best = HCUBE_POL_NPOLICIES, best_imb = 0, i;
+	u32 best = __HCUBE_POLICY_MAX, best_imb = 0, i;
 	u64 best_hops = 0, spent = 0;
 	int err;
 
 	for (i = 0; i < AUTO_NCAND; i++) {
 		u32 imb;
 
-		if (cand[i] == HCUBE_POL_MCWA && !topo_matches(t, cube))
+		if (cand[i] == HCUBE_POLICY_MCWA && !topo_matches(t, cube))
 			continue;
 		err = plan_one(p, cand[i], cube, t, p->budget, work);
 		spent += p->work_done;
@@ -641,21 +641,21 @@ static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
 		if (err)
 			return err;
 		imb = hcube_imbalance(cube->dim, cube->state, p->after, work);
-		if (best == HCUBE_POL_NPOLICIES || imb < best_imb ||
+		if (best == __HCUBE_POLICY_MAX || imb < best_imb ||
 		    (imb == best_imb && p->stats.migrations < best_hops)) {
 			best = cand[i];
 			best_imb = imb;
 			best_hops = p->stats.migrations;
 		}
 	}
-	if (best == HCUBE_POL_NPOLICIES)
+	if (best == __HCUBE_POLICY_MAX)
 		return HCUBE_E_BUDGET;
 	if (p->applied != best) {
 		err = plan_one(p, best, cube, t, 0, work);
 		if (err)
 			return err;
 	}
-	p->policy = HCUBE_POL_AUTO;
+	p->policy = HCUBE_POLICY_AUTO;
 	p->work_done = spent;
 	p->stats.imbalance = best_imb;
 	(void)nhealthy;

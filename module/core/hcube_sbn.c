@@ -721,7 +721,7 @@ static int op_push(struct sbn_work *w, struct hcube_plan *p, u32 r,
 }
 
 int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
-		   enum hcube_pol policy, void *work)
+		   enum hcube_policy policy, void *work)
 {
 	struct sbn_work w;
 	u32 r, v, nproc, last = 0;
@@ -739,10 +739,10 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 	if (nproc < 2 || cube->dim == 0)
 		goto out;
 	switch (policy) {
-	case HCUBE_POL_SBN:
+	case HCUBE_POLICY_SBN:
 		err = op_basic(&w, p, r, nproc);
 		break;
-	case HCUBE_POL_SBN_CUBE:
+	case HCUBE_POLICY_SBN_CUBE:
 		err = op_cube(&w, p, r, nproc);
 		break;
 	default:

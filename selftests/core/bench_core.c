@@ -103,15 +103,15 @@ static int bench_plans(void)
 			u32 nfaulty = scen == 0 ? 0 : scen == 1 ? dim / 2 :
 				      scen == 2 ? dim : nv / 4;
 
-			for (pol = 0; pol < HCUBE_POL_NPOLICIES; pol++) {
+			for (pol = 0; pol < __HCUBE_POLICY_MAX; pol++) {
 				struct hcube_cube cube = { dim, state, load };
 				u32 r, opt = 0, fell = 0;
 				char note[32] = "";
-				bool use_topo = pol == HCUBE_POL_MCWA ||
-						pol == HCUBE_POL_CWA ||
-						pol == HCUBE_POL_AUTO;
+				bool use_topo = pol == HCUBE_POLICY_MCWA ||
+						pol == HCUBE_POLICY_CWA ||
+						pol == HCUBE_POLICY_AUTO;
 
-				if (pol == HCUBE_POL_CWA && nfaulty)
+				if (pol == HCUBE_POLICY_CWA && nfaulty)
 					continue;
 				for (r = 0; r < runs; r++) {
 					u64 t0, t1, t2;
@@ -135,12 +135,12 @@ static int bench_plans(void)
 					}
 					t_topo[r] = t1 - t0;
 					t_plan[r] = t2 - t0;
-					if (pol == HCUBE_POL_AUTO) {
-						opt += plan.applied == HCUBE_POL_OPTIMAL;
+					if (pol == HCUBE_POLICY_AUTO) {
+						opt += plan.applied == HCUBE_POLICY_OPTIMAL;
 						fell += plan.work_done > plan.budget;
 					}
 				}
-				if (pol == HCUBE_POL_AUTO)
+				if (pol == HCUBE_POLICY_AUTO)
 					snprintf(note, sizeof(note), "%u/%u", opt, fell);
 				printf("%-4u %-9s %-7s %6u %10llu %12llu %10zu %9zu %9zu  %s\n",
 				       dim, hcube_policy_name(pol), sname[scen], runs,

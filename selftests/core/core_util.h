@@ -62,11 +62,11 @@ static inline u32 lbl(const char *bits)
 	return v;
 }
 
-static inline int ctx_plan(struct ctx *c, enum hcube_pol pol)
+static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
 {
 	int err = hcube_topo_build(&c->topo, c->dim, c->state, c->work);
 
-	if (err && pol != HCUBE_POL_DEM)
+	if (err && pol != HCUBE_POLICY_DEM)
 		return err;
 	return hcube_plan_build(&c->plan, pol, &c->cube,
 				err ? NULL : &c->topo, c->work);

@@ -448,8 +448,8 @@ static struct hcube_route routes[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES / 2 +
 
 TEST(plans_never_beat_the_optimum)
 {
-	static const enum hcube_pol pols[] = {
-		HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA
+	static const enum hcube_policy pols[] = {
+		HCUBE_POLICY_MCWA, HCUBE_POLICY_DEM, HCUBE_POLICY_CWA
 	};
 	static struct ctx ctxs[9];
 	static u8 all_healthy[NMAX];

@@ -127,7 +127,7 @@ TEST(contention_one_receiver)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = ld[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
 	EXPECT_EQ(6, moved(&c, 1, 0) + moved(&c, 2, 0) + moved(&c, 4, 0));
@@ -144,7 +144,7 @@ TEST(contention_one_receiver)
 	/* with 4 faulty: T = 44 on 7, band 6..7; 1 and 2 give 3 each */
 	c.state[4] = HCUBE_V_FAULTY;
 	c.load[4] = 0;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(3, moved(&c, 1, 0));
 	EXPECT_EQ(3, moved(&c, 2, 0));
 	EXPECT_EQ(0, c.plan.after[4]);
@@ -168,7 +168,7 @@ TEST(empty_pebble)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = ld[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(6, c.plan.after[v]);
 	EXPECT_EQ(18, c.plan.stats.migrations);

@@ -286,22 +286,22 @@ static u32 least_loaded(const struct ctx *c)
 	return best;
 }
 
-static const enum hcube_pol all_pols[] = {
-	HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA, HCUBE_POL_OPTIMAL,
-	HCUBE_POL_AUTO, HCUBE_POL_RID, HCUBE_POL_SID, HCUBE_POL_SBN,
-	HCUBE_POL_SBN_CUBE, HCUBE_POL_SBN_HEUR, HCUBE_POL_PEBBLE,
+static const enum hcube_policy all_pols[] = {
+	HCUBE_POLICY_MCWA, HCUBE_POLICY_DEM, HCUBE_POLICY_CWA, HCUBE_POLICY_OPTIMAL,
+	HCUBE_POLICY_AUTO, HCUBE_POLICY_RID, HCUBE_POLICY_SID, HCUBE_POLICY_SBN,
+	HCUBE_POLICY_SBN_CUBE, HCUBE_POLICY_SBN_HEUR, HCUBE_POLICY_PEBBLE,
 };
 
-static u64 cand_hops[HCUBE_POL_NPOLICIES];
-static u32 cand_imb[HCUBE_POL_NPOLICIES];
-static bool cand_ok[HCUBE_POL_NPOLICIES];
+static u64 cand_hops[__HCUBE_POLICY_MAX];
+static u32 cand_imb[__HCUBE_POLICY_MAX];
+static bool cand_ok[__HCUBE_POLICY_MAX];
 static u8 flow_mem[1 << 20];
-static u32 plan_count[HCUBE_POL_NPOLICIES];
+static u32 plan_count[__HCUBE_POLICY_MAX];
 
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
 {
-	static const enum hcube_pol *pols = all_pols;
+	static const enum hcube_policy *pols = all_pols;
 	static struct ctx ctxs[HCUBE_MAX_DIM + 1];
 	u32 iter, d, i;
 
@@ -319,7 +319,7 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 
 			cand_ok[pols[i]] = false;
 			err = ctx_plan(c, pols[i]);
-			if (pols[i] == HCUBE_POL_CWA && !fault_free(c)) {
+			if (pols[i] == HCUBE_POLICY_CWA && !fault_free(c)) {
 				EXPECT_EQ(HCUBE_E_NEED_MCWA, err)
 					dump(_metadata, c, name, seed, iter);
 				continue;
@@ -332,9 +332,9 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			bad = replay(c, cur);
 			if (!bad)
 				bad = check_routes(c);
-			if (!bad && (pols[i] == HCUBE_POL_RID || pols[i] == HCUBE_POL_SID))
-				bad = check_diffusion(c, pols[i] == HCUBE_POL_SID);
-			if (!bad && pols[i] == HCUBE_POL_PEBBLE)
+			if (!bad && (pols[i] == HCUBE_POLICY_RID || pols[i] == HCUBE_POLICY_SID))
+				bad = check_diffusion(c, pols[i] == HCUBE_POLICY_SID);
+			if (!bad && pols[i] == HCUBE_POLICY_PEBBLE)
 				bad = check_pebble(c, cur);
 			if (!bad && hcube_imbalance(c->dim, c->state, c->plan.after,
 						    c->work) != c->plan.stats.imbalance)
@@ -349,7 +349,7 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			cand_ok[pols[i]] = true;
 			cand_hops[pols[i]] = c->plan.stats.migrations;
 			cand_imb[pols[i]] = c->plan.stats.imbalance;
-			if (pols[i] == HCUBE_POL_OPTIMAL) {
+			if (pols[i] == HCUBE_POLICY_OPTIMAL) {
 				u64 opt;
 
 				/* balanced, and optimal for its own final loads */
@@ -361,19 +361,19 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				EXPECT_EQ(opt, c->plan.stats.migrations)
 					dump(_metadata, c, name, seed, iter);
 				/* never more than a balanced MCWA plan */
-				if (cand_ok[HCUBE_POL_MCWA] && !cand_imb[HCUBE_POL_MCWA])
-					EXPECT_LE(opt, cand_hops[HCUBE_POL_MCWA])
+				if (cand_ok[HCUBE_POLICY_MCWA] && !cand_imb[HCUBE_POLICY_MCWA])
+					EXPECT_LE(opt, cand_hops[HCUBE_POLICY_MCWA])
 						dump(_metadata, c, name, seed, iter);
 				continue;
 			}
-			if (pols[i] == HCUBE_POL_AUTO) {
+			if (pols[i] == HCUBE_POLICY_AUTO) {
 				u32 k;
 
 				/* the least imbalance, then the fewest task-hops */
-				for (k = 0; k < HCUBE_POL_NPOLICIES; k++) {
-					if (!cand_ok[k] || (k != HCUBE_POL_MCWA &&
-							    k != HCUBE_POL_DEM &&
-							    k != HCUBE_POL_OPTIMAL))
+				for (k = 0; k < __HCUBE_POLICY_MAX; k++) {
+					if (!cand_ok[k] || (k != HCUBE_POLICY_MCWA &&
+							    k != HCUBE_POLICY_DEM &&
+							    k != HCUBE_POLICY_OPTIMAL))
 						continue;
 					EXPECT_LE(c->plan.stats.imbalance, cand_imb[k])
 						dump(_metadata, c, name, seed, iter);
@@ -383,24 +383,24 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				}
 				continue;
 			}
-			if (pols[i] == HCUBE_POL_SBN || pols[i] == HCUBE_POL_SBN_CUBE ||
-			    pols[i] == HCUBE_POL_SBN_HEUR) {
+			if (pols[i] == HCUBE_POLICY_SBN || pols[i] == HCUBE_POLICY_SBN_CUBE ||
+			    pols[i] == HCUBE_POLICY_SBN_HEUR) {
 				EXPECT_EQ(least_loaded(c), c->plan.root)
 					dump(_metadata, c, name, seed, iter);
-				if (pols[i] == HCUBE_POL_SBN && fault_free(c) && c->dim)
+				if (pols[i] == HCUBE_POLICY_SBN && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * ((1U << c->dim) - 1),
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
-				if (pols[i] == HCUBE_POL_SBN_CUBE && fault_free(c) && c->dim)
+				if (pols[i] == HCUBE_POLICY_SBN_CUBE && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * (1U << c->dim) - 4,
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
 				continue;
 			}
-			if (pols[i] != HCUBE_POL_MCWA && pols[i] != HCUBE_POL_CWA &&
-			    pols[i] != HCUBE_POL_DEM)
+			if (pols[i] != HCUBE_POLICY_MCWA && pols[i] != HCUBE_POLICY_CWA &&
+			    pols[i] != HCUBE_POLICY_DEM)
 				continue;
-			if (pols[i] == HCUBE_POL_DEM) {
+			if (pols[i] == HCUBE_POLICY_DEM) {
 				if (fault_free(c))
 					EXPECT_LE(spread(c, cur, false), c->dim)
 						dump(_metadata, c, name, seed, iter);
@@ -430,7 +430,7 @@ TEST(plans_small_cubes)
 	u32 k;
 
 	run_instances(_metadata, 0x1234567ULL, 12000, 1, 8);
-	for (k = 0; k < HCUBE_POL_NPOLICIES; k++)
+	for (k = 0; k < __HCUBE_POLICY_MAX; k++)
 		TH_LOG("%s: %u plans checked", hcube_policy_name(k), plan_count[k]);
 }
 

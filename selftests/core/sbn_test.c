@@ -350,7 +350,7 @@ TEST(heuristic_push_plan)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
 	/* 1 message to 4, 2 from 4, 2 from each of 6 and 2; no job upwards */
@@ -381,7 +381,7 @@ TEST(heuristic_walk_plan)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
@@ -391,7 +391,7 @@ TEST(heuristic_walk_plan)
 
 	/* the walk stops at the first overloaded vertex: 4 returns half */
 	memcpy(c.load, (u32[8]){ 0, 3, 3, 3, 10, 3, 3, 3 }, sizeof(before));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(5, c.plan.after[0]);
 	EXPECT_EQ(5, c.plan.after[4]);
 	EXPECT_EQ(1, c.plan.stats.job_messages);
@@ -415,7 +415,7 @@ TEST(basic_early_transfer)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		const struct hcube_transfer *x = &c.plan.transfers[i];
@@ -484,10 +484,10 @@ TEST(message_counts)
 			c.state[v] = HCUBE_V_HEALTHY;
 			c.load[v] = 5;
 		}
-		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 		EXPECT_EQ(0, c.plan.stats.job_messages);
 		EXPECT_EQ(3 * n - 3, c.plan.stats.messages);
-		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 		EXPECT_EQ(0, c.plan.stats.job_messages);
 		EXPECT_EQ(n > 1 ? 3 * n - 4 : 0, c.plan.stats.messages) TH_LOG("n %u", dim);
 		if (n == 16)
@@ -508,11 +508,11 @@ TEST(message_counts)
 				c.load[x] = 0;
 			}
 			if (!nf) {
-				ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+				ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 				EXPECT_EQ(n > 1 ? 3 * n - 4 + c.plan.stats.job_messages : 0,
 					  c.plan.stats.messages);
 			}
-			if (ctx_plan(&c, HCUBE_POL_SBN) == HCUBE_E_NO_HEALTHY)
+			if (ctx_plan(&c, HCUBE_POLICY_SBN) == HCUBE_E_NO_HEALTHY)
 				continue;
 			if (c.plan.root == NONE)
 				continue;
@@ -543,7 +543,7 @@ TEST(faulty_predecessor_skipped)
 		c.load[v] = before[v];
 	}
 	c.state[4] = HCUBE_V_FAULTY;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
@@ -553,13 +553,13 @@ TEST(faulty_predecessor_skipped)
 	EXPECT_EQ(5, c.plan.after[6]);
 	EXPECT_EQ(0, c.plan.after[4]);
 	/* Basic and CUBE: P = 7 healthy */
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 	EXPECT_EQ(3 * 7 - 3 + c.plan.stats.job_messages, c.plan.stats.messages);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
 		EXPECT_NE(4, c.plan.transfers[i].to);
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
 		EXPECT_NE(4, c.plan.transfers[i].to);

@@ -102,7 +102,7 @@ const char *sim_core_policies(void)
 
 	if (buf[0])
 		return buf;
-	for (i = 0; i < HCUBE_POL_NPOLICIES; i++) {
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
 		if (i)
 			strcat(buf, ", ");
 		strcat(buf, hcube_policy_name(i));
