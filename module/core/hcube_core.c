@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hcube core: names, messages and load statistics. */
+/* hcube core: names, messages, load statistics and components. */
 #include "hcube_core.h"
+#include "hcube_internal.h"
 
 static const char *const hcube_errors[HCUBE_E_NERRORS] = {
 	[HCUBE_OK] = "success",
@@ -119,4 +120,38 @@ void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
 	s->total = total;
 	s->before_ratio_milli = ratio_milli(s->before_max, s->nvertices, total);
 	s->after_ratio_milli = ratio_milli(s->after_max, s->nvertices, total);
+}
+
+u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,
+		     u16 *queue)
+{
+	u32 n = 1U << dim, v, d, head = 0, tail = 0, ncomp = 0;
+
+	for (v = 0; v < n; v++)
+		comp[v] = HCUBE_COMP_NONE;
+	for (v = 0; v < n; v++) {
+		u32 start = tail;
+
+		if (!hcube_usable(state[v]) || comp[v] != HCUBE_COMP_NONE)
+			continue;
+		comp[v] = ncomp;
+		queue[tail++] = v;
+		while (head < tail) {
+			u32 u = queue[head++];
+
+			for (d = 0; d < dim; d++) {
+				u32 x = u ^ (1U << d);
+
+				if (hcube_usable(state[x]) &&
+				    comp[x] == HCUBE_COMP_NONE) {
+					comp[x] = ncomp;
+					queue[tail++] = x;
+				}
+			}
+		}
+		if (size)
+			size[ncomp] = tail - start;
+		ncomp++;
+	}
+	return ncomp;
 }

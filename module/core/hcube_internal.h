@@ -24,6 +24,19 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 	return p;
 }
 
+/*
+ * The connected components of healthy vertices (paths of healthy
+ * vertices along hypercube edges), by breadth-first search from the
+ * lowest label of each: comp[v] is the component of v, numbered from 0 in
+ * order of their lowest labels, HCUBE_COMP_NONE for an unusable vertex;
+ * size[c] the vertices of component c (@size may be NULL). @queue: 1 <<
+ * dim entries of scratch, left holding the healthy vertices component by
+ * component. Returns the number of components.
+ */
+#define HCUBE_COMP_NONE		0xffffU
+u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,
+		     u16 *queue);
+
 size_t hcube_topo_work_memsize(u32 dim);
 size_t hcube_route_work_memsize(u32 dim);
 

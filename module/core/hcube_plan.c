@@ -49,12 +49,12 @@ static size_t max_size(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-/* Scratch of imbalance(): components, their totals and sizes. */
+/* Scratch of hcube_imbalance(): components, their sizes and totals. */
 static size_t imbalance_memsize(u32 dim)
 {
 	size_t n = (size_t)1 << dim;
 
-	return 2 * hcube_align(n * sizeof(u16)) + 2 * hcube_align(n * sizeof(u32));
+	return 3 * hcube_align(n * sizeof(u16)) + hcube_align(n * sizeof(u32));
 }
 
 size_t hcube_work_memsize(u32 dim)
@@ -662,48 +662,26 @@ static int plan_auto(struct hcube_plan *p, const struct hcube_cube *cube,
 	return HCUBE_OK;
 }
 
-/* Components of healthy vertices, for the imbalance. */
 u32 hcube_imbalance(u32 dim, const u8 *state, const u32 *after, void *work)
 {
 	struct hcube_carver c = { .pos = work };
 	size_t nn = (size_t)1 << dim;
 	u16 *comp = hcube_carve(&c, nn * sizeof(u16));
+	u16 *size = hcube_carve(&c, nn * sizeof(u16));
 	u16 *queue = hcube_carve(&c, nn * sizeof(u16));
 	u32 *total = hcube_carve(&c, nn * sizeof(u32));
-	u32 *size = hcube_carve(&c, nn * sizeof(u32));
-	u32 n = 1U << dim, v, d, nc = 0, imb = 0;
+	u32 n = 1U << dim, v, nc, imb = 0;
 
+	nc = hcube_components(dim, state, comp, size, queue);
+	for (v = 0; v < nc; v++)
+		total[v] = 0;
 	for (v = 0; v < n; v++)
-		comp[v] = 0xffff;
-	for (v = 0; v < n; v++) {
-		u32 head = 0, tail = 0;
-
-		if (!hcube_usable(state[v]) || comp[v] != 0xffff)
-			continue;
-		comp[v] = nc;
-		total[nc] = 0;
-		size[nc] = 0;
-		queue[tail++] = v;
-		while (head < tail) {
-			u32 u = queue[head++];
-
-			total[nc] += after[u];
-			size[nc]++;
-			for (d = 0; d < dim; d++) {
-				u32 x = u ^ (1U << d);
-
-				if (hcube_usable(state[x]) && comp[x] == 0xffff) {
-					comp[x] = nc;
-					queue[tail++] = x;
-				}
-			}
-		}
-		nc++;
-	}
+		if (comp[v] != HCUBE_COMP_NONE)
+			total[comp[v]] += after[v];
 	for (v = 0; v < n; v++) {
 		u32 lo, hi;
 
-		if (comp[v] == 0xffff)
+		if (comp[v] == HCUBE_COMP_NONE)
 			continue;
 		lo = total[comp[v]] / size[comp[v]];
 		hi = lo + (total[comp[v]] % size[comp[v]] ? 1 : 0);

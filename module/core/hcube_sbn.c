@@ -275,28 +275,19 @@ static void sbn_work_init(struct sbn_work *w, const struct hcube_cube *cube,
 	hcube_lplan_init(&w->lp, cube->dim, cube->state, c.pos);
 }
 
-/* Mark the healthy vertices of @root's component; returns their number. */
+/*
+ * Mark the healthy vertices of @root's component (comp[] holds the
+ * components); returns their number.
+ */
 static u32 mark_component(struct sbn_work *w, u32 root)
 {
-	u32 head = 0, tail = 0, v, d;
+	u32 v, count = 0;
 
-	for (v = 0; v < w->n; v++)
-		w->in[v] = 0;
-	w->in[root] = 1;
-	w->queue[tail++] = root;
-	while (head < tail) {
-		u32 u = w->queue[head++];
-
-		for (d = 0; d < w->dim; d++) {
-			u32 x = u ^ (1U << d);
-
-			if (hcube_usable(w->state[x]) && !w->in[x]) {
-				w->in[x] = 1;
-				w->queue[tail++] = x;
-			}
-		}
+	for (v = 0; v < w->n; v++) {
+		w->in[v] = w->comp[v] == w->comp[root];
+		count += w->in[v];
 	}
-	return tail;
+	return count;
 }
 
 enum chain {
@@ -734,6 +725,7 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 	r = least_loaded(cube);
 	if (r == NONE)
 		return HCUBE_E_NO_HEALTHY;
+	hcube_components(cube->dim, cube->state, w.comp, NULL, w.queue);
 	nproc = mark_component(&w, r);
 	p->root = r;
 	if (nproc < 2 || cube->dim == 0)

@@ -64,38 +64,6 @@ int hcube_topo_init(struct hcube_topo *t, u32 dim, void *mem)
 	return HCUBE_OK;
 }
 
-/* Label the connected components of healthy vertices. */
-static void label_components(u32 dim, const u8 *state, struct topo_work *w)
-{
-	u32 n = 1U << dim;
-	u32 v, ncomp = 0;
-
-	for (v = 0; v < n; v++)
-		w->comp[v] = 0xffff;
-	for (v = 0; v < n; v++) {
-		u32 head = 0, tail = 0;
-
-		if (!hcube_usable(state[v]) || w->comp[v] != 0xffff)
-			continue;
-		w->comp[v] = ncomp;
-		w->queue[tail++] = v;
-		while (head < tail) {
-			u32 u = w->queue[head++];
-			u32 d;
-
-			for (d = 0; d < dim; d++) {
-				u32 x = u ^ (1U << d);
-
-				if (hcube_usable(state[x]) && w->comp[x] == 0xffff) {
-					w->comp[x] = ncomp;
-					w->queue[tail++] = x;
-				}
-			}
-		}
-		w->compsize[ncomp++] = tail;
-	}
-}
-
 static bool subcube_healthy(const u8 *state, u32 base, u32 mask)
 {
 	u32 s = 0;
@@ -278,7 +246,7 @@ int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work)
 	if (err)
 		return err;
 	topo_work_init(&w, dim, work);
-	label_components(dim, state, &w);
+	hcube_components(dim, state, w.comp, w.compsize, w.queue);
 	all = (1U << dim) - 1;
 
 	for (k = dim + 1; k-- > 0 && !found;) {
