@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hcube core: names, messages, load statistics and components. */
+/* hcube core: error messages, patterns, components of healthy vertices. */
 #include "hcube_core.h"
 #include "hcube_internal.h"
 
@@ -30,44 +30,6 @@ const char *hcube_strerror(int err)
 	return hcube_errors[err];
 }
 
-static const char *const hcube_policies[__HCUBE_POLICY_MAX] = {
-	[HCUBE_POLICY_MCWA] = "mcwa",
-	[HCUBE_POLICY_DEM] = "dem",
-	[HCUBE_POLICY_CWA] = "cwa",
-	[HCUBE_POLICY_OPTIMAL] = "optimal",
-	[HCUBE_POLICY_AUTO] = "auto",
-	[HCUBE_POLICY_RID] = "rid",
-	[HCUBE_POLICY_SID] = "sid",
-	[HCUBE_POLICY_SBN] = "sbn",
-	[HCUBE_POLICY_SBN_CUBE] = "sbn-cube",
-	[HCUBE_POLICY_SBN_HEUR] = "sbn-heur",
-	[HCUBE_POLICY_PEBBLE] = "pebble",
-};
-
-const char *hcube_policy_name(u32 policy)
-{
-	return policy < __HCUBE_POLICY_MAX ? hcube_policies[policy] : "?";
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-int hcube_policy_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < __HCUBE_POLICY_MAX; i++)
-		if (str_eq(name, hcube_policies[i]))
-			return i;
-	return -1;
-}
-
 char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask)
 {
 	u32 i;
@@ -79,47 +41,6 @@ char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask)
 	}
 	buf[dim] = '\0';
 	return buf;
-}
-
-static u32 ratio_milli(u32 max, u32 nv, u32 total)
-{
-	if (!total)
-		return 1000;
-	return (u32)div64_u64((u64)max * nv * 1000, total);
-}
-
-void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
-		       const u32 *before, const u32 *after)
-{
-	u32 n = 1U << dim;
-	u32 v, total = 0;
-
-	s->nvertices = 0;
-	s->before_max = 0;
-	s->after_max = 0;
-	s->before_min = ~0U;
-	s->after_min = ~0U;
-	for (v = 0; v < n; v++) {
-		if (!hcube_usable(state[v]))
-			continue;
-		s->nvertices++;
-		total += before[v];
-		if (before[v] > s->before_max)
-			s->before_max = before[v];
-		if (before[v] < s->before_min)
-			s->before_min = before[v];
-		if (after[v] > s->after_max)
-			s->after_max = after[v];
-		if (after[v] < s->after_min)
-			s->after_min = after[v];
-	}
-	if (!s->nvertices) {
-		s->before_min = 0;
-		s->after_min = 0;
-	}
-	s->total = total;
-	s->before_ratio_milli = ratio_milli(s->before_max, s->nvertices, total);
-	s->after_ratio_milli = ratio_milli(s->after_max, s->nvertices, total);
 }
 
 u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,

@@ -162,6 +162,55 @@ struct hcube_plan {
 	struct hcube_cwa_observer *observer;	/* optional, see below */
 };
 
+/*
+ * A balancing policy: one entry of the core's table, indexed by enum
+ * hcube_policy (hcube_policy_lookup()), in the manner of the kernel's
+ * tcp_congestion_ops. Callers read its name and flags; only
+ * hcube_plan_build() calls its functions.
+ */
+struct hcube_plan_args;
+
+struct hcube_policy_ops {
+	const char *name;	/* as the tools spell it: "mcwa", "sbn-cube" */
+	u32 flags;		/* HCUBE_POLICY_F_* */
+	/* HCUBE_POLICY_F_FAULT_FREE: the policy that plans instead on a faulty cube */
+	u32 fallback;
+	/*
+	 * HCUBE_POLICY_F_AUTO_CANDIDATE: auto plans its candidates by
+	 * increasing rank, and a tie in imbalance and task-hops goes to the
+	 * lower rank (the cheaper to compute).
+	 */
+	u32 auto_rank;
+	/* the scratch the plan function needs; hcube_work_memsize() covers all */
+	size_t (*work_memsize)(u32 dim);
+	int (*plan)(struct hcube_plan *p, const struct hcube_plan_args *args);
+};
+
+/*
+ * It plans only on a fault-free cube (every vertex healthy); elsewhere
+ * hcube_plan_build() returns HCUBE_E_NEED_MCWA, and @fallback is the
+ * policy to plan with instead (cwa -> mcwa).
+ */
+#define HCUBE_POLICY_F_FAULT_FREE	BIT(0)
+/*
+ * It plans on the balancing subcube and its trees: hcube_plan_build()
+ * needs a topology built from the cube's states (else HCUBE_E_TOPO), and
+ * a report of its plan carries C_b (hcube_pattern()) and the tree depth.
+ */
+#define HCUBE_POLICY_F_TREES		BIT(1)
+/* It counts contended receivers: stats.contended means something. */
+#define HCUBE_POLICY_F_CONTENTION	BIT(2)
+/* auto considers its plan (see auto_rank). */
+#define HCUBE_POLICY_F_AUTO_CANDIDATE	BIT(3)
+/*
+ * It plans other policies and keeps one of their plans: plan->applied
+ * names the one kept (auto).
+ */
+#define HCUBE_POLICY_F_CHOOSER		BIT(4)
+
+/* The policy's entry, or NULL if @policy is not an enum hcube_policy. */
+const struct hcube_policy_ops *hcube_policy_lookup(u32 policy);
+
 /* Memory sizes (bytes) the caller provides, for a cube of dimension dim. */
 size_t hcube_topo_memsize(u32 dim);
 size_t hcube_plan_memsize(u32 dim);
@@ -235,10 +284,6 @@ int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 
 /* Paper Algorithm 4's test of one candidate subcube (true: accepted). */
 bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask);
-
-/* Fill @stats' before/after fields from loads over the healthy vertices. */
-void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
-		       const u32 *before, const u32 *after);
 
 const char *hcube_strerror(int err);
 const char *hcube_policy_name(u32 policy);

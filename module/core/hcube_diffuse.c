@@ -73,8 +73,13 @@ u32 hcube_sid_psi(u32 d, u64 sum, u32 own, u32 lk, u64 hsum)
 	return q > 0xffffffffULL ? 0xffffffffU : (u32)q;
 }
 
-int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
-		       bool sender, void *work)
+static size_t diffuse_work_memsize(u32 dim)
+{
+	return hcube_align(((size_t)1 << dim) * sizeof(u32));
+}
+
+static int diffuse_plan(struct hcube_plan *p, const struct hcube_cube *cube,
+			bool sender, void *work)
 {
 	struct hcube_carver c = { .pos = work };
 	u32 dim = cube->dim, n = 1U << dim, i, k;
@@ -155,3 +160,25 @@ int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->stats.comm_steps = 3;
 	return HCUBE_OK;
 }
+
+static int rid_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	return diffuse_plan(p, a->cube, false, a->work);
+}
+
+static int sid_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	return diffuse_plan(p, a->cube, true, a->work);
+}
+
+const struct hcube_policy_ops hcube_rid_ops = {
+	.name = "rid",
+	.work_memsize = diffuse_work_memsize,
+	.plan = rid_plan,
+};
+
+const struct hcube_policy_ops hcube_sid_ops = {
+	.name = "sid",
+	.work_memsize = diffuse_work_memsize,
+	.plan = sid_plan,
+};

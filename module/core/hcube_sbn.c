@@ -234,7 +234,7 @@ static size_t tree_memsize(u32 dim)
 	return 5 * hcube_align(n * sizeof(u16)) + hcube_align(n * sizeof(u32));
 }
 
-size_t hcube_sbn_work_memsize(u32 dim)
+static size_t sbn_work_memsize(u32 dim)
 {
 	size_t n = (size_t)1 << dim;
 
@@ -711,8 +711,15 @@ static int op_push(struct sbn_work *w, struct hcube_plan *p, u32 r,
 	return HCUBE_OK;
 }
 
-int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
-		   enum hcube_policy policy, void *work)
+/* The three operations, one policy each. */
+enum sbn_op {
+	SBN_BASIC,
+	SBN_CUBE,
+	SBN_HEUR,
+};
+
+static int sbn_plan(struct hcube_plan *p, const struct hcube_cube *cube,
+		    enum sbn_op op, void *work)
 {
 	struct sbn_work w;
 	u32 r, v, nproc, last = 0;
@@ -730,14 +737,14 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->root = r;
 	if (nproc < 2 || cube->dim == 0)
 		goto out;
-	switch (policy) {
-	case HCUBE_POLICY_SBN:
+	switch (op) {
+	case SBN_BASIC:
 		err = op_basic(&w, p, r, nproc);
 		break;
-	case HCUBE_POLICY_SBN_CUBE:
+	case SBN_CUBE:
 		err = op_cube(&w, p, r, nproc);
 		break;
-	default:
+	default:	/* SBN_HEUR */
 		hcube_sbn_update_load(participants_total(&w), nproc, &th);
 		err = HCUBE_OK;
 		if ((s64)w.load[r] < th.minth) {
@@ -767,3 +774,36 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 out:
 	return hcube_lplan_emit(&w.lp, p);
 }
+
+static int sbn_basic_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	return sbn_plan(p, a->cube, SBN_BASIC, a->work);
+}
+
+static int sbn_cube_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	return sbn_plan(p, a->cube, SBN_CUBE, a->work);
+}
+
+static int sbn_heur_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	return sbn_plan(p, a->cube, SBN_HEUR, a->work);
+}
+
+const struct hcube_policy_ops hcube_sbn_ops = {
+	.name = "sbn",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_basic_plan,
+};
+
+const struct hcube_policy_ops hcube_sbn_cube_ops = {
+	.name = "sbn-cube",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_cube_plan,
+};
+
+const struct hcube_policy_ops hcube_sbn_heur_ops = {
+	.name = "sbn-heur",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_heur_plan,
+};

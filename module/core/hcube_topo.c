@@ -288,6 +288,35 @@ next:
 	return HCUBE_OK;
 }
 
+bool hcube_topo_matches(const struct hcube_topo *t, const struct hcube_cube *cube)
+{
+	u32 n = 1U << cube->dim;
+	u32 v, d, healthy = 0, attached = 0;
+
+	if (!t || t->dim != cube->dim || t->cb_dim > t->dim)
+		return false;
+	for (v = 0; v < n; v++) {
+		bool in = t->dist[v] != HCUBE_DIST_NONE;
+
+		if (hcube_usable(cube->state[v]))
+			healthy++;
+		if (!in)
+			continue;
+		attached++;
+		if (!hcube_usable(cube->state[v]))
+			return false;
+		for (d = 0; d < t->dim; d++) {
+			u32 x = v ^ (1U << d);
+
+			if (hcube_usable(cube->state[x]) &&
+			    t->dist[x] == HCUBE_DIST_NONE)
+				return false;
+		}
+	}
+	return healthy == t->nhealthy && attached == t->nattached &&
+	       attached >= (1U << t->cb_dim);
+}
+
 bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask)
 {
 	u32 n = 1U << dim;
