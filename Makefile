@@ -22,7 +22,8 @@ include module/core/sources.mk
 CORE_SRC := $(addprefix module/core/,$(HCUBE_CORE_OBJS:.o=.c))
 CORE_LIB := $(BUILD)/core-obj/libhcube-core.a
 CORE_LIB_SAN := $(BUILD)/core-obj-san/libhcube-core.a
-CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h uapi/linux/hcube.h \
+CORE_HDR := module/core/hcube_core.h module/core/hcube_core_ext.h \
+	    module/core/hcube_internal.h uapi/linux/hcube.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
 	    tools/include/linux/bits.h tools/include/linux/bitops.h \
 	    tools/include/linux/log2.h

@@ -4,7 +4,7 @@
 #define HCUBE_INTERNAL_H
 
 #include <linux/log2.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /* Hands out consecutive 8-byte-aligned pieces of a caller's buffer. */
 struct hcube_carver {
@@ -38,6 +38,8 @@ u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,
 		     u16 *queue);
 
 size_t hcube_topo_work_memsize(u32 dim);
+/* The most transfers any policy can emit on a dim-cube. */
+u32 hcube_plan_max_transfers(u32 dim);
 size_t hcube_route_work_memsize(u32 dim);
 
 /*

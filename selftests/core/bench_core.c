@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 static u64 rng = 0x9e3779b97f4a7c15ULL;
 

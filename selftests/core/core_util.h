@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /*
  * The harness kills a test after 30 s; the sanitizer builds of the

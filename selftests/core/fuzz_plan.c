@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /* Sized at the first call for the largest cube. */
 static void *topo_mem, *plan_mem, *work_mem;
