@@ -25,13 +25,13 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 }
 
 /*
- * The connected components of healthy vertices (paths of healthy
- * vertices along hypercube edges), by breadth-first search from the
- * lowest label of each: comp[v] is the component of v, numbered from 0 in
- * order of their lowest labels, HCUBE_COMP_NONE for an unusable vertex;
- * size[c] the vertices of component c (@size may be NULL). @queue: 1 <<
- * dim entries of scratch, left holding the healthy vertices component by
- * component. Returns the number of components.
+ * hcube_cube.c: the connected components of healthy vertices (joined by
+ * paths of healthy vertices along hypercube edges), by breadth-first
+ * search from the lowest label of each: comp[v] is the component of v,
+ * numbered from 0 in order of their lowest labels, HCUBE_COMP_NONE for an
+ * unusable vertex; size[c] the vertices of component c (@size may be
+ * NULL). @queue: 1 << dim entries of scratch, left holding the healthy
+ * vertices component by component. Returns the number of components.
  */
 #define HCUBE_COMP_NONE		0xffffU
 u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hcube core: error messages, patterns, components of healthy vertices. */
+/* hcube core: the cube: errors, patterns, components of healthy vertices. */
 #include "hcube_core.h"
 #include "hcube_internal.h"
 
