@@ -217,8 +217,8 @@ check-debug: tools selftests
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
 	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
 
-$(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_LIB) $(CORE_HDR)
-	$(CC) $(UCFLAGS) -o $@ $< $(CORE_LIB)
+$(BUILD)/bench_core: selftests/core/bench_core.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR)
+	$(CC) $(UCFLAGS) -Iselftests/core -o $@ $< $(CORE_LIB)
 
 bench-core: $(BUILD)/bench_core
 	$<

@@ -17,6 +17,30 @@
 #define TEST_TIMEOUT_DEFAULT 600
 #endif
 
+/*
+ * The tests' random numbers (xorshift64*), for a file that defines
+ * CORE_RNG_SEED before it includes this header: reproducible from that
+ * seed, or from what a test assigns to rng_state. The harness runs each
+ * TEST in a child of its own, so each starts from the seed.
+ */
+#ifdef CORE_RNG_SEED
+static u64 rng_state = CORE_RNG_SEED;
+
+static inline u32 rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/* Uniform in [0, n). */
+static inline u32 rnd_below(u32 n)
+{
+	return (u32)(((u64)rnd() * n) >> 32);
+}
+#endif
+
 struct ctx {
 	u32 dim;
 	struct hcube_topo topo;

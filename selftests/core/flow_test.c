@@ -14,22 +14,8 @@
 #include <stdio.h>
 #include <time.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0
 #include "core_util.h"
-
-static u64 rng_state;
-
-static u32 rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
-
-static u32 rnd_below(u32 n)
-{
-	return (u32)(((u64)rnd() * n) >> 32);
-}
 
 #define NMAX HCUBE_MAX_VERTICES
 #define FAR 0xffffU

@@ -14,17 +14,8 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x0971ULL
 #include "core_util.h"
-
-static u64 rng_state = 0x0971ULL;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
-}
 
 /* Components of healthy vertices: comp[v] (or -1), sizes and totals. */
 static u32 components(u32 dim, const u8 *state, const u32 *load, int *comp,

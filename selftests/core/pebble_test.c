@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x9ebb1e
 #include "core_util.h"
 
 #define NONE HCUBE_VERTEX_NONE
@@ -247,16 +248,6 @@ static void bf_rec(struct bf *b, u32 cell, u32 *left_s, u32 *left_c, u32 fl,
 		left_s[i] += k;
 		left_c[j] += k;
 	}
-}
-
-static u64 rng_state = 0x9ebb1e;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
 TEST(assign_brute_force)

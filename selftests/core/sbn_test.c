@@ -28,6 +28,7 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x5b2002ULL
 #include "core_util.h"
 #include "hcube_internal.h"
 
@@ -430,16 +431,6 @@ TEST(basic_early_transfer)
 	EXPECT_EQ(3 * 8 - 3 + c.plan.stats.job_messages, c.plan.stats.messages);
 	EXPECT_GE(c.plan.stats.job_messages, 1);
 	ctx_free(&c);
-}
-
-static u64 rng_state = 0x5b2002ULL;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
 /* Healthy vertices in v's component. */
