@@ -42,7 +42,7 @@ COMMON_SRC := tools/common/json.c
 SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
 CORE_TESTS := paper_test props_test flow_test aapc_test sbn_test diffuse_test \
-	      pebble_test optimal_test
+	      pebble_test optimal_test policy_test
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
