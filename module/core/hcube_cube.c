@@ -8,8 +8,7 @@ static const char *const hcube_errors[HCUBE_E_NERRORS] = {
 	[HCUBE_E_INTERNAL] = "internal error: the plan failed its replay check",
 	[HCUBE_E_DIM] = "dimension out of range (0..10)",
 	[HCUBE_E_STATE] = "unknown vertex state",
-	[HCUBE_E_POLICY] =
-		"unknown policy (mcwa, dem, cwa, optimal, auto, rid, sid, sbn, sbn-cube, sbn-heur, pebble)",
+	[HCUBE_E_POLICY] = "unknown policy",
 	[HCUBE_E_NO_HEALTHY] = "no healthy vertex",
 	[HCUBE_E_FAULTY_LOAD] = "a faulty, offline or absent vertex has tasks",
 	[HCUBE_E_OVERFLOW] = "total load above 2147483647",

@@ -271,12 +271,6 @@ static u32 least_loaded(const struct ctx *c)
 	return best;
 }
 
-static const enum hcube_policy all_pols[] = {
-	HCUBE_POLICY_MCWA, HCUBE_POLICY_DEM, HCUBE_POLICY_CWA, HCUBE_POLICY_OPTIMAL,
-	HCUBE_POLICY_AUTO, HCUBE_POLICY_RID, HCUBE_POLICY_SID, HCUBE_POLICY_SBN,
-	HCUBE_POLICY_SBN_CUBE, HCUBE_POLICY_SBN_HEUR, HCUBE_POLICY_PEBBLE,
-};
-
 static u64 cand_hops[__HCUBE_POLICY_MAX];
 static u32 cand_imb[__HCUBE_POLICY_MAX];
 static bool cand_ok[__HCUBE_POLICY_MAX];
@@ -286,7 +280,6 @@ static u32 plan_count[__HCUBE_POLICY_MAX];
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
 {
-	static const enum hcube_policy *pols = all_pols;
 	static struct ctx ctxs[HCUBE_MAX_DIM + 1];
 	u32 iter, d, i;
 
@@ -297,14 +290,17 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 		struct ctx *c = &ctxs[dmin + rnd_below(dmax - dmin + 1)];
 
 		make_instance(c, 1000);
-		for (i = 0; i < ARRAY_SIZE(all_pols); i++) {
-			const char *name = hcube_policy_name(pols[i]);
+		/* every policy of the table, in the order of enum hcube_policy */
+		for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+			enum hcube_policy pol = i;
+			u32 flags = hcube_policy_lookup(pol)->flags;
+			const char *name = hcube_policy_name(pol);
 			const char *bad;
 			int err;
 
-			cand_ok[pols[i]] = false;
-			err = ctx_plan(c, pols[i]);
-			if (pols[i] == HCUBE_POLICY_CWA && !fault_free(c)) {
+			cand_ok[pol] = false;
+			err = ctx_plan(c, pol);
+			if ((flags & HCUBE_POLICY_F_FAULT_FREE) && !fault_free(c)) {
 				EXPECT_EQ(HCUBE_E_NEED_MCWA, err)
 					dump(_metadata, c, name, seed, iter);
 				continue;
@@ -317,9 +313,9 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			bad = replay(c, cur);
 			if (!bad)
 				bad = check_routes(c);
-			if (!bad && (pols[i] == HCUBE_POLICY_RID || pols[i] == HCUBE_POLICY_SID))
-				bad = check_diffusion(c, pols[i] == HCUBE_POLICY_SID);
-			if (!bad && pols[i] == HCUBE_POLICY_PEBBLE)
+			if (!bad && (pol == HCUBE_POLICY_RID || pol == HCUBE_POLICY_SID))
+				bad = check_diffusion(c, pol == HCUBE_POLICY_SID);
+			if (!bad && pol == HCUBE_POLICY_PEBBLE)
 				bad = check_pebble(c, cur);
 			if (!bad && hcube_imbalance(c->dim, c->state, c->plan.after,
 						    c->work) != c->plan.stats.imbalance)
@@ -330,11 +326,11 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				TH_LOG("%s", bad);
 				continue;
 			}
-			plan_count[pols[i]]++;
-			cand_ok[pols[i]] = true;
-			cand_hops[pols[i]] = c->plan.stats.migrations;
-			cand_imb[pols[i]] = c->plan.stats.imbalance;
-			if (pols[i] == HCUBE_POLICY_OPTIMAL) {
+			plan_count[pol]++;
+			cand_ok[pol] = true;
+			cand_hops[pol] = c->plan.stats.migrations;
+			cand_imb[pol] = c->plan.stats.imbalance;
+			if (pol == HCUBE_POLICY_OPTIMAL) {
 				u64 opt;
 
 				/* balanced, and optimal for its own final loads */
@@ -351,14 +347,14 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 						dump(_metadata, c, name, seed, iter);
 				continue;
 			}
-			if (pols[i] == HCUBE_POLICY_AUTO) {
+			if (flags & HCUBE_POLICY_F_CHOOSER) {
 				u32 k;
 
 				/* the least imbalance, then the fewest task-hops */
 				for (k = 0; k < __HCUBE_POLICY_MAX; k++) {
-					if (!cand_ok[k] || (k != HCUBE_POLICY_MCWA &&
-							    k != HCUBE_POLICY_DEM &&
-							    k != HCUBE_POLICY_OPTIMAL))
+					if (!cand_ok[k] ||
+					    !(hcube_policy_lookup(k)->flags &
+					      HCUBE_POLICY_F_AUTO_CANDIDATE))
 						continue;
 					EXPECT_LE(c->plan.stats.imbalance, cand_imb[k])
 						dump(_metadata, c, name, seed, iter);
@@ -368,24 +364,24 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				}
 				continue;
 			}
-			if (pols[i] == HCUBE_POLICY_SBN || pols[i] == HCUBE_POLICY_SBN_CUBE ||
-			    pols[i] == HCUBE_POLICY_SBN_HEUR) {
+			if (pol == HCUBE_POLICY_SBN || pol == HCUBE_POLICY_SBN_CUBE ||
+			    pol == HCUBE_POLICY_SBN_HEUR) {
 				EXPECT_EQ(least_loaded(c), c->plan.root)
 					dump(_metadata, c, name, seed, iter);
-				if (pols[i] == HCUBE_POLICY_SBN && fault_free(c) && c->dim)
+				if (pol == HCUBE_POLICY_SBN && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * ((1U << c->dim) - 1),
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
-				if (pols[i] == HCUBE_POLICY_SBN_CUBE && fault_free(c) && c->dim)
+				if (pol == HCUBE_POLICY_SBN_CUBE && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * (1U << c->dim) - 4,
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
 				continue;
 			}
-			if (pols[i] != HCUBE_POLICY_MCWA && pols[i] != HCUBE_POLICY_CWA &&
-			    pols[i] != HCUBE_POLICY_DEM)
+			if (pol != HCUBE_POLICY_MCWA && pol != HCUBE_POLICY_CWA &&
+			    pol != HCUBE_POLICY_DEM)
 				continue;
-			if (pols[i] == HCUBE_POLICY_DEM) {
+			if (pol == HCUBE_POLICY_DEM) {
 				if (fault_free(c))
 					EXPECT_LE(spread(c, cur, false), c->dim)
 						dump(_metadata, c, name, seed, iter);
