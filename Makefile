@@ -145,6 +145,8 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 	@grep -E '^Done|^#[0-9]+ *DONE' $(BUILD)/fuzz/check.log | tail -1
 	@echo "# core: hcube-sim plan"
 	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
+	@echo "# core: no call cycle between the core's files"
+	@scripts/check-cycles.py $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
 
 # hcubectl, on libnl-genl-3.
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
@@ -285,6 +287,9 @@ $(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB_SAN)
 
 check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
+	@echo "# sim: no call cycle between hcube-sim's files"
+	@scripts/check-cycles.py --cflags "$(UCFLAGS) -Itools/common" \
+		$(filter tools/hcube-sim/%,$(SIM_SRC))
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
