@@ -169,15 +169,20 @@ struct hcube_plan {
 /*
  * A balancing policy: one entry of the core's table, indexed by enum
  * hcube_policy (hcube_policy_lookup()), in the manner of the kernel's
- * tcp_congestion_ops. Callers read its name and flags; only
- * hcube_plan_build() calls its functions.
+ * tcp_congestion_ops. Callers read its name and flags, for instance
+ *
+ *	ops = hcube_policy_lookup(policy);
+ *	if ((ops->flags & HCUBE_POLICY_F_FAULT_FREE) && nhealthy != nv)
+ *		policy = ops->fallback;
+ *
+ * and only hcube_plan_build() calls its functions.
  */
 struct hcube_plan_args;
 
 struct hcube_policy_ops {
 	const char *name;	/* as the tools spell it: "mcwa", "sbn-cube" */
 	u32 flags;		/* HCUBE_POLICY_F_* */
-	/* HCUBE_POLICY_F_FAULT_FREE: the policy that plans instead on a faulty cube */
+	/* HCUBE_POLICY_F_FAULT_FREE: the policy to plan on a faulty cube */
 	u32 fallback;
 	/*
 	 * HCUBE_POLICY_F_AUTO_CANDIDATE: auto plans its candidates by
@@ -185,7 +190,7 @@ struct hcube_policy_ops {
 	 * lower rank (the cheaper to compute).
 	 */
 	u32 auto_rank;
-	/* the scratch the plan function needs; hcube_work_memsize() covers all */
+	/* scratch of the plan function; hcube_work_memsize() covers all */
 	size_t (*work_memsize)(u32 dim);
 	int (*plan)(struct hcube_plan *p, const struct hcube_plan_args *args);
 };
