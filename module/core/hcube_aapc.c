@@ -122,7 +122,7 @@ static int hop(struct aapc_ctx *c, u32 unit, u32 from, u32 to, u32 src, u32 dst)
 
 	if (!unit || unit > c->umax)
 		return HCUBE_E_PLAN_SIZE;
-	if (hweight32(from ^ to) != 1 || !healthy(c, from) || !healthy(c, to))
+	if (!is_power_of_2(from ^ to) || !healthy(c, from) || !healthy(c, to))
 		return HCUBE_E_INTERNAL;
 	b = occ_byte(c, unit, from, __ffs(from ^ to), &bit);
 	if (*b & bit)

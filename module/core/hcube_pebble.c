@@ -381,7 +381,7 @@ static int pebble_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 			for (j = 0; j < nr; j++) {
 				u32 r = w.recv[j], dist = HCUBE_NO_ARC;
 
-				if (hweight32(r ^ owner[i]) == 1 &&
+				if (is_power_of_2(r ^ owner[i]) &&
 				    hcube_usable(cube->state[r]))
 					dist = 1;
 				else if (empty && (r >> cdim) == c)

@@ -96,7 +96,7 @@ static int plan_replay(struct hcube_plan *p, const struct hcube_cube *cube)
 		const struct hcube_transfer *x = &p->transfers[i];
 
 		if (x->from >= n || x->to >= n ||
-		    hweight32(x->from ^ x->to) != 1 ||
+		    !is_power_of_2(x->from ^ x->to) ||
 		    !hcube_usable(cube->state[x->from]) ||
 		    !hcube_usable(cube->state[x->to]) ||
 		    !x->count || x->count > p->after[x->from] || !x->step ||

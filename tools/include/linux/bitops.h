@@ -5,9 +5,16 @@
 
 #include <linux/bits.h>
 
+/*
+ * Set bits, by the kernel's software fallback (__sw_hweight32): without
+ * -mpopcnt, __builtin_popcount() would be a call into libgcc.
+ */
 static inline unsigned int hweight32(unsigned int w)
 {
-	return (unsigned int)__builtin_popcount(w);
+	w = w - ((w >> 1) & 0x55555555);
+	w = (w & 0x33333333) + ((w >> 2) & 0x33333333);
+	w = (w + (w >> 4)) & 0x0f0f0f0f;
+	return (w * 0x01010101) >> 24;
 }
 
 /* Index of the lowest set bit; undefined for 0, as in the kernel. */
