@@ -78,9 +78,12 @@ static size_t diffuse_work_memsize(u32 dim)
 	return hcube_align(((size_t)1 << dim) * sizeof(u32));
 }
 
-static int diffuse_plan(struct hcube_plan *p, const struct hcube_cube *cube,
-			bool sender, void *work)
+/* rid and sid: the receivers ask, or the senders send */
+static int diffuse_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
+	const struct hcube_cube *cube = a->cube;
+	bool sender = a->policy == HCUBE_POLICY_SID;
+	void *work = a->work;
 	struct hcube_carver c = { .pos = work };
 	u32 dim = cube->dim, n = 1U << dim, i, k;
 	u32 *left = hcube_carve(&c, (size_t)n * sizeof(u32));
@@ -161,24 +164,14 @@ static int diffuse_plan(struct hcube_plan *p, const struct hcube_cube *cube,
 	return HCUBE_OK;
 }
 
-static int rid_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
-{
-	return diffuse_plan(p, a->cube, false, a->work);
-}
-
-static int sid_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
-{
-	return diffuse_plan(p, a->cube, true, a->work);
-}
-
 const struct hcube_policy_ops hcube_rid_ops = {
 	.name = "rid",
 	.work_memsize = diffuse_work_memsize,
-	.plan = rid_plan,
+	.plan = diffuse_plan,
 };
 
 const struct hcube_policy_ops hcube_sid_ops = {
 	.name = "sid",
 	.work_memsize = diffuse_work_memsize,
-	.plan = sid_plan,
+	.plan = diffuse_plan,
 };

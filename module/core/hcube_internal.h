@@ -50,6 +50,7 @@ size_t hcube_route_work_memsize(u32 dim);
  * plan around it (hcube_policy.c).
  */
 struct hcube_plan_args {
+	u32 policy;		/* the one planned: variants share a function */
 	const struct hcube_cube *cube;
 	/* a topology of the cube's states; checked with HCUBE_POLICY_F_TREES */
 	const struct hcube_topo *topo;

@@ -91,13 +91,15 @@ static int plan_one(struct hcube_plan *p, u32 policy,
 		    const struct hcube_plan_args *a)
 {
 	const struct hcube_policy_ops *ops = hcube_policies[policy];
+	struct hcube_plan_args pa = *a;
 	int err;
 
 	hcube_plan_start(p, policy);
 	if ((ops->flags & HCUBE_POLICY_F_TREES) &&
 	    !hcube_topo_matches(a->topo, a->cube))
 		return HCUBE_E_TOPO;
-	err = ops->plan(p, a);
+	pa.policy = policy;
+	err = ops->plan(p, &pa);
 	if (err)
 		return err;
 	return hcube_plan_finish(p, a->cube, a->work);
@@ -210,7 +212,8 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 {
 	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
 	struct hcube_plan_args a = {
-		.cube = cube, .topo = t, .budget = 0, .work = work,
+		.policy = policy, .cube = cube, .topo = t, .budget = 0,
+		.work = work,
 	};
 	u32 nhealthy;
 	int err;

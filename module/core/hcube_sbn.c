@@ -712,15 +712,10 @@ static int op_push(struct sbn_work *w, struct hcube_plan *p, u32 r,
 }
 
 /* The three operations, one policy each. */
-enum sbn_op {
-	SBN_BASIC,
-	SBN_CUBE,
-	SBN_HEUR,
-};
-
-static int sbn_plan(struct hcube_plan *p, const struct hcube_cube *cube,
-		    enum sbn_op op, void *work)
+static int sbn_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
+	const struct hcube_cube *cube = a->cube;
+	void *work = a->work;
 	struct sbn_work w;
 	u32 r, v, nproc, last = 0;
 	struct hcube_sbn_th th;
@@ -737,14 +732,14 @@ static int sbn_plan(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->root = r;
 	if (nproc < 2 || cube->dim == 0)
 		goto out;
-	switch (op) {
-	case SBN_BASIC:
+	switch (a->policy) {
+	case HCUBE_POLICY_SBN:
 		err = op_basic(&w, p, r, nproc);
 		break;
-	case SBN_CUBE:
+	case HCUBE_POLICY_SBN_CUBE:
 		err = op_cube(&w, p, r, nproc);
 		break;
-	default:	/* SBN_HEUR */
+	default:	/* HCUBE_POLICY_SBN_HEUR */
 		hcube_sbn_update_load(participants_total(&w), nproc, &th);
 		err = HCUBE_OK;
 		if ((s64)w.load[r] < th.minth) {
@@ -775,35 +770,20 @@ out:
 	return hcube_lplan_emit(&w.lp, p);
 }
 
-static int sbn_basic_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
-{
-	return sbn_plan(p, a->cube, SBN_BASIC, a->work);
-}
-
-static int sbn_cube_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
-{
-	return sbn_plan(p, a->cube, SBN_CUBE, a->work);
-}
-
-static int sbn_heur_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
-{
-	return sbn_plan(p, a->cube, SBN_HEUR, a->work);
-}
-
 const struct hcube_policy_ops hcube_sbn_ops = {
 	.name = "sbn",
 	.work_memsize = sbn_work_memsize,
-	.plan = sbn_basic_plan,
+	.plan = sbn_plan,
 };
 
 const struct hcube_policy_ops hcube_sbn_cube_ops = {
 	.name = "sbn-cube",
 	.work_memsize = sbn_work_memsize,
-	.plan = sbn_cube_plan,
+	.plan = sbn_plan,
 };
 
 const struct hcube_policy_ops hcube_sbn_heur_ops = {
 	.name = "sbn-heur",
 	.work_memsize = sbn_work_memsize,
-	.plan = sbn_heur_plan,
+	.plan = sbn_plan,
 };
