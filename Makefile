@@ -18,13 +18,15 @@ LSRC := $(BUILD)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
-CORE_SRC := module/core/hcube_core.c module/core/hcube_topo.c module/core/hcube_plan.c \
-	    module/core/hcube_opt.c module/core/hcube_diffuse.c module/core/hcube_lplan.c \
-	    module/core/hcube_sbn.c module/core/hcube_pebble.c module/core/hcube_aapc.c \
-	    module/core/hcube_route.c module/core/hcube_flow.c
-CORE_HDR := module/core/hcube_core.h module/core/hcube_internal.h \
+include module/core/sources.mk
+CORE_SRC := $(addprefix module/core/,$(HCUBE_CORE_OBJS:.o=.c))
+CORE_LIB := $(BUILD)/core-obj/libhcube-core.a
+CORE_LIB_SAN := $(BUILD)/core-obj-san/libhcube-core.a
+CORE_HDR := module/core/hcube_core.h module/core/hcube_core_ext.h \
+	    module/core/hcube_internal.h uapi/linux/hcube.h \
 	    tools/include/linux/types.h tools/include/linux/math64.h \
-	    tools/include/linux/bits.h
+	    tools/include/linux/bits.h tools/include/linux/bitops.h \
+	    tools/include/linux/log2.h
 
 WARN := -Wall -Wextra -Werror
 UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
@@ -40,11 +42,12 @@ COMMON_SRC := tools/common/json.c
 SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
 SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
 CORE_TESTS := paper_test props_test flow_test aapc_test sbn_test diffuse_test \
-	      pebble_test optimal_test
+	      pebble_test optimal_test policy_test
 
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
-MODULE_SRC := Kbuild $(wildcard module/*.c module/*.h uapi/linux/*.h) $(CORE_SRC) $(CORE_HDR)
+MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
+	      $(CORE_SRC) $(CORE_HDR)
 
 .PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
@@ -70,11 +73,29 @@ deps:
 
 tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
 
-$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
+$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB)
+	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) -lm
 
 $(BUILD):
 	mkdir -p $@
+
+# The core, compiled once per flavour (plain, and with ASan + UBSan) into
+# objects with dependency files, and archived for the programs that use it.
+$(BUILD)/core-obj/%.o: module/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/core-obj-san/%.o: module/core/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(UCFLAGS) $(SANITIZE) -MMD -MP -c -o $@ $<
+
+$(CORE_LIB): $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(CORE_LIB_SAN): $(addprefix $(BUILD)/core-obj-san/,$(HCUBE_CORE_OBJS))
+	rm -f $@ && $(AR) rcs $@ $^
+
+-include $(wildcard $(BUILD)/core-obj/*.d $(BUILD)/core-obj-san/*.d)
 
 $(LSRC)/.stamp-v2: | $(BUILD)
 	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
@@ -88,18 +109,18 @@ $(LSRC)/.stamp-v2: | $(BUILD)
 	mv $(LSRC).tmp $(LSRC) && touch $@
 
 # Host unit tests of the core: plain, and with ASan + UBSan.
-$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp-v2
+$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR) $(LSRC)/.stamp-v2
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_SRC)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_LIB)
 
-$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_SRC) $(CORE_HDR) $(LSRC)/.stamp-v2
+$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SAN) $(CORE_HDR) $(LSRC)/.stamp-v2
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_SRC)
+	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_LIB_SAN)
 
 # libFuzzer over the planners' inputs.
 $(BUILD)/fuzz/fuzz_plan: selftests/core/fuzz_plan.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
-	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core \
+	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core -Iuapi \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		-o $@ $< $(CORE_SRC)
 
@@ -125,6 +146,8 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 	@grep -E '^Done|^#[0-9]+ *DONE' $(BUILD)/fuzz/check.log | tail -1
 	@echo "# core: hcube-sim plan"
 	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
+	@echo "# core: no call cycle between the core's files"
+	@scripts/check-cycles.py $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
 
 # hcubectl, on libnl-genl-3.
 NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
@@ -202,8 +225,8 @@ check-debug: tools selftests
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
 	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
 
-$(BUILD)/bench_core: selftests/core/bench_core.c $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) -o $@ $< $(CORE_SRC)
+$(BUILD)/bench_core: selftests/core/bench_core.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR)
+	$(CC) $(UCFLAGS) -Iselftests/core -o $@ $< $(CORE_LIB)
 
 bench-core: $(BUILD)/bench_core
 	$<
@@ -292,11 +315,14 @@ experiment-sbn: $(BUILD)/hcube-sim
 	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
 	cp $(BUILD)/sbn/sbn.md Documentation/benchmarks/sbn.md
 
-$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_SRC) $(CORE_HDR) | $(BUILD)
-	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_SRC) -lm
+$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB_SAN)
+	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB_SAN) -lm
 
 check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
 	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
+	@echo "# sim: no call cycle between hcube-sim's files"
+	@scripts/check-cycles.py --cflags "$(UCFLAGS) -Itools/common" \
+		$(filter tools/hcube-sim/%,$(SIM_SRC))
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
 # MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
@@ -330,8 +356,8 @@ MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
-DKMS_FILES := dkms.conf Kbuild $(wildcard module/*.c module/*.h module/core/*.c \
-	      module/core/*.h uapi/linux/*.h)
+DKMS_FILES := dkms.conf Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h \
+	      module/core/*.c module/core/*.h uapi/linux/*.h)
 INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(MANDIR)/man1/hcube-sim.1 $(BASHCOMPDIR)/hcubectl \
 	     $(INCLUDEDIR)/linux/hcube.h

@@ -291,8 +291,8 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		    hcube_put_transfers(skb, p))
 			return -EMSGSIZE;
 		/* the balancing subcube and trees of the plans that use them */
-		if ((p->applied == HCUBE_POL_MCWA ||
-		     p->applied == HCUBE_POL_CWA) && hc->topo_valid &&
+		if ((p->applied == HCUBE_POLICY_MCWA ||
+		     p->applied == HCUBE_POLICY_CWA) && hc->topo_valid &&
 		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||

@@ -12,7 +12,7 @@ kdir=/lib/modules/$kver/build
 cd "$(dirname "$0")/.."
 rm -rf "$out/src"
 mkdir -p "$out/src"
-tar cf - Kbuild $(find module uapi -name '*.[ch]') | tar xf - -C "$out/src"
+tar cf - Kbuild $(find module uapi -name '*.[ch]' -o -name '*.mk') | tar xf - -C "$out/src"
 make -s --no-print-directory -C "$kdir" M="$(realpath "$out/src")" modules >&2
 cp "$out/src/hcube.ko" "$out/hcube.ko"
 echo "$out/hcube.ko"

@@ -95,15 +95,6 @@ static u32 pdep(u32 v, u32 mask)
 	return out;
 }
 
-static u32 bit_index(u32 bit)
-{
-	u32 d = 0;
-
-	while (bit >>= 1)
-		d++;
-	return d;
-}
-
 static bool healthy(const struct aapc_ctx *c, u32 v)
 {
 	return hcube_usable(c->state[v]);
@@ -127,14 +118,13 @@ static bool link_free(struct aapc_ctx *c, u32 unit, u32 node, u32 d)
 /* One hop of a datum: the link must be free in that unit. */
 static int hop(struct aapc_ctx *c, u32 unit, u32 from, u32 to, u32 src, u32 dst)
 {
-	u32 d = bit_index(from ^ to);
 	u8 bit, *b;
 
 	if (!unit || unit > c->umax)
 		return HCUBE_E_PLAN_SIZE;
-	if (hcube_popcount(from ^ to) != 1 || !healthy(c, from) || !healthy(c, to))
+	if (!is_power_of_2(from ^ to) || !healthy(c, from) || !healthy(c, to))
 		return HCUBE_E_INTERNAL;
-	b = occ_byte(c, unit, from, d, &bit);
+	b = occ_byte(c, unit, from, __ffs(from ^ to), &bit);
 	if (*b & bit)
 		return HCUBE_E_INTERNAL;	/* two data on one link: a bug */
 	*b |= bit;
@@ -219,7 +209,7 @@ static int move(struct aapc_ctx *c, u32 unit, u32 holder, u32 dst, u32 a, u32 b)
 /* The XOR exchange on the subcube (base, mask) from unit u0 + 1. */
 static int run_xor(struct aapc_ctx *c, u32 base, u32 mask, u32 u0)
 {
-	u32 m = hcube_popcount(mask), k, i;
+	u32 m = hweight32(mask), k, i;
 	int err;
 
 	for (k = 1; k < (1U << m); k++) {
@@ -246,7 +236,7 @@ static int run_a1(struct aapc_ctx *c, u32 base, u32 mask, u32 phi, u32 u0)
 	while (dp & (dp - 1))
 		dp &= dp - 1;
 	dmask = mask & ~dp;
-	M = 1U << hcube_popcount(dmask);
+	M = 1U << hweight32(dmask);
 
 	for (i = 0; i < M; i++) {
 		u32 off = pdep(i, dmask);
@@ -451,14 +441,14 @@ int hcube_aapc(u32 dim, const u8 *state, u32 flags, struct hcube_aapc_hop *hops,
 				b = 0;
 			}
 		}
-		for (a = dim; a-- > 0 && hcube_popcount(c.outer) < want;)
+		for (a = dim; a-- > 0 && hweight32(c.outer) < want;)
 			c.outer |= 1U << a;
-		if (hcube_popcount(c.outer) != want)
+		if (hweight32(c.outer) != want)
 			return HCUBE_E_INTERNAL;
 	}
 	c.inner = (n - 1) & ~c.outer;
-	m = hcube_popcount(c.inner);
-	nwin = 1U << hcube_popcount(c.outer);
+	m = hweight32(c.inner);
+	nwin = 1U << hweight32(c.outer);
 	c.w_units = f ? a1_units(m) : (1U << m) - 1;
 	info->inner_mask = c.inner;
 	info->windows = nwin;

@@ -73,9 +73,17 @@ u32 hcube_sid_psi(u32 d, u64 sum, u32 own, u32 lk, u64 hsum)
 	return q > 0xffffffffULL ? 0xffffffffU : (u32)q;
 }
 
-int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
-		       bool sender, void *work)
+static size_t diffuse_work_memsize(u32 dim)
 {
+	return hcube_align(((size_t)1 << dim) * sizeof(u32));
+}
+
+/* rid and sid: the receivers ask, or the senders send */
+static int diffuse_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
+{
+	const struct hcube_cube *cube = a->cube;
+	bool sender = a->policy == HCUBE_POLICY_SID;
+	void *work = a->work;
 	struct hcube_carver c = { .pos = work };
 	u32 dim = cube->dim, n = 1U << dim, i, k;
 	u32 *left = hcube_carve(&c, (size_t)n * sizeof(u32));
@@ -155,3 +163,15 @@ int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->stats.comm_steps = 3;
 	return HCUBE_OK;
 }
+
+const struct hcube_policy_ops hcube_rid_ops = {
+	.name = "rid",
+	.work_memsize = diffuse_work_memsize,
+	.plan = diffuse_plan,
+};
+
+const struct hcube_policy_ops hcube_sid_ops = {
+	.name = "sid",
+	.work_memsize = diffuse_work_memsize,
+	.plan = diffuse_plan,
+};

@@ -486,41 +486,6 @@ int hcube_mincost(u32 dim, const u8 *state, const u32 *before,
 	return HCUBE_OK;
 }
 
-/*
- * Label the components of healthy vertices (comp[], 0xffff for unusable
- * ones) with a breadth-first search; returns their number.
- */
-static u32 flow_components(struct flow_work *w)
-{
-	u32 n = 1U << w->dim, v, d, ncomp = 0;
-
-	for (v = 0; v < n; v++)
-		w->comp[v] = 0xffff;
-	for (v = 0; v < n; v++) {
-		u32 head = 0, tail = 0;
-
-		if (!hcube_usable(w->state[v]) || w->comp[v] != 0xffff)
-			continue;
-		w->comp[v] = ncomp;
-		w->queue[tail++] = v;
-		while (head < tail) {
-			u32 u = w->queue[head++];
-
-			w->ops += 1 + w->dim;
-			for (d = 0; d < w->dim; d++) {
-				u32 x = u ^ (1U << d);
-
-				if (hcube_usable(w->state[x]) && w->comp[x] == 0xffff) {
-					w->comp[x] = ncomp;
-					w->queue[tail++] = x;
-				}
-			}
-		}
-		ncomp++;
-	}
-	return ncomp;
-}
-
 int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
 			   u32 *after, u64 *cost, u64 budget, u64 *work_done,
 			   void *work)
@@ -541,18 +506,20 @@ int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
 	w.budget = budget;
 	for (i = 0; i < flow_entries(dim); i++)
 		w.flow[i] = 0;
-	ncomp = flow_components(&w);
+	ncomp = hcube_components(dim, state, w.comp, NULL, w.queue);
 	/*
 	 * Per component: its total and size, kept in pot[] and dist[] of
-	 * the component's index (both are reset before the flow runs).
+	 * the component's index (both are reset before the flow runs). The
+	 * search visited each healthy vertex and its dim neighbours once.
 	 */
 	for (c = 0; c < ncomp; c++) {
 		w.pot[c] = 0;
 		w.dist[c] = 0;
 	}
 	for (v = 0; v < n; v++) {
-		if (w.comp[v] == 0xffff)
+		if (w.comp[v] == HCUBE_COMP_NONE)
 			continue;
+		w.ops += 1 + dim;
 		w.pot[w.comp[v]] += (s32)before[v];
 		w.dist[w.comp[v]]++;
 	}
@@ -561,7 +528,7 @@ int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
 
 		w.opt[v] = 0;
 		w.excess[v] = 0;
-		if (w.comp[v] == 0xffff)
+		if (w.comp[v] == HCUBE_COMP_NONE)
 			continue;
 		c = w.comp[v];
 		fl = (u32)w.pot[c] / (u32)w.dist[c];

@@ -3,7 +3,8 @@
 #ifndef HCUBE_INTERNAL_H
 #define HCUBE_INTERNAL_H
 
-#include "hcube_core.h"
+#include <linux/log2.h>
+#include "hcube_core_ext.h"
 
 /* Hands out consecutive 8-byte-aligned pieces of a caller's buffer. */
 struct hcube_carver {
@@ -23,11 +24,59 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 	return p;
 }
 
+/*
+ * hcube_cube.c: the connected components of healthy vertices (joined by
+ * paths of healthy vertices along hypercube edges), by breadth-first
+ * search from the lowest label of each: comp[v] is the component of v,
+ * numbered from 0 in order of their lowest labels, HCUBE_COMP_NONE for an
+ * unusable vertex; size[c] the vertices of component c (@size may be
+ * NULL). @queue: 1 << dim entries of scratch, left holding the healthy
+ * vertices component by component. Returns the number of components.
+ */
+#define HCUBE_COMP_NONE		0xffffU
+u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,
+		     u16 *queue);
+
 size_t hcube_topo_work_memsize(u32 dim);
+/* The most transfers any policy can emit on a dim-cube. */
+u32 hcube_plan_max_transfers(u32 dim);
 size_t hcube_route_work_memsize(u32 dim);
 
-/* hcube_plan.c: append a transfer (count 0 is dropped). */
+/*
+ * The plan builder (hcube_plan.c), below every policy. A policy's plan
+ * function gets its arguments in struct hcube_plan_args, appends its
+ * transfers with hcube_plan_emit() and sets nsteps and its statistics
+ * (comm_steps, messages, ...); hcube_plan_build() starts and finishes the
+ * plan around it (hcube_policy.c).
+ */
+struct hcube_plan_args {
+	u32 policy;		/* the one planned: variants share a function */
+	const struct hcube_cube *cube;
+	/* a topology of the cube's states; checked with HCUBE_POLICY_F_TREES */
+	const struct hcube_topo *topo;
+	u64 budget;		/* work bound (auto's optimal), 0 = none */
+	void *work;		/* hcube_work_memsize() bytes of scratch */
+};
+
+/* Reset @p for a plan of @policy: no transfers, statistics cleared. */
+void hcube_plan_start(struct hcube_plan *p, u32 policy);
+/* Append a transfer (count 0 is dropped); HCUBE_E_PLAN_SIZE when full. */
 int hcube_plan_emit(struct hcube_plan *p, u32 step, u32 from, u32 to, u32 count);
+/*
+ * Replay @p from @cube's loads, checking every rule of a plan
+ * (HCUBE_E_INTERNAL when one is broken), then fill in its final loads,
+ * its statistics and its imbalance. @work: hcube_plan_work_memsize().
+ */
+int hcube_plan_finish(struct hcube_plan *p, const struct hcube_cube *cube,
+		      void *work);
+size_t hcube_plan_work_memsize(u32 dim);
+/* Fill @stats' before/after fields from loads over the healthy vertices. */
+void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
+		       const u32 *before, const u32 *after);
+
+/* Whether @t was built from @cube's states (false for NULL). */
+bool hcube_topo_matches(const struct hcube_topo *t,
+			const struct hcube_cube *cube);
 
 /*
  * A logical plan (hcube_lplan.c): transfers between any two healthy
@@ -71,17 +120,20 @@ int hcube_lplan_add(struct hcube_lplan *lp, u32 from, u32 to, u32 count,
 		    u32 round);
 int hcube_lplan_emit(struct hcube_lplan *lp, struct hcube_plan *p);
 
-/* Per-policy scratch sizes and planners (all take hcube_work_memsize()). */
-size_t hcube_opt_work_memsize(u32 dim);
-size_t hcube_sbn_work_memsize(u32 dim);
-size_t hcube_pebble_work_memsize(u32 dim);
-int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
-		       u64 budget, void *work);
-int hcube_plan_diffuse(struct hcube_plan *p, const struct hcube_cube *cube,
-		       bool sender, void *work);
-int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
-		   enum hcube_pol policy, void *work);
-int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
-		      void *work);
+/*
+ * The policies, one struct hcube_policy_ops each, defined in the policy's
+ * own file and listed in hcube_policies[] (hcube_policy.c); auto is
+ * defined there.
+ */
+extern const struct hcube_policy_ops hcube_mcwa_ops;		/* hcube_cwa.c */
+extern const struct hcube_policy_ops hcube_cwa_ops;		/* hcube_cwa.c */
+extern const struct hcube_policy_ops hcube_dem_ops;		/* hcube_dem.c */
+extern const struct hcube_policy_ops hcube_optimal_ops;		/* hcube_opt.c */
+extern const struct hcube_policy_ops hcube_rid_ops;		/* hcube_diffuse.c */
+extern const struct hcube_policy_ops hcube_sid_ops;		/* hcube_diffuse.c */
+extern const struct hcube_policy_ops hcube_sbn_ops;		/* hcube_sbn.c */
+extern const struct hcube_policy_ops hcube_sbn_cube_ops;	/* hcube_sbn.c */
+extern const struct hcube_policy_ops hcube_sbn_heur_ops;	/* hcube_sbn.c */
+extern const struct hcube_policy_ops hcube_pebble_ops;		/* hcube_pebble.c */
 
 #endif

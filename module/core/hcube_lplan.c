@@ -90,9 +90,9 @@ u32 hcube_lplan_dist(struct hcube_lplan *lp, u32 u, u32 v)
 
 	if (!hcube_usable(lp->state[u]) || !hcube_usable(lp->state[v]))
 		return HCUBE_DIST_NONE;
-	if (hcube_popcount(x) <= 1)
-		return hcube_popcount(x);
-	if (hcube_popcount(x) == 2 && two_hop_via(lp, u, x) != HCUBE_VERTEX_NONE)
+	if (hweight32(x) <= 1)
+		return hweight32(x);
+	if (hweight32(x) == 2 && two_hop_via(lp, u, x) != HCUBE_VERTEX_NONE)
 		return 2;
 	lplan_bfs(lp, v);
 	return lp->dist[u] == 0xffff ? HCUBE_DIST_NONE : lp->dist[u];

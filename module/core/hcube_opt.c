@@ -18,16 +18,17 @@
 #include "hcube_core.h"
 #include "hcube_internal.h"
 
-size_t hcube_opt_work_memsize(u32 dim)
+static size_t opt_work_memsize(u32 dim)
 {
 	size_t n = (size_t)1 << dim;
 
 	return hcube_mincost_memsize(dim) + 3 * hcube_align(n * sizeof(u16));
 }
 
-int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
-		       u64 budget, void *work)
+static int opt_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
+	const struct hcube_cube *cube = a->cube;
+	void *work = a->work;
 	struct hcube_carver c = { .pos = (char *)work + hcube_mincost_memsize(cube->dim) };
 	u32 dim = cube->dim, n = 1U << dim, dd = dim ? dim : 1;
 	u16 *indeg = hcube_carve(&c, (size_t)n * sizeof(u16));
@@ -39,7 +40,7 @@ int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
 	int err;
 
 	err = hcube_mincost_balanced(dim, cube->state, cube->load, p->after,
-				     &cost, budget, &p->work_done, work);
+				     &cost, a->budget, &p->work_done, work);
 	if (err)
 		return err;
 	flow = hcube_mincost_flow(work);
@@ -97,3 +98,11 @@ int hcube_plan_optimal(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->stats.comm_steps = maxstep;
 	return HCUBE_OK;
 }
+
+const struct hcube_policy_ops hcube_optimal_ops = {
+	.name = "optimal",
+	.flags = HCUBE_POLICY_F_AUTO_CANDIDATE,
+	.auto_rank = 3,
+	.work_memsize = opt_work_memsize,
+	.plan = opt_plan,
+};

@@ -255,7 +255,7 @@ static void pebble_sizes(u32 dim, u32 *ns, u32 *nr)
 		*nr = HCUBE_ASSIGN_MAX;
 }
 
-size_t hcube_pebble_work_memsize(u32 dim)
+static size_t pebble_work_memsize(u32 dim)
 {
 	size_t n = (size_t)1 << dim;
 	u32 ns, nr;
@@ -301,9 +301,10 @@ static u32 add_receiver(struct pebble_work *w, u32 *nr, u32 v)
 	return (*nr)++;
 }
 
-int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
-		      void *work)
+static int pebble_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
+	const struct hcube_cube *cube = a->cube;
+	void *work = a->work;
 	u32 dim = cube->dim, n = 1U << dim, cdim = hcube_pebble_cdim(dim);
 	u32 v, d, c, i, j, h = 0, fl, ce;
 	struct pebble_work w;
@@ -380,7 +381,7 @@ int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
 			for (j = 0; j < nr; j++) {
 				u32 r = w.recv[j], dist = HCUBE_NO_ARC;
 
-				if (hcube_popcount(r ^ owner[i]) == 1 &&
+				if (is_power_of_2(r ^ owner[i]) &&
 				    hcube_usable(cube->state[r]))
 					dist = 1;
 				else if (empty && (r >> cdim) == c)
@@ -428,3 +429,10 @@ int hcube_plan_pebble(struct hcube_plan *p, const struct hcube_cube *cube,
 	p->stats.comm_steps = 3 + p->nsteps;
 	return HCUBE_OK;
 }
+
+const struct hcube_policy_ops hcube_pebble_ops = {
+	.name = "pebble",
+	.flags = HCUBE_POLICY_F_CONTENTION,
+	.work_memsize = pebble_work_memsize,
+	.plan = pebble_plan,
+};

@@ -45,15 +45,6 @@ static void route_work_init(struct route_work *w, u32 dim, void *work)
 	w->pos = hcube_carve(&c, n * sizeof(s16));
 }
 
-static u32 bit_index(u32 bit)
-{
-	u32 d = 0;
-
-	while (bit >>= 1)
-		d++;
-	return d;
-}
-
 /* Take @amount off every edge of path[from..len-1] (a path or a cycle). */
 static void drain(struct route_work *w, u32 dim, u32 from, u32 len, u32 amount,
 		  bool cycle)
@@ -63,7 +54,7 @@ static void drain(struct route_work *w, u32 dim, u32 from, u32 len, u32 amount,
 	for (i = from; i + 1 < len + (cycle ? 1 : 0); i++) {
 		u32 a = w->path[i], b = w->path[i + 1 < len ? i + 1 : from];
 
-		w->flow[a * dim + bit_index(a ^ b)] -= amount;
+		w->flow[a * dim + __ffs(a ^ b)] -= amount;
 	}
 }
 
@@ -86,7 +77,7 @@ int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
 	/* Opposite transfers on one edge cancel. */
 	for (i = 0; i < p->ntransfers; i++) {
 		const struct hcube_transfer *x = &p->transfers[i];
-		u32 d = bit_index(x->from ^ x->to);
+		u32 d = __ffs(x->from ^ x->to);
 		u32 *fwd = &w.flow[x->from * dim + d], *back = &w.flow[x->to * dim + d];
 		u32 c = x->count;
 
@@ -122,7 +113,7 @@ int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
 					for (k = at; k < len; k++) {
 						u32 a = w.path[k];
 						u32 b = k + 1 < len ? w.path[k + 1] : next;
-						u32 f = w.flow[a * dim + bit_index(a ^ b)];
+						u32 f = w.flow[a * dim + __ffs(a ^ b)];
 
 						amount = f < amount ? f : amount;
 					}
@@ -143,7 +134,7 @@ int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
 				amount = (u32)-w.balance[cur];
 			for (i = 0; i + 1 < len; i++) {
 				u32 a = w.path[i], b = w.path[i + 1];
-				u32 f = w.flow[a * dim + bit_index(a ^ b)];
+				u32 f = w.flow[a * dim + __ffs(a ^ b)];
 
 				amount = f < amount ? f : amount;
 			}
@@ -177,7 +168,7 @@ static u64 fill_to(u32 dim, const u8 *state, const u32 *load, u32 from,
 
 	for (v = 0; v < (1U << dim); v++)
 		if (v != from && hcube_usable(state[v]) &&
-		    hcube_popcount(v ^ from) == dist && load[v] < level)
+		    hweight32(v ^ from) == dist && load[v] < level)
 			sum += level - load[v];
 	return sum;
 }
@@ -189,7 +180,7 @@ int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 	u64 lo = 0, hi, rest;
 
 	for (v = 0; v < n; v++) {
-		u32 d = hcube_popcount(v ^ from);
+		u32 d = hweight32(v ^ from);
 
 		if (v != from && hcube_usable(state[v]) && d < best)
 			best = d;
@@ -214,7 +205,7 @@ int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 	rest = count - fill_to(dim, state, load, from, dist, lo - 1);
 	for (v = 0; v < n; v++) {
 		if (v == from || !hcube_usable(state[v]) ||
-		    hcube_popcount(v ^ from) != dist || load[v] >= lo)
+		    hweight32(v ^ from) != dist || load[v] >= lo)
 			continue;
 		out[v] += (u32)(lo - 1 - load[v]);
 		if (rest) {

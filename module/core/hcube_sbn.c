@@ -56,26 +56,6 @@
 
 #define NONE	HCUBE_VERTEX_NONE
 
-static u32 ctz(u32 x)
-{
-	u32 c = 0;
-
-	while (!(x & 1)) {
-		x >>= 1;
-		c++;
-	}
-	return c;
-}
-
-static u32 log2_floor(u32 x)
-{
-	u32 c = 0;
-
-	while (x >>= 1)
-		c++;
-	return c;
-}
-
 static bool bad(u32 d, u32 root, u32 x)
 {
 	return d > HCUBE_MAX_DIM || root >= (1U << d) || x >= (1U << d);
@@ -90,11 +70,11 @@ u32 hcube_sbn_stage(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x)
 	n = x ^ root;
 	switch (tpl) {
 	case HCUBE_SBN_XOR:
-		return n ? ctz(n) : d;
+		return n ? __ffs(n) : d;
 	case HCUBE_SBN_TREE:
-		return n ? d - 1 - log2_floor(n) : d;
+		return n ? d - 1 - ilog2(n) : d;
 	case HCUBE_SBN_CUBE:
-		return d - hcube_popcount(n);
+		return d - hweight32(n);
 	}
 	return 0;
 }
@@ -109,12 +89,12 @@ u32 hcube_sbn_pred(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x)
 	mask = (1U << d) - 1;
 	switch (tpl) {
 	case HCUBE_SBN_XOR:
-		s = ctz(n);
+		s = __ffs(n);
 		return (((n - (1U << s)) | (2U << s)) & mask) ^ root;
 	case HCUBE_SBN_TREE:
 		return (n / 2) ^ root;
 	case HCUBE_SBN_CUBE:
-		return (n & ~(1U << log2_floor(n))) ^ root;
+		return (n & ~(1U << ilog2(n))) ^ root;
 	}
 	return NONE;
 }
@@ -146,7 +126,7 @@ u32 hcube_sbn_succ(enum hcube_sbn_template tpl, u32 d, u32 root, u32 x,
 		}
 		break;
 	case HCUBE_SBN_CUBE:
-		for (j = n ? log2_floor(n) + 1 : 0; j < d; j++)
+		for (j = n ? ilog2(n) + 1 : 0; j < d; j++)
 			succ[k++] = (n | (1U << j)) ^ root;
 		break;
 	}
@@ -254,7 +234,7 @@ static size_t tree_memsize(u32 dim)
 	return 5 * hcube_align(n * sizeof(u16)) + hcube_align(n * sizeof(u32));
 }
 
-size_t hcube_sbn_work_memsize(u32 dim)
+static size_t sbn_work_memsize(u32 dim)
 {
 	size_t n = (size_t)1 << dim;
 
@@ -295,28 +275,19 @@ static void sbn_work_init(struct sbn_work *w, const struct hcube_cube *cube,
 	hcube_lplan_init(&w->lp, cube->dim, cube->state, c.pos);
 }
 
-/* Mark the healthy vertices of @root's component; returns their number. */
+/*
+ * Mark the healthy vertices of @root's component (comp[] holds the
+ * components); returns their number.
+ */
 static u32 mark_component(struct sbn_work *w, u32 root)
 {
-	u32 head = 0, tail = 0, v, d;
+	u32 v, count = 0;
 
-	for (v = 0; v < w->n; v++)
-		w->in[v] = 0;
-	w->in[root] = 1;
-	w->queue[tail++] = root;
-	while (head < tail) {
-		u32 u = w->queue[head++];
-
-		for (d = 0; d < w->dim; d++) {
-			u32 x = u ^ (1U << d);
-
-			if (hcube_usable(w->state[x]) && !w->in[x]) {
-				w->in[x] = 1;
-				w->queue[tail++] = x;
-			}
-		}
+	for (v = 0; v < w->n; v++) {
+		w->in[v] = w->comp[v] == w->comp[root];
+		count += w->in[v];
 	}
-	return tail;
+	return count;
 }
 
 enum chain {
@@ -582,7 +553,7 @@ static int op_cube(struct sbn_work *w, struct hcube_plan *p, u32 r, u32 nproc)
 		/* the participant farthest from r stands in (lowest label) */
 		q = r;
 		for (x = 0; x < w->n; x++)
-			if (w->in[x] && hcube_popcount(x ^ r) > hcube_popcount(q ^ r))
+			if (w->in[x] && hweight32(x ^ r) > hweight32(q ^ r))
 				q = x;
 	}
 	err = tree_build(w, &w->a, CHAIN_BCAST, r, r);
@@ -740,9 +711,11 @@ static int op_push(struct sbn_work *w, struct hcube_plan *p, u32 r,
 	return HCUBE_OK;
 }
 
-int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
-		   enum hcube_pol policy, void *work)
+/* The three operations, one policy each. */
+static int sbn_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
+	const struct hcube_cube *cube = a->cube;
+	void *work = a->work;
 	struct sbn_work w;
 	u32 r, v, nproc, last = 0;
 	struct hcube_sbn_th th;
@@ -754,18 +727,19 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 	r = least_loaded(cube);
 	if (r == NONE)
 		return HCUBE_E_NO_HEALTHY;
+	hcube_components(cube->dim, cube->state, w.comp, NULL, w.queue);
 	nproc = mark_component(&w, r);
 	p->root = r;
 	if (nproc < 2 || cube->dim == 0)
 		goto out;
-	switch (policy) {
-	case HCUBE_POL_SBN:
+	switch (a->policy) {
+	case HCUBE_POLICY_SBN:
 		err = op_basic(&w, p, r, nproc);
 		break;
-	case HCUBE_POL_SBN_CUBE:
+	case HCUBE_POLICY_SBN_CUBE:
 		err = op_cube(&w, p, r, nproc);
 		break;
-	default:
+	default:	/* HCUBE_POLICY_SBN_HEUR */
 		hcube_sbn_update_load(participants_total(&w), nproc, &th);
 		err = HCUBE_OK;
 		if ((s64)w.load[r] < th.minth) {
@@ -795,3 +769,21 @@ int hcube_plan_sbn(struct hcube_plan *p, const struct hcube_cube *cube,
 out:
 	return hcube_lplan_emit(&w.lp, p);
 }
+
+const struct hcube_policy_ops hcube_sbn_ops = {
+	.name = "sbn",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_plan,
+};
+
+const struct hcube_policy_ops hcube_sbn_cube_ops = {
+	.name = "sbn-cube",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_plan,
+};
+
+const struct hcube_policy_ops hcube_sbn_heur_ops = {
+	.name = "sbn-heur",
+	.work_memsize = sbn_work_memsize,
+	.plan = sbn_plan,
+};

@@ -64,38 +64,6 @@ int hcube_topo_init(struct hcube_topo *t, u32 dim, void *mem)
 	return HCUBE_OK;
 }
 
-/* Label the connected components of healthy vertices. */
-static void label_components(u32 dim, const u8 *state, struct topo_work *w)
-{
-	u32 n = 1U << dim;
-	u32 v, ncomp = 0;
-
-	for (v = 0; v < n; v++)
-		w->comp[v] = 0xffff;
-	for (v = 0; v < n; v++) {
-		u32 head = 0, tail = 0;
-
-		if (!hcube_usable(state[v]) || w->comp[v] != 0xffff)
-			continue;
-		w->comp[v] = ncomp;
-		w->queue[tail++] = v;
-		while (head < tail) {
-			u32 u = w->queue[head++];
-			u32 d;
-
-			for (d = 0; d < dim; d++) {
-				u32 x = u ^ (1U << d);
-
-				if (hcube_usable(state[x]) && w->comp[x] == 0xffff) {
-					w->comp[x] = ncomp;
-					w->queue[tail++] = x;
-				}
-			}
-		}
-		w->compsize[ncomp++] = tail;
-	}
-}
-
 static bool subcube_healthy(const u8 *state, u32 base, u32 mask)
 {
 	u32 s = 0;
@@ -170,7 +138,7 @@ static void build_trees(struct hcube_topo *t, const u8 *state, u32 base,
 
 	t->cb_base = base;
 	t->cb_mask = mask;
-	t->cb_dim = hcube_popcount(mask);
+	t->cb_dim = hweight32(mask);
 	t->depth = r->depth;
 	t->total_dist = r->total;
 	t->nattached = r->reached;
@@ -278,12 +246,12 @@ int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work)
 	if (err)
 		return err;
 	topo_work_init(&w, dim, work);
-	label_components(dim, state, &w);
+	hcube_components(dim, state, w.comp, w.compsize, w.queue);
 	all = (1U << dim) - 1;
 
 	for (k = dim + 1; k-- > 0 && !found;) {
 		for (mask = all + 1; mask-- > 0;) {
-			if (hcube_popcount(mask) != k)
+			if (hweight32(mask) != k)
 				continue;
 			base = 0;
 			do {
@@ -320,6 +288,35 @@ next:
 	return HCUBE_OK;
 }
 
+bool hcube_topo_matches(const struct hcube_topo *t, const struct hcube_cube *cube)
+{
+	u32 n = 1U << cube->dim;
+	u32 v, d, healthy = 0, attached = 0;
+
+	if (!t || t->dim != cube->dim || t->cb_dim > t->dim)
+		return false;
+	for (v = 0; v < n; v++) {
+		bool in = t->dist[v] != HCUBE_DIST_NONE;
+
+		if (hcube_usable(cube->state[v]))
+			healthy++;
+		if (!in)
+			continue;
+		attached++;
+		if (!hcube_usable(cube->state[v]))
+			return false;
+		for (d = 0; d < t->dim; d++) {
+			u32 x = v ^ (1U << d);
+
+			if (hcube_usable(cube->state[x]) &&
+			    t->dist[x] == HCUBE_DIST_NONE)
+				return false;
+		}
+	}
+	return healthy == t->nhealthy && attached == t->nattached &&
+	       attached >= (1U << t->cb_dim);
+}
+
 bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask)
 {
 	u32 n = 1U << dim;
@@ -336,12 +333,12 @@ bool hcube_alg4_accepts(u32 dim, const u8 *state, u32 base, u32 mask)
 
 		if (hcube_usable(state[a]))
 			continue;
-		j = hcube_popcount((a ^ base) & fixed);
+		j = hweight32((a ^ base) & fixed);
 		if (j < 1)
 			continue;
 		for (b = 0; b < n; b++) {
 			if (hcube_usable(state[b]) ||
-			    hcube_popcount((b ^ base) & fixed) != j)
+			    hweight32((b ^ base) & fixed) != j)
 				continue;
 			if ((a & mask) == (b & mask))
 				count++;

@@ -20,22 +20,8 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x5eed2003ULL
 #include "core_util.h"
-
-static u64 rng_state = 0x5eed2003ULL;
-
-static u32 rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
-
-static u32 rnd_below(u32 n)
-{
-	return (u32)(((u64)rnd() * n) >> 32);
-}
 
 /* The paper's unit counts (Section 3), computed independently. */
 static u32 paper_units(u32 n, u32 f, bool force_af)
@@ -113,7 +99,7 @@ static u32 check_schedule(struct __test_metadata *_metadata, struct run *r,
 		u32 d = 0, bit = x->from ^ x->to;
 		u8 *b;
 
-		if (hcube_popcount(bit) != 1 || x->from >= n || x->to >= n ||
+		if (hweight32(bit) != 1 || x->from >= n || x->to >= n ||
 		    state[x->from] != HCUBE_V_HEALTHY ||
 		    state[x->to] != HCUBE_V_HEALTHY ||
 		    x->unit < 1 || x->unit > info->units ||

@@ -5,8 +5,9 @@
  * floor(n/2) and n faulty vertices and a quarter of the vertices faulty;
  * then the time per AAPC schedule (paper 002) for f = 0, 1 and floor(n/2)
  * faults. Loads are uniform in 0..1000. The topology build is timed on
- * its own and inside the plans that use it (MCWA, CWA, auto); the other
- * policies are planned without one.
+ * its own and inside the plans that use it (HCUBE_POLICY_F_TREES: MCWA,
+ * CWA; and auto, which plans MCWA); the other policies are planned
+ * without one.
  *
  * For auto, "opt" counts the runs where its optimal candidate fitted in
  * the default work bound (HCUBE_AUTO_BUDGET) and won; "budget" the runs
@@ -16,17 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "hcube_core.h"
-
-static u64 rng = 0x9e3779b97f4a7c15ULL;
-
-static u32 rnd_below(u32 n)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((((rng * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
-}
+#define CORE_RNG_SEED 0x9e3779b97f4a7c15ULL
+#include "core_util.h"
 
 static u64 now_ns(void)
 {
@@ -103,15 +95,16 @@ static int bench_plans(void)
 			u32 nfaulty = scen == 0 ? 0 : scen == 1 ? dim / 2 :
 				      scen == 2 ? dim : nv / 4;
 
-			for (pol = 0; pol < HCUBE_POL_NPOLICIES; pol++) {
+			for (pol = 0; pol < __HCUBE_POLICY_MAX; pol++) {
+				const struct hcube_policy_ops *ops = hcube_policy_lookup(pol);
 				struct hcube_cube cube = { dim, state, load };
 				u32 r, opt = 0, fell = 0;
 				char note[32] = "";
-				bool use_topo = pol == HCUBE_POL_MCWA ||
-						pol == HCUBE_POL_CWA ||
-						pol == HCUBE_POL_AUTO;
+				/* auto plans MCWA among its candidates */
+				bool use_topo = ops->flags & (HCUBE_POLICY_F_TREES |
+							      HCUBE_POLICY_F_CHOOSER);
 
-				if (pol == HCUBE_POL_CWA && nfaulty)
+				if ((ops->flags & HCUBE_POLICY_F_FAULT_FREE) && nfaulty)
 					continue;
 				for (r = 0; r < runs; r++) {
 					u64 t0, t1, t2;
@@ -135,12 +128,12 @@ static int bench_plans(void)
 					}
 					t_topo[r] = t1 - t0;
 					t_plan[r] = t2 - t0;
-					if (pol == HCUBE_POL_AUTO) {
-						opt += plan.applied == HCUBE_POL_OPTIMAL;
+					if (pol == HCUBE_POLICY_AUTO) {
+						opt += plan.applied == HCUBE_POLICY_OPTIMAL;
 						fell += plan.work_done > plan.budget;
 					}
 				}
-				if (pol == HCUBE_POL_AUTO)
+				if (pol == HCUBE_POLICY_AUTO)
 					snprintf(note, sizeof(note), "%u/%u", opt, fell);
 				printf("%-4u %-9s %-7s %6u %10llu %12llu %10zu %9zu %9zu  %s\n",
 				       dim, hcube_policy_name(pol), sname[scen], runs,

@@ -5,7 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /*
  * The harness kills a test after 30 s; the sanitizer builds of the
@@ -15,6 +15,30 @@
 #ifdef TEST_TIMEOUT_DEFAULT
 #undef TEST_TIMEOUT_DEFAULT
 #define TEST_TIMEOUT_DEFAULT 600
+#endif
+
+/*
+ * The tests' random numbers (xorshift64*), for a file that defines
+ * CORE_RNG_SEED before it includes this header: reproducible from that
+ * seed, or from what a test assigns to rng_state. The harness runs each
+ * TEST in a child of its own, so each starts from the seed.
+ */
+#ifdef CORE_RNG_SEED
+static u64 rng_state = CORE_RNG_SEED;
+
+static inline u32 rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/* Uniform in [0, n). */
+static inline u32 rnd_below(u32 n)
+{
+	return (u32)(((u64)rnd() * n) >> 32);
+}
 #endif
 
 struct ctx {
@@ -62,11 +86,11 @@ static inline u32 lbl(const char *bits)
 	return v;
 }
 
-static inline int ctx_plan(struct ctx *c, enum hcube_pol pol)
+static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
 {
 	int err = hcube_topo_build(&c->topo, c->dim, c->state, c->work);
 
-	if (err && pol != HCUBE_POL_DEM)
+	if (err && pol != HCUBE_POLICY_DEM)
 		return err;
 	return hcube_plan_build(&c->plan, pol, &c->cube,
 				err ? NULL : &c->topo, c->work);

@@ -117,7 +117,7 @@ TEST(rid_plan_faulty_neighbour_skipped)
 
 	ASSERT_EQ(0, ctx_init(&c, 2));
 	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_RID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
 	EXPECT_EQ(4, moved(&c, 1, 0));
 	EXPECT_EQ(2, moved(&c, 1, 3));
 	EXPECT_EQ(2, c.plan.ntransfers);
@@ -129,10 +129,10 @@ TEST(rid_plan_faulty_neighbour_skipped)
 
 	/* the same with 2 absent and offline: the same plan */
 	c.state[2] = HCUBE_V_ABSENT;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_RID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
 	EXPECT_EQ(4, moved(&c, 1, 0));
 	c.state[2] = HCUBE_V_OFFLINE;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_RID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
 	EXPECT_EQ(2, moved(&c, 1, 3));
 	ctx_free(&c);
 }
@@ -150,7 +150,7 @@ TEST(sid_plan_faulty_neighbour_skipped)
 
 	ASSERT_EQ(0, ctx_init(&c, 2));
 	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SID));
 	EXPECT_EQ(1, c.plan.ntransfers);
 	EXPECT_EQ(4, moved(&c, 1, 0));
 	EXPECT_EQ(4, c.plan.after[0]);
@@ -175,7 +175,7 @@ TEST(rid_plan_three_cube)
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
 	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_RID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
 	EXPECT_EQ(3, moved(&c, 1, 0));
 	EXPECT_EQ(2, moved(&c, 2, 0));
 	EXPECT_EQ(2, moved(&c, 4, 0));

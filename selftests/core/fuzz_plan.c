@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /* Sized at the first call for the largest cube. */
 static void *topo_mem, *plan_mem, *work_mem;
@@ -25,7 +25,7 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 {
 	u32 n = 1U << c->dim, i, v;
 	s64 before = 0, after = 0, max = -1, min = -1;
-	bool exact = policy == HCUBE_POL_MCWA || policy == HCUBE_POL_CWA;
+	bool exact = policy == HCUBE_POLICY_MCWA || policy == HCUBE_POLICY_CWA;
 
 	for (v = 0; v < n; v++) {
 		cur[v] = c->load[v];
@@ -61,7 +61,7 @@ static void check_plan(const struct hcube_plan *p, const struct hcube_cube *c,
 		CHECK(max - min <= 1);
 	/* optimal balances every component; auto does at least as well */
 	CHECK(p->stats.imbalance == hcube_imbalance(c->dim, c->state, p->after, work_mem));
-	if (policy == HCUBE_POL_OPTIMAL)
+	if (policy == HCUBE_POLICY_OPTIMAL)
 		CHECK(p->stats.imbalance == 0);
 
 	/* The routes realise the plan, each task moving once. */
@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		CHECK(topo_mem && plan_mem && work_mem && routes);
 	}
 	dim = data[0] % (HCUBE_MAX_DIM + 1);
-	policy = data[1] % (HCUBE_POL_NPOLICIES + 1);
+	policy = data[1] % (__HCUBE_POLICY_MAX + 1);
 	base = data[2] | (u32)data[3] << 8;
 	mask = data[4] | (u32)data[5] << 8;
 	n = 1U << dim;
@@ -165,10 +165,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		for (v = 0; v < n; v++)
 			if (topo.parent[v] >= 0)
 				CHECK(topo.dist[topo.parent[v]] + 1 == topo.dist[v]);
-		err = hcube_plan_build(&plan, HCUBE_POL_MCWA, &cube, &topo, work_mem);
+		err = hcube_plan_build(&plan, HCUBE_POLICY_MCWA, &cube, &topo, work_mem);
 		CHECK(err != HCUBE_E_INTERNAL);
 		if (err == HCUBE_OK)
-			check_plan(&plan, &cube, &topo, HCUBE_POL_MCWA);
+			check_plan(&plan, &cube, &topo, HCUBE_POLICY_MCWA);
 	}
 	return 0;
 }

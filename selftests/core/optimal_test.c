@@ -14,17 +14,8 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x0971ULL
 #include "core_util.h"
-
-static u64 rng_state = 0x0971ULL;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
-}
 
 /* Components of healthy vertices: comp[v] (or -1), sizes and totals. */
 static u32 components(u32 dim, const u8 *state, const u32 *load, int *comp,
@@ -186,7 +177,7 @@ TEST(optimal_vs_brute_force)
 							  &again, mw));
 			EXPECT_EQ(cost, again);
 			/* the optimal policy: the same cost, balanced */
-			ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_OPTIMAL));
+			ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_OPTIMAL));
 			EXPECT_EQ(b.best, c.plan.stats.migrations);
 			EXPECT_EQ(0, c.plan.stats.imbalance);
 			EXPECT_TRUE(balanced(dim, c.state, c.load, c.plan.after));
@@ -204,7 +195,7 @@ struct cand {
 	bool ok;
 };
 
-static struct cand run(struct ctx *c, enum hcube_pol pol, u64 budget)
+static struct cand run(struct ctx *c, enum hcube_policy pol, u64 budget)
 {
 	struct cand r = { 0 };
 
@@ -237,21 +228,21 @@ TEST(auto_budget_fallback)
 
 			random_cube(&c, 1000, dim);
 			c.load[0] = c.state[0] == HCUBE_V_HEALTHY ? 5000 : 0;
-			dem = run(&c, HCUBE_POL_DEM, 0);
-			mcwa = topo_ok(&c) ? run(&c, HCUBE_POL_MCWA, 0) : (struct cand){ 0 };
-			a = run(&c, HCUBE_POL_AUTO, 1);
+			dem = run(&c, HCUBE_POLICY_DEM, 0);
+			mcwa = topo_ok(&c) ? run(&c, HCUBE_POLICY_MCWA, 0) : (struct cand){ 0 };
+			a = run(&c, HCUBE_POLICY_AUTO, 1);
 			if (!dem.ok && !mcwa.ok)
 				continue;
 			ASSERT_TRUE(a.ok);
-			EXPECT_NE(HCUBE_POL_OPTIMAL, c.plan.applied);
-			EXPECT_EQ(HCUBE_POL_AUTO, c.plan.policy);
-			want = HCUBE_POL_DEM;
+			EXPECT_NE(HCUBE_POLICY_OPTIMAL, c.plan.applied);
+			EXPECT_EQ(HCUBE_POLICY_AUTO, c.plan.policy);
+			want = HCUBE_POLICY_DEM;
 			if (!dem.ok || (mcwa.ok && (mcwa.imb < dem.imb ||
 				       (mcwa.imb == dem.imb && mcwa.hops < dem.hops))))
-				want = HCUBE_POL_MCWA;
+				want = HCUBE_POLICY_MCWA;
 			EXPECT_EQ(want, c.plan.applied) TH_LOG("n %u rep %u", dim, rep);
-			EXPECT_EQ(want == HCUBE_POL_DEM ? dem.imb : mcwa.imb, a.imb);
-			EXPECT_EQ(want == HCUBE_POL_DEM ? dem.hops : mcwa.hops, a.hops);
+			EXPECT_EQ(want == HCUBE_POLICY_DEM ? dem.imb : mcwa.imb, a.imb);
+			EXPECT_EQ(want == HCUBE_POLICY_DEM ? dem.hops : mcwa.hops, a.hops);
 			/* it tried optimal: some work was spent on it */
 			EXPECT_GE(c.plan.work_done, 1);
 		}
@@ -265,7 +256,7 @@ TEST(auto_budget_fallback)
  */
 TEST(auto_no_worse_than_candidates)
 {
-	u32 dim, rep, picked[HCUBE_POL_NPOLICIES] = { 0 };
+	u32 dim, rep, picked[__HCUBE_POLICY_MAX] = { 0 };
 
 	for (dim = 1; dim <= 7; dim++) {
 		struct ctx c;
@@ -274,13 +265,13 @@ TEST(auto_no_worse_than_candidates)
 		for (rep = 0; rep < 40; rep++) {
 			struct cand cd[3], a;
 			static const u32 pol[3] = {
-				HCUBE_POL_DEM, HCUBE_POL_MCWA, HCUBE_POL_OPTIMAL
+				HCUBE_POLICY_DEM, HCUBE_POLICY_MCWA, HCUBE_POLICY_OPTIMAL
 			};
 			u32 i, best_imb = ~0U;
 
 			random_cube(&c, rep & 1 ? 20 : 500, dim);
 			for (i = 0; i < 3; i++) {
-				if (pol[i] == HCUBE_POL_MCWA && !topo_ok(&c)) {
+				if (pol[i] == HCUBE_POLICY_MCWA && !topo_ok(&c)) {
 					cd[i].ok = false;
 					continue;
 				}
@@ -290,7 +281,7 @@ TEST(auto_no_worse_than_candidates)
 			}
 			if (best_imb == ~0U)
 				continue;
-			a = run(&c, HCUBE_POL_AUTO, HCUBE_AUTO_BUDGET);
+			a = run(&c, HCUBE_POLICY_AUTO, HCUBE_AUTO_BUDGET);
 			ASSERT_TRUE(a.ok);
 			picked[c.plan.applied]++;
 			EXPECT_EQ(best_imb, a.imb) TH_LOG("n %u rep %u", dim, rep);
@@ -308,8 +299,8 @@ TEST(auto_no_worse_than_candidates)
 		ctx_free(&c);
 	}
 	TH_LOG("auto chose dem %u, mcwa %u, optimal %u times",
-	       picked[HCUBE_POL_DEM], picked[HCUBE_POL_MCWA],
-	       picked[HCUBE_POL_OPTIMAL]);
+	       picked[HCUBE_POLICY_DEM], picked[HCUBE_POLICY_MCWA],
+	       picked[HCUBE_POLICY_OPTIMAL]);
 }
 
 TEST_HARNESS_MAIN

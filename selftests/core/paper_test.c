@@ -128,7 +128,7 @@ TEST(cwa_example1)
 	ASSERT_EQ(0, ctx_init(&c, 3));
 	memcpy(c.load, ex1_load, sizeof(ex1_load));
 	c.plan.observer = &snap.obs;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_CWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_CWA));
 
 	ASSERT_EQ(3, snap.k);
 	ASSERT_EQ(1, snap.seen[2]);
@@ -159,7 +159,7 @@ TEST(cwa_example1)
 
 	/* MCWA on a fault-free cube is CWA. */
 	c.plan.observer = NULL;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_MCWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_MCWA));
 	EXPECT_STREQ("XXX", hcube_pattern((char[4]){ 0 }, 3, c.topo.cb_base,
 					 c.topo.cb_mask));
 	EXPECT_EQ(0, c.topo.depth);
@@ -280,7 +280,7 @@ TEST(mcwa_example2_plan)
 	ASSERT_EQ(0, ctx_init(&c, 4));
 	ex2_setup(&c);
 	c.plan.observer = &snap.obs;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_MCWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_MCWA));
 
 	ASSERT_EQ(2, snap.k);
 	/* q_t of the C_b roots: q^0 = omega * l_avg = 3 * 10. */
@@ -306,7 +306,7 @@ TEST(mcwa_example2_plan)
 	EXPECT_EQ(v, c.plan.stats.migrations);
 
 	/* CWA refuses a faulty cube and says what to use instead. */
-	ASSERT_EQ(HCUBE_E_NEED_MCWA, ctx_plan(&c, HCUBE_POL_CWA));
+	ASSERT_EQ(HCUBE_E_NEED_MCWA, ctx_plan(&c, HCUBE_POLICY_CWA));
 	EXPECT_NE(NULL, strstr(hcube_strerror(HCUBE_E_NEED_MCWA), "mcwa"));
 	ctx_free(&c);
 }
@@ -318,7 +318,7 @@ TEST(dem_figure1)
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
 	memcpy(c.load, ex1_load, sizeof(ex1_load));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_DEM));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_DEM));
 	/* "14 task migrations are performed" in dimension 0 (Section 3.2). */
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		if (c.plan.transfers[i].step == 1) {
@@ -348,7 +348,7 @@ TEST(dem_skips_faulty_neighbour)
 	c.load[0] = 10;
 	c.load[2] = 0;
 	c.load[3] = 6;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_DEM));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_DEM));
 	ASSERT_EQ(2, c.plan.ntransfers);
 	/* dimension 0: 11 -> 10 3; dimension 1: 00 -> 10 (10 - 3) / 2 = 3 */
 	EXPECT_EQ(1, c.plan.transfers[0].step);
@@ -381,7 +381,7 @@ TEST(detached_vertex)
 	c.state[2] = HCUBE_V_ABSENT;
 	c.state[4] = HCUBE_V_OFFLINE;
 	memcpy(c.load, load, sizeof(load));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_MCWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_MCWA));
 	EXPECT_STREQ("X11", hcube_pattern(pat, 3, c.topo.cb_base, c.topo.cb_mask));
 	EXPECT_EQ(5, c.topo.nhealthy);
 	EXPECT_EQ(4, c.topo.nattached);
@@ -401,7 +401,7 @@ TEST(detached_vertex)
 		EXPECT_LE(c.plan.after[v], 12);
 	}
 	/* DEM does not need the trees: 000 has no healthy neighbour at all. */
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_DEM));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_DEM));
 	EXPECT_EQ(7, c.plan.after[0]);
 	ctx_free(&c);
 }
@@ -418,7 +418,7 @@ TEST(routes_example1)
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
 	memcpy(c.load, ex1_load, sizeof(ex1_load));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_CWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_CWA));
 	ASSERT_GE(ARRAY_SIZE(r), hcube_routes_max(3));
 	ASSERT_EQ(HCUBE_OK, hcube_plan_routes(&c.plan, c.load, r, ARRAY_SIZE(r),
 					      &nr, c.work));
@@ -470,16 +470,16 @@ TEST(zero_cube)
 
 	ASSERT_EQ(0, ctx_init(&c, 0));
 	c.load[0] = 5;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_MCWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_MCWA));
 	EXPECT_STREQ("", hcube_pattern(pat, 0, c.topo.cb_base, c.topo.cb_mask));
 	EXPECT_EQ(0, c.plan.ntransfers);
 	EXPECT_EQ(5, c.plan.after[0]);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_CWA));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_DEM));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_CWA));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_DEM));
 	c.state[0] = HCUBE_V_FAULTY;
 	c.load[0] = 0;
-	EXPECT_EQ(HCUBE_E_NO_HEALTHY, ctx_plan(&c, HCUBE_POL_MCWA));
-	EXPECT_EQ(HCUBE_E_NO_HEALTHY, ctx_plan(&c, HCUBE_POL_DEM));
+	EXPECT_EQ(HCUBE_E_NO_HEALTHY, ctx_plan(&c, HCUBE_POLICY_MCWA));
+	EXPECT_EQ(HCUBE_E_NO_HEALTHY, ctx_plan(&c, HCUBE_POLICY_DEM));
 	ctx_free(&c);
 }
 
@@ -491,35 +491,35 @@ TEST(bad_input)
 	ASSERT_EQ(0, ctx_init(&other, 3));
 	c.state[5] = HCUBE_V_FAULTY;
 	c.load[5] = 1;
-	EXPECT_EQ(HCUBE_E_FAULTY_LOAD, ctx_plan(&c, HCUBE_POL_MCWA));
-	EXPECT_EQ(HCUBE_E_FAULTY_LOAD, ctx_plan(&c, HCUBE_POL_DEM));
+	EXPECT_EQ(HCUBE_E_FAULTY_LOAD, ctx_plan(&c, HCUBE_POLICY_MCWA));
+	EXPECT_EQ(HCUBE_E_FAULTY_LOAD, ctx_plan(&c, HCUBE_POLICY_DEM));
 	c.load[5] = 0;
 	c.load[0] = 0x7fffffff;
 	c.load[1] = 1;
-	EXPECT_EQ(HCUBE_E_OVERFLOW, ctx_plan(&c, HCUBE_POL_MCWA));
+	EXPECT_EQ(HCUBE_E_OVERFLOW, ctx_plan(&c, HCUBE_POLICY_MCWA));
 	c.load[0] = 0x7ffffffe;
-	EXPECT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_MCWA));
+	EXPECT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_MCWA));
 	c.load[0] = 1;
-	EXPECT_EQ(HCUBE_E_POLICY, hcube_plan_build(&c.plan, HCUBE_POL_NPOLICIES,
+	EXPECT_EQ(HCUBE_E_POLICY, hcube_plan_build(&c.plan, __HCUBE_POLICY_MAX,
 						   &c.cube, &c.topo, c.work));
 	c.state[6] = HCUBE_V_NSTATES;
 	EXPECT_EQ(HCUBE_E_STATE, hcube_topo_build(&c.topo, 3, c.state, c.work));
-	EXPECT_EQ(HCUBE_E_STATE, hcube_plan_build(&c.plan, HCUBE_POL_DEM,
+	EXPECT_EQ(HCUBE_E_STATE, hcube_plan_build(&c.plan, HCUBE_POLICY_DEM,
 						  &c.cube, NULL, c.work));
 	c.state[6] = HCUBE_V_HEALTHY;
 	/* A topology built for other states is refused, and so is none. */
 	ASSERT_EQ(HCUBE_OK, hcube_topo_build(&other.topo, 3, other.state, other.work));
-	EXPECT_EQ(HCUBE_E_TOPO, hcube_plan_build(&c.plan, HCUBE_POL_MCWA, &c.cube,
+	EXPECT_EQ(HCUBE_E_TOPO, hcube_plan_build(&c.plan, HCUBE_POLICY_MCWA, &c.cube,
 						 &other.topo, c.work));
-	EXPECT_EQ(HCUBE_E_TOPO, hcube_plan_build(&c.plan, HCUBE_POL_MCWA, &c.cube,
+	EXPECT_EQ(HCUBE_E_TOPO, hcube_plan_build(&c.plan, HCUBE_POLICY_MCWA, &c.cube,
 						 NULL, c.work));
 	/* Dimension mismatch and out of range. */
 	c.cube.dim = 2;
-	EXPECT_EQ(HCUBE_E_DIM, hcube_plan_build(&c.plan, HCUBE_POL_DEM, &c.cube,
+	EXPECT_EQ(HCUBE_E_DIM, hcube_plan_build(&c.plan, HCUBE_POLICY_DEM, &c.cube,
 						NULL, c.work));
 	EXPECT_EQ(HCUBE_E_DIM, hcube_topo_init(&c.topo, HCUBE_MAX_DIM + 1, c.topo_mem));
 	EXPECT_EQ(0, hcube_topo_memsize(HCUBE_MAX_DIM + 1));
-	EXPECT_EQ(HCUBE_POL_DEM, hcube_policy_parse("dem"));
+	EXPECT_EQ(HCUBE_POLICY_DEM, hcube_policy_parse("dem"));
 	EXPECT_EQ(-1, hcube_policy_parse("mcwa2"));
 	EXPECT_EQ(-1, hcube_policy_parse(""));
 	EXPECT_STREQ("unknown error", hcube_strerror(HCUBE_E_NERRORS));

@@ -17,6 +17,7 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x9ebb1e
 #include "core_util.h"
 
 #define NONE HCUBE_VERTEX_NONE
@@ -127,7 +128,7 @@ TEST(contention_one_receiver)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = ld[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
 	EXPECT_EQ(6, moved(&c, 1, 0) + moved(&c, 2, 0) + moved(&c, 4, 0));
@@ -144,7 +145,7 @@ TEST(contention_one_receiver)
 	/* with 4 faulty: T = 44 on 7, band 6..7; 1 and 2 give 3 each */
 	c.state[4] = HCUBE_V_FAULTY;
 	c.load[4] = 0;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(3, moved(&c, 1, 0));
 	EXPECT_EQ(3, moved(&c, 2, 0));
 	EXPECT_EQ(0, c.plan.after[4]);
@@ -168,7 +169,7 @@ TEST(empty_pebble)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = ld[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(6, c.plan.after[v]);
 	EXPECT_EQ(18, c.plan.stats.migrations);
@@ -247,16 +248,6 @@ static void bf_rec(struct bf *b, u32 cell, u32 *left_s, u32 *left_c, u32 fl,
 		left_s[i] += k;
 		left_c[j] += k;
 	}
-}
-
-static u64 rng_state = 0x9ebb1e;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
 TEST(assign_brute_force)

@@ -7,23 +7,8 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0
 #include "core_util.h"
-
-static u64 rng_state;
-
-static u32 rnd(void)
-{
-	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((rng_state * 0x2545F4914F6CDD1DULL) >> 32);
-}
-
-static u32 rnd_below(u32 n)
-{
-	return (u32)(((u64)rnd() * n) >> 32);
-}
 
 /* A random instance; about a quarter of them fault-free. */
 static void make_instance(struct ctx *c, u32 max_load)
@@ -286,22 +271,15 @@ static u32 least_loaded(const struct ctx *c)
 	return best;
 }
 
-static const enum hcube_pol all_pols[] = {
-	HCUBE_POL_MCWA, HCUBE_POL_DEM, HCUBE_POL_CWA, HCUBE_POL_OPTIMAL,
-	HCUBE_POL_AUTO, HCUBE_POL_RID, HCUBE_POL_SID, HCUBE_POL_SBN,
-	HCUBE_POL_SBN_CUBE, HCUBE_POL_SBN_HEUR, HCUBE_POL_PEBBLE,
-};
-
-static u64 cand_hops[HCUBE_POL_NPOLICIES];
-static u32 cand_imb[HCUBE_POL_NPOLICIES];
-static bool cand_ok[HCUBE_POL_NPOLICIES];
+static u64 cand_hops[__HCUBE_POLICY_MAX];
+static u32 cand_imb[__HCUBE_POLICY_MAX];
+static bool cand_ok[__HCUBE_POLICY_MAX];
 static u8 flow_mem[1 << 20];
-static u32 plan_count[HCUBE_POL_NPOLICIES];
+static u32 plan_count[__HCUBE_POLICY_MAX];
 
 static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			  u32 count, u32 dmin, u32 dmax)
 {
-	static const enum hcube_pol *pols = all_pols;
 	static struct ctx ctxs[HCUBE_MAX_DIM + 1];
 	u32 iter, d, i;
 
@@ -312,14 +290,17 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 		struct ctx *c = &ctxs[dmin + rnd_below(dmax - dmin + 1)];
 
 		make_instance(c, 1000);
-		for (i = 0; i < ARRAY_SIZE(all_pols); i++) {
-			const char *name = hcube_policy_name(pols[i]);
+		/* every policy of the table, in the order of enum hcube_policy */
+		for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+			enum hcube_policy pol = i;
+			u32 flags = hcube_policy_lookup(pol)->flags;
+			const char *name = hcube_policy_name(pol);
 			const char *bad;
 			int err;
 
-			cand_ok[pols[i]] = false;
-			err = ctx_plan(c, pols[i]);
-			if (pols[i] == HCUBE_POL_CWA && !fault_free(c)) {
+			cand_ok[pol] = false;
+			err = ctx_plan(c, pol);
+			if ((flags & HCUBE_POLICY_F_FAULT_FREE) && !fault_free(c)) {
 				EXPECT_EQ(HCUBE_E_NEED_MCWA, err)
 					dump(_metadata, c, name, seed, iter);
 				continue;
@@ -332,9 +313,9 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 			bad = replay(c, cur);
 			if (!bad)
 				bad = check_routes(c);
-			if (!bad && (pols[i] == HCUBE_POL_RID || pols[i] == HCUBE_POL_SID))
-				bad = check_diffusion(c, pols[i] == HCUBE_POL_SID);
-			if (!bad && pols[i] == HCUBE_POL_PEBBLE)
+			if (!bad && (pol == HCUBE_POLICY_RID || pol == HCUBE_POLICY_SID))
+				bad = check_diffusion(c, pol == HCUBE_POLICY_SID);
+			if (!bad && pol == HCUBE_POLICY_PEBBLE)
 				bad = check_pebble(c, cur);
 			if (!bad && hcube_imbalance(c->dim, c->state, c->plan.after,
 						    c->work) != c->plan.stats.imbalance)
@@ -345,11 +326,11 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				TH_LOG("%s", bad);
 				continue;
 			}
-			plan_count[pols[i]]++;
-			cand_ok[pols[i]] = true;
-			cand_hops[pols[i]] = c->plan.stats.migrations;
-			cand_imb[pols[i]] = c->plan.stats.imbalance;
-			if (pols[i] == HCUBE_POL_OPTIMAL) {
+			plan_count[pol]++;
+			cand_ok[pol] = true;
+			cand_hops[pol] = c->plan.stats.migrations;
+			cand_imb[pol] = c->plan.stats.imbalance;
+			if (pol == HCUBE_POLICY_OPTIMAL) {
 				u64 opt;
 
 				/* balanced, and optimal for its own final loads */
@@ -361,19 +342,19 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				EXPECT_EQ(opt, c->plan.stats.migrations)
 					dump(_metadata, c, name, seed, iter);
 				/* never more than a balanced MCWA plan */
-				if (cand_ok[HCUBE_POL_MCWA] && !cand_imb[HCUBE_POL_MCWA])
-					EXPECT_LE(opt, cand_hops[HCUBE_POL_MCWA])
+				if (cand_ok[HCUBE_POLICY_MCWA] && !cand_imb[HCUBE_POLICY_MCWA])
+					EXPECT_LE(opt, cand_hops[HCUBE_POLICY_MCWA])
 						dump(_metadata, c, name, seed, iter);
 				continue;
 			}
-			if (pols[i] == HCUBE_POL_AUTO) {
+			if (flags & HCUBE_POLICY_F_CHOOSER) {
 				u32 k;
 
 				/* the least imbalance, then the fewest task-hops */
-				for (k = 0; k < HCUBE_POL_NPOLICIES; k++) {
-					if (!cand_ok[k] || (k != HCUBE_POL_MCWA &&
-							    k != HCUBE_POL_DEM &&
-							    k != HCUBE_POL_OPTIMAL))
+				for (k = 0; k < __HCUBE_POLICY_MAX; k++) {
+					if (!cand_ok[k] ||
+					    !(hcube_policy_lookup(k)->flags &
+					      HCUBE_POLICY_F_AUTO_CANDIDATE))
 						continue;
 					EXPECT_LE(c->plan.stats.imbalance, cand_imb[k])
 						dump(_metadata, c, name, seed, iter);
@@ -383,24 +364,24 @@ static void run_instances(struct __test_metadata *_metadata, u64 seed,
 				}
 				continue;
 			}
-			if (pols[i] == HCUBE_POL_SBN || pols[i] == HCUBE_POL_SBN_CUBE ||
-			    pols[i] == HCUBE_POL_SBN_HEUR) {
+			if (pol == HCUBE_POLICY_SBN || pol == HCUBE_POLICY_SBN_CUBE ||
+			    pol == HCUBE_POLICY_SBN_HEUR) {
 				EXPECT_EQ(least_loaded(c), c->plan.root)
 					dump(_metadata, c, name, seed, iter);
-				if (pols[i] == HCUBE_POL_SBN && fault_free(c) && c->dim)
+				if (pol == HCUBE_POLICY_SBN && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * ((1U << c->dim) - 1),
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
-				if (pols[i] == HCUBE_POL_SBN_CUBE && fault_free(c) && c->dim)
+				if (pol == HCUBE_POLICY_SBN_CUBE && fault_free(c) && c->dim)
 					EXPECT_EQ(3 * (1U << c->dim) - 4,
 						  c->plan.stats.messages -
 						  c->plan.stats.job_messages);
 				continue;
 			}
-			if (pols[i] != HCUBE_POL_MCWA && pols[i] != HCUBE_POL_CWA &&
-			    pols[i] != HCUBE_POL_DEM)
+			if (pol != HCUBE_POLICY_MCWA && pol != HCUBE_POLICY_CWA &&
+			    pol != HCUBE_POLICY_DEM)
 				continue;
-			if (pols[i] == HCUBE_POL_DEM) {
+			if (pol == HCUBE_POLICY_DEM) {
 				if (fault_free(c))
 					EXPECT_LE(spread(c, cur, false), c->dim)
 						dump(_metadata, c, name, seed, iter);
@@ -430,7 +411,7 @@ TEST(plans_small_cubes)
 	u32 k;
 
 	run_instances(_metadata, 0x1234567ULL, 12000, 1, 8);
-	for (k = 0; k < HCUBE_POL_NPOLICIES; k++)
+	for (k = 0; k < __HCUBE_POLICY_MAX; k++)
 		TH_LOG("%s: %u plans checked", hcube_policy_name(k), plan_count[k]);
 }
 

@@ -28,6 +28,7 @@
  */
 #include <stdio.h>
 #include "kselftest_harness.h"
+#define CORE_RNG_SEED 0x5b2002ULL
 #include "core_util.h"
 #include "hcube_internal.h"
 
@@ -249,7 +250,7 @@ TEST(cube_embedding)
 				}
 				EXPECT_EQ(b > 1 ? b : 1, k) TH_LOG("d %u r %u x %u", d, r, x);
 				for (i = 0; i < k; i++) {
-					EXPECT_EQ(1, hcube_popcount(preds[i] ^ x));
+					EXPECT_EQ(1, hweight32(preds[i] ^ x));
 					/* one stage above */
 					EXPECT_EQ(hcube_sbn_stage(HCUBE_SBN_CUBE, d, r, x) + 1,
 						  hcube_sbn_stage(HCUBE_SBN_CUBE, d, r, preds[i]));
@@ -350,7 +351,7 @@ TEST(heuristic_push_plan)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
 	/* 1 message to 4, 2 from 4, 2 from each of 6 and 2; no job upwards */
@@ -381,7 +382,7 @@ TEST(heuristic_walk_plan)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
@@ -391,7 +392,7 @@ TEST(heuristic_walk_plan)
 
 	/* the walk stops at the first overloaded vertex: 4 returns half */
 	memcpy(c.load, (u32[8]){ 0, 3, 3, 3, 10, 3, 3, 3 }, sizeof(before));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(5, c.plan.after[0]);
 	EXPECT_EQ(5, c.plan.after[4]);
 	EXPECT_EQ(1, c.plan.stats.job_messages);
@@ -415,7 +416,7 @@ TEST(basic_early_transfer)
 		c.state[v] = HCUBE_V_HEALTHY;
 		c.load[v] = before[v];
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		const struct hcube_transfer *x = &c.plan.transfers[i];
@@ -430,16 +431,6 @@ TEST(basic_early_transfer)
 	EXPECT_EQ(3 * 8 - 3 + c.plan.stats.job_messages, c.plan.stats.messages);
 	EXPECT_GE(c.plan.stats.job_messages, 1);
 	ctx_free(&c);
-}
-
-static u64 rng_state = 0x5b2002ULL;
-
-static u32 rnd_below(u32 n)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((((rng_state * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
 /* Healthy vertices in v's component. */
@@ -484,10 +475,10 @@ TEST(message_counts)
 			c.state[v] = HCUBE_V_HEALTHY;
 			c.load[v] = 5;
 		}
-		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 		EXPECT_EQ(0, c.plan.stats.job_messages);
 		EXPECT_EQ(3 * n - 3, c.plan.stats.messages);
-		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+		ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 		EXPECT_EQ(0, c.plan.stats.job_messages);
 		EXPECT_EQ(n > 1 ? 3 * n - 4 : 0, c.plan.stats.messages) TH_LOG("n %u", dim);
 		if (n == 16)
@@ -508,11 +499,11 @@ TEST(message_counts)
 				c.load[x] = 0;
 			}
 			if (!nf) {
-				ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+				ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 				EXPECT_EQ(n > 1 ? 3 * n - 4 + c.plan.stats.job_messages : 0,
 					  c.plan.stats.messages);
 			}
-			if (ctx_plan(&c, HCUBE_POL_SBN) == HCUBE_E_NO_HEALTHY)
+			if (ctx_plan(&c, HCUBE_POLICY_SBN) == HCUBE_E_NO_HEALTHY)
 				continue;
 			if (c.plan.root == NONE)
 				continue;
@@ -543,7 +534,7 @@ TEST(faulty_predecessor_skipped)
 		c.load[v] = before[v];
 	}
 	c.state[4] = HCUBE_V_FAULTY;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_HEUR));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
@@ -553,13 +544,13 @@ TEST(faulty_predecessor_skipped)
 	EXPECT_EQ(5, c.plan.after[6]);
 	EXPECT_EQ(0, c.plan.after[4]);
 	/* Basic and CUBE: P = 7 healthy */
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 	EXPECT_EQ(3 * 7 - 3 + c.plan.stats.job_messages, c.plan.stats.messages);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
 		EXPECT_NE(4, c.plan.transfers[i].to);
 	}
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POL_SBN_CUBE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_CUBE));
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		EXPECT_NE(4, c.plan.transfers[i].from);
 		EXPECT_NE(4, c.plan.transfers[i].to);

@@ -1108,7 +1108,7 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	put_u32(b, HCUBE_R_A_APPLIED, p.applied);
 	put_u32(b, HCUBE_R_A_MESSAGES, p.stats.messages);
 	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
-	if (p.applied == HCUBE_POL_PEBBLE)
+	if (p.applied == HCUBE_POLICY_PEBBLE)
 		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
 	max_chunk = getenv("HCUBE_FAKE_CHUNK") ? strtoul(getenv("HCUBE_FAKE_CHUNK"), NULL, 10) : 0;
 	if (!max_chunk || max_chunk > HCUBE_TRANSFERS_PER_ATTR)
@@ -1126,7 +1126,7 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 		put_attr(b, HCUBE_R_A_TRANSFERS, x, chunk * sizeof(*x));
 		free(x);
 	} while (i < p.ntransfers);
-	if (p.applied == HCUBE_POL_MCWA || p.applied == HCUBE_POL_CWA) {
+	if (p.applied == HCUBE_POLICY_MCWA || p.applied == HCUBE_POLICY_CWA) {
 		put_pattern(b, HCUBE_R_A_CB_PATTERN);
 		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
 	}
@@ -1150,13 +1150,13 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 static void do_rebalance(const struct req *r)
 {
 	const struct nlattr *pa = r->a[HCUBE_R_A_POLICY];
-	u32 policy = pa ? get_u32(pa) : HCUBE_POL_MCWA;
+	u32 policy = pa ? get_u32(pa) : HCUBE_POLICY_MCWA;
 	struct mb b = { 0 };
 
 	reply_begin(&b, r, 0);
 	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
 		free(b.d);
-		if (policy == HCUBE_POL_CWA)
+		if (policy == HCUBE_POLICY_CWA)
 			fail(r, EINVAL, "HCUBE_R_A_POLICY: cwa needs a fault-free cube", pa,
 			     false, 0, 0);
 		else
@@ -1519,7 +1519,7 @@ static void queue_events(void)
 	msg_end_queue(&b);
 
 	msg_begin(&b, FAKE_FAMILY, 0, 0, 0, HCUBE_CMD_REBALANCE_NTF);
-	put_report(&b, HCUBE_POL_MCWA, false, HCUBE_REASON_AUTO);
+	put_report(&b, HCUBE_POLICY_MCWA, false, HCUBE_REASON_AUTO);
 	msg_end_queue(&b);
 
 	/* vertex 1 (the controller of cluster 0 here) failed: 2 took over */

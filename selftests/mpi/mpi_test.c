@@ -34,7 +34,7 @@
 #include <string.h>
 #include <mpi.h>
 #include <linux/hcube.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 #include "hcube_mpi.h"
 
 #define MAXV	HCUBE_MAX_VERTICES

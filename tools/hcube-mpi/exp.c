@@ -33,7 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 #include "hcube_mpi.h"
 
 #define NCYCLES		10

@@ -4,7 +4,8 @@
 #define HCUBE_MPI_HM_H
 
 #include <stdbool.h>
-#include "hcube_core.h"
+#include <linux/bitops.h>
+#include "hcube_core_ext.h"
 #include "hcube_mpi.h"
 
 /* Message tags on the library's own communicator, one per kind. */

@@ -222,9 +222,9 @@ u32 hm_route_len(struct hcube_mpi *h, u32 from, u32 to)
 {
 	u32 x = from ^ to;
 
-	if (hcube_popcount(x) <= 1)
-		return hcube_popcount(x);
-	if (hcube_popcount(x) == 2 && two_hop_via(h, from, x) != HCUBE_VERTEX_NONE)
+	if (hweight32(x) <= 1)
+		return hweight32(x);
+	if (hweight32(x) == 2 && two_hop_via(h, from, x) != HCUBE_VERTEX_NONE)
 		return 2;
 	bfs(h, to);
 	if (h->bfs_dist[from] == 0xffff)
@@ -242,9 +242,9 @@ static u32 next_hop(struct hcube_mpi *h, u32 cur, u32 to)
 {
 	u32 x = cur ^ to, d, via;
 
-	if (hcube_popcount(x) == 1)
+	if (hweight32(x) == 1)
 		return to;
-	if (hcube_popcount(x) == 2) {
+	if (hweight32(x) == 2) {
 		via = two_hop_via(h, cur, x);
 		if (via != HCUBE_VERTEX_NONE)
 			return via;

@@ -61,17 +61,17 @@ static const char *const pol_names[SIM_NPOL] = {
 };
 
 static const int core_pol[SIM_NPOL] = {
-	[SIM_MCWA] = HCUBE_POL_MCWA,
-	[SIM_DEM] = HCUBE_POL_DEM,
-	[SIM_CWA] = HCUBE_POL_CWA,
-	[SIM_MCWAOPT] = HCUBE_POL_MCWA,
-	[SIM_OPTIMAL] = HCUBE_POL_OPTIMAL,
-	[SIM_AUTO] = HCUBE_POL_AUTO,
-	[SIM_SID] = HCUBE_POL_SID,
-	[SIM_SBN] = HCUBE_POL_SBN,
-	[SIM_SBN_CUBE] = HCUBE_POL_SBN_CUBE,
-	[SIM_SBN_HEUR] = HCUBE_POL_SBN_HEUR,
-	[SIM_PEBBLE] = HCUBE_POL_PEBBLE,
+	[SIM_MCWA] = HCUBE_POLICY_MCWA,
+	[SIM_DEM] = HCUBE_POLICY_DEM,
+	[SIM_CWA] = HCUBE_POLICY_CWA,
+	[SIM_MCWAOPT] = HCUBE_POLICY_MCWA,
+	[SIM_OPTIMAL] = HCUBE_POLICY_OPTIMAL,
+	[SIM_AUTO] = HCUBE_POLICY_AUTO,
+	[SIM_SID] = HCUBE_POLICY_SID,
+	[SIM_SBN] = HCUBE_POLICY_SBN,
+	[SIM_SBN_CUBE] = HCUBE_POLICY_SBN_CUBE,
+	[SIM_SBN_HEUR] = HCUBE_POLICY_SBN_HEUR,
+	[SIM_PEBBLE] = HCUBE_POLICY_PEBBLE,
 };
 
 /* Plans that need every node's load in one place: priced as one AAPC. */
@@ -607,7 +607,7 @@ static const struct hcube_plan *flow_plan(struct sim_model *m,
 	if (tail != m->n)
 		sim_die("internal: the optimal flow has a cycle");
 
-	fp->policy = HCUBE_POL_MCWA;
+	fp->policy = HCUBE_POLICY_MCWA;
 	fp->ntransfers = 0;
 	fp->nsteps = 0;
 	for (v = 0; v < m->n; v++) {

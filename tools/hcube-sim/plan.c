@@ -53,7 +53,7 @@ static void parse(struct plan_input *in, int argc, char **argv)
 	size_t n, i;
 	int c;
 
-	in->policy = HCUBE_POL_MCWA;
+	in->policy = HCUBE_POLICY_MCWA;
 	in->budget = HCUBE_AUTO_BUDGET;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -155,7 +155,7 @@ static void print_loads(u32 dim, const u8 *state, const u32 *before,
 /* The plan is MCWA's or CWA's (auto's choice included): it has trees. */
 static bool uses_trees(const struct hcube_plan *p)
 {
-	return p->applied == HCUBE_POL_MCWA || p->applied == HCUBE_POL_CWA;
+	return p->applied == HCUBE_POLICY_MCWA || p->applied == HCUBE_POLICY_CWA;
 }
 
 static void print_text(const struct plan_input *in, const struct hcube_topo *t,
@@ -172,12 +172,12 @@ static void print_text(const struct plan_input *in, const struct hcube_topo *t,
 	for (i = 0; i < in->nfaulty; i++)
 		printf(" %s", sim_label(a, in->dim, in->faulty[i]));
 	printf("\n");
-	if (p->policy == HCUBE_POL_AUTO)
+	if (p->policy == HCUBE_POLICY_AUTO)
 		printf("auto applied %s (work %llu of budget %llu)\n",
 		       hcube_policy_name(p->applied),
 		       (unsigned long long)p->work_done,
 		       (unsigned long long)p->budget);
-	else if (p->policy == HCUBE_POL_OPTIMAL)
+	else if (p->policy == HCUBE_POLICY_OPTIMAL)
 		printf("optimal: work %llu units\n", (unsigned long long)p->work_done);
 	if (p->root != HCUBE_VERTEX_NONE)
 		printf("root %s\n", sim_label(a, in->dim, p->root));
@@ -322,7 +322,7 @@ int cmd_plan(int argc, char **argv)
 	c.plan.budget = in.budget;
 	err = hcube_topo_build(&c.topo, in.dim, in.state, c.work);
 	/* only MCWA and CWA need the topology (auto skips MCWA without it) */
-	if (!err || (in.policy != HCUBE_POL_MCWA && in.policy != HCUBE_POL_CWA))
+	if (!err || (in.policy != HCUBE_POLICY_MCWA && in.policy != HCUBE_POLICY_CWA))
 		err = hcube_plan_build(&c.plan, in.policy, &cube, err ? NULL : &c.topo,
 				       c.work);
 	if (err)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "hcube_core.h"
+#include "hcube_core_ext.h"
 
 /* Exit status for bad usage or input, as documented. */
 #define SIM_EXIT_USAGE 2
