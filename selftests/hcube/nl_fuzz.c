@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube netlink fuzzer: random and mutated messages to the family, as root
- * and as an unprivileged user, for a bounded time (seeded).
+ * hcube netlink fuzzer: random and mutated messages to the family, as root,
+ * as an unprivileged user, and as nobody holding CAP_NET_ADMIN alone, for a
+ * bounded time each (seeded).
  *
  * Checked for every message: each reply is well formed (lengths, types,
  * attributes that parse to the last byte); a rejected message changes
  * nothing (a fingerprint of the cube, its tasks, counters and config taken
- * before and after); an unprivileged caller never changes state. Prints
- * the messages sent and the replies by errno; exits 1 on a violation.
+ * before and after); an unprivileged caller never changes state. After the
+ * CAP_NET_ADMIN phase: root's unregistered processes have the CPU masks they
+ * had, and root's registered ones are still registered (an administrator of
+ * the network may mark faults and rebalance, but not pin, register or
+ * release root's tasks). Prints the messages sent and the replies by errno;
+ * exits 1 on a violation.
  *
  * Usage: nl_fuzz [SECONDS [SEED]]
  */
 #include <getopt.h>
 #include <poll.h>
 #include <time.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
 #include "hcube_util.h"
+
+#define NOBODY 65534
+
+/* Who sends: the checks that apply differ. */
+enum who { AS_ROOT, AS_NOBODY, AS_NET_ADMIN };
 
 static uint64_t rng;
 
@@ -240,7 +253,7 @@ static int is_mutating(uint8_t cmd)
 	return 0;
 }
 
-static void fuzz(struct hnl *h, double seconds, int unprivileged)
+static void fuzz(struct hnl *h, double seconds, enum who who)
 {
 	struct hreq *r = malloc(sizeof(*r));
 	struct timespec t0, t;
@@ -304,10 +317,10 @@ static void fuzz(struct hnl *h, double seconds, int unprivileged)
 		if (!err) {
 			accepted++;
 			/* keep the automatic trigger off: it would change state on its own */
-			if (cmd == HCUBE_CMD_CONFIG_SET && !unprivileged)
+			if (cmd == HCUBE_CMD_CONFIG_SET && who != AS_NOBODY)
 				hc_config(h, -1, 0, -1, -1);
 		}
-		if (unprivileged && !err && is_mutating(cmd))
+		if (who == AS_NOBODY && !err && is_mutating(cmd))
 			violation("unprivileged change accepted", cmd);
 		hreply_free(&rp);
 
@@ -335,17 +348,74 @@ static void report(const char *who)
 			printf("#   %-8s %ld\n", strerrorname_np(i) ? strerrorname_np(i) : "?", errs[i]);
 }
 
+/* Become nobody, with CAP_NET_ADMIN alone when @net_admin. */
+static int drop_to_nobody(int net_admin)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (prctl(PR_SET_KEEPCAPS, net_admin) || setresgid(NOBODY, NOBODY, NOBODY) ||
+	    setresuid(NOBODY, NOBODY, NOBODY))
+		return -1;
+	if (!net_admin)
+		return 0;
+	d[0].effective = d[0].permitted = 1U << CAP_NET_ADMIN;
+	return syscall(SYS_capset, &hdr, d);
+}
+
+/* Fuzz as @who in a child process; true when it found no violation. */
+static int fuzz_as(enum who who, const char *name, double seconds, uint64_t seed)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		struct hnl u;
+
+		violations = 0;
+		sent = accepted = noreply = 0;
+		memset(errs, 0, sizeof(errs));
+		rng = seed;
+		if (drop_to_nobody(who == AS_NET_ADMIN) || hnl_open(&u)) {
+			printf("# %s: cannot drop privileges: %s\n", name, strerror(errno));
+			_exit(2);
+		}
+		fuzz(&u, seconds, who);
+		report(name);
+		fflush(stdout);
+		_exit(violations ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int is_registered(struct hnl *h, pid_t pid)
+{
+	uint32_t *pids;
+	int n, i, found = 0;
+
+	n = hc_task_pids(h, &pids);
+	for (i = 0; i < n; i++)
+		found |= pids[i] == (uint32_t)pid;
+	free(pids);
+	return n < 0 ? -1 : found;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 10;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
+	cpu_set_t mask[2], now;
 	struct hnl h;
-	pid_t pid;
-	int status, i;
+	int ok, i, bad = 0;
 
 	rng = seed ? seed : 1;
-	printf("TAP version 13\n1..2\n# seed %llu, %.0f s as root then %.0f s unprivileged\n",
-	       (unsigned long long)seed, seconds, seconds);
+	printf("TAP version 13\n1..4\n"
+	       "# seed %llu, %.0f s each as root, nobody, nobody with CAP_NET_ADMIN\n",
+	       (unsigned long long)seed, seconds);
 	for (i = 0; i < 4; i++)
 		kids[i] = hc_spawn(0);
 	if (hnl_open(&h)) {
@@ -356,32 +426,48 @@ int main(int argc, char **argv)
 		printf("not ok 1 reset\n");
 		return 1;
 	}
-	fuzz(&h, seconds, 0);
+	fuzz(&h, seconds, AS_ROOT);
 	report("root");
 	printf("%s 1 root: every reply well formed, no rejected message changed state\n",
 	       violations ? "not ok" : "ok");
+	bad |= violations;
 
-	fflush(stdout);
-	pid = fork();
-	if (!pid) {
-		struct hnl u;
+	ok = fuzz_as(AS_NOBODY, "unprivileged", seconds, seed * 31 + 7);
+	printf("%s 2 unprivileged: no state change accepted\n", ok ? "ok" : "not ok");
+	bad |= !ok;
 
-		violations = 0;
-		sent = accepted = noreply = 0;
-		memset(errs, 0, sizeof(errs));
-		rng = seed * 31 + 7;
-		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534) ||
-		    hnl_open(&u))
-			_exit(2);
-		fuzz(&u, seconds, 1);
-		report("unprivileged");
-		fflush(stdout);
-		_exit(violations ? 1 : 0);
+	/* root's processes: two registered, two not, before the third caller */
+	hc_reset(&h, HCUBE_MODE_CPU);
+	hc_get_cube(&h, &cube);
+	ok = !hc_task_add(&h, kids, 2, -1, 0);
+	for (i = 0; i < 2; i++)
+		ok &= !sched_getaffinity(kids[2 + i], sizeof(mask[i]), &mask[i]);
+	if (!ok)
+		printf("# could not register root's processes or read their masks\n");
+	ok &= fuzz_as(AS_NET_ADMIN, "CAP_NET_ADMIN", seconds, seed * 17 + 3);
+	printf("%s 3 CAP_NET_ADMIN alone: replies well formed, rejected messages change nothing\n",
+	       ok ? "ok" : "not ok");
+	bad |= !ok;
+	ok = 1;
+	for (i = 0; i < 2; i++) {
+		if (sched_getaffinity(kids[2 + i], sizeof(now), &now) ||
+		    !CPU_EQUAL(&now, &mask[i])) {
+			printf("# root's unregistered process %d: its CPU mask changed\n", kids[2 + i]);
+			ok = 0;
+		}
+		if (is_registered(&h, kids[2 + i]) != 0) {
+			printf("# root's process %d was registered by nobody\n", kids[2 + i]);
+			ok = 0;
+		}
+		if (is_registered(&h, kids[i]) != 1) {
+			printf("# root's registered process %d was released by nobody\n", kids[i]);
+			ok = 0;
+		}
 	}
-	waitpid(pid, &status, 0);
-	printf("%s 2 unprivileged: no state change accepted\n",
-	       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" : "not ok");
+	printf("%s 4 CAP_NET_ADMIN alone: root's processes neither pinned, registered nor released\n",
+	       ok ? "ok" : "not ok");
+	bad |= !ok;
 	hc_reset(&h, HCUBE_MODE_CPU);
 	hc_kill_all(kids, 4);
-	return violations || !WIFEXITED(status) || WEXITSTATUS(status) ? 1 : 0;
+	return bad ? 1 : 0;
 }
