@@ -49,7 +49,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
 	      $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -224,6 +224,12 @@ check-debug: tools selftests
 	HCUBE_STRESS_SECONDS=$${HCUBE_STRESS_SECONDS:-30} \
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
 	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
+
+# The long run of issue 13 (Documentation/reliability.md): stress, the
+# fuzzer, stress-ng jobs, CPU hotplug and faults for at least 30 minutes on
+# the debug kernel and 30 on the standard one. Not in `make check`.
+soak: module tools selftests
+	selftests/soak/run-soak.sh
 
 $(BUILD)/bench_core: selftests/core/bench_core.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR)
 	$(CC) $(UCFLAGS) -Iselftests/core -o $@ $< $(CORE_LIB)

@@ -43,7 +43,7 @@ def cost_tables(rows):
                   key=lambda r: (r["cpus"], r["n"]))
     if not rows:
         return ""
-    t1, t2, t3, t4 = [], [], [], []
+    t1, t2, t3, t4, t5 = [], [], [], [], []
     for r in rows:
         n = r["n"]
         t4.append([r["cpus"], n, r["moved"], "%.2f" % r["mod_dur_ms"],
@@ -51,7 +51,10 @@ def cost_tables(rows):
                    "%.2f" % r["ratio_bare"] if r.get("ratio_bare", 0) > 0 else "-",
                    "%.3f" % r["show_ms"] if "show_ms" in r else "-",
                    "%.3f" % r["stats_ms"] if "stats_ms" in r else "-"])
-        reap = r["get_ms"] - r["get0_ms"]
+        if "dump_root_ms" in r:
+            t5.append([r["cpus"], n, r["dump_root_tasks"], "%.2f" % r["dump_root_ms"],
+                       r["dump_nobody_tasks"], "%.2f" % r["dump_nobody_ms"]])
+        read_growth = r["get_ms"] - r["get0_ms"]
         t1.append([r["cpus"], n, r["moved"],
                    "%.2f" % r["mod_dur_ms"], "%.2f" % r["mod_wall_ms"],
                    "%.2f" % r["user_ms"], "%.2f" % r["ratio_apply"],
@@ -59,7 +62,7 @@ def cost_tables(rows):
                    "%.2f" % r["mod_us_per_task"], "%.2f" % r["user_us_per_task"]])
         apply_ms = r["mod_dur_ms"] - r["dry_dur_ms"]
         t2.append([r["cpus"], n, "%.2f" % r["dry_dur_ms"], "%.2f" % r["dry_wall_ms"],
-                   "%.2f" % reap, "%.2f" % max(r["dry_dur_ms"] - reap, 0),
+                   "%.3f" % read_growth,
                    "%.2f" % apply_ms,
                    "%.2f" % (apply_ms * 1e3 / r["moved"]) if r["moved"] else "-",
                    "%.1f" % r["reg_ms"],
@@ -77,7 +80,7 @@ def cost_tables(rows):
                    "module µs/moved task", "userspace µs/moved task"], t1) +
             "\n\n### Where the module's time goes; dry run, registration\n\n" +
             table(["vCPUs", "tasks", "dry run ms (own)", "dry run ms (wall)",
-                   "read command ms (CUBE_GET, minus with no task)", "plan ms",
+                   "CUBE_GET ms, minus with no task",
                    "apply ms", "apply µs/moved task",
                    "register ms (a request per process)", "register ms (one request)",
                    "unregister ms"], t2) +
@@ -85,6 +88,10 @@ def cost_tables(rows):
             table(["vCPUs", "tasks", "moved", "module ms (own)",
                    "bare set_cpus_allowed_ptr() loop ms", "module / bare",
                    "show ms (wall)", "stats ms (wall)"], t4) +
+            ("\n\n### The task list (TASK_GET dump, medians of 16): root sees every "
+             "task, nobody none\n\n" +
+             table(["vCPUs", "tasks", "root: tasks listed", "root ms (wall)",
+                    "nobody: tasks listed", "nobody ms (wall)"], t5) if t5 else "") +
             "\n\n### Slab memory per registered task (bytes)\n\n" +
             table(["vCPUs", "tasks", "hcube_task object", "hcube_task slab",
                    "kmalloc-8 (cpumask)", "radix_tree_node (xarray)",

@@ -13,8 +13,9 @@
  *       dry run's plan applied with sched_setaffinity() per thread, the
  *       tasks not registered) and the physical limit (the same moves as a
  *       bare loop of set_cpus_allowed_ptr() in the bench module
- *       hcube_bare.ko, when it is loaded), and the slab memory per
- *       registered task.
+ *       hcube_bare.ko, when it is loaded), the slab memory per
+ *       registered task, and the task list (TASK_GET dump) as root, who
+ *       sees every task, and as nobody, who sees none of them.
  *
  *   hcube_bench idle [-s SECONDS] [-n 0,16384]
  *       The module's wake-ups (its work items run, from the workqueue
@@ -315,6 +316,56 @@ static double stats_wall(void)
 	return now_s() - t0;
 }
 
+/*
+ * The TASK_GET dump (`hcubectl task list`), median of 16 walls in seconds,
+ * as the caller is (@nobody 0) or as nobody without capabilities, in a
+ * child: *seen is how many tasks the dump returned.
+ */
+static double dump_wall(int nobody, int *seen)
+{
+	double w[16], m = -1;
+	int fd[2], i, n = 0;
+	struct hnl u;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct { double m; int n; } out = { -1, -1 };
+
+		if (!nobody || (!setresgid(65534, 65534, 65534) &&
+				!setresuid(65534, 65534, 65534) && !hnl_open(&u))) {
+			for (i = 0; i < 16; i++) {
+				uint32_t *pids;
+				double t0 = now_s();
+
+				n = hc_task_pids(nobody ? &u : &h, &pids);
+				w[i] = now_s() - t0;
+				if (n >= 0)
+					free(pids);
+			}
+			out.m = median(w, 16);
+			out.n = n;
+		}
+		if (write(fd[1], &out, sizeof(out)) != sizeof(out))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (pid > 0) {
+		struct { double m; int n; } in;
+
+		if (read(fd[0], &in, sizeof(in)) == sizeof(in)) {
+			m = in.m;
+			*seen = in.n;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	close(fd[0]);
+	return m;
+}
+
 /* ---- the bare loop (hcube_bare.ko) ---- */
 
 #define BARE_MOVES "/sys/kernel/debug/hcube_bare/moves"
@@ -534,7 +585,8 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 	static struct rb dry[64], mod, plan;
 	double t_reg[256], t_regone = 0, t_del[256], t_get0[16], t_get[16];
 	double d_dry[64], w_dry[64], w_mod[64], d_mod[64], w_user[64], d_bare[64];
-	double t_show[16], t_stats[16];
+	double t_show[16], t_stats[16], t_dump_root, t_dump_nobody;
+	int seen_root = -1, seen_nobody = -1;
 	int bare = !access(BARE_MOVES, W_OK), nparts = bare ? 3 : 2;
 	int nh = 0, per, i, r, v, far = cube.nv - 1, nreg = 0, ndel = 0;
 	int moved_user = 0, errs = 0, first = 0, idx;
@@ -595,6 +647,8 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		t_show[i] = show_wall();
 		t_stats[i] = stats_wall();
 	}
+	t_dump_root = dump_wall(0, &seen_root);
+	t_dump_nobody = dump_wall(1, &seen_nobody);
 	for (i = 0; i < ndry; i++) {
 		if (rebalance(HCUBE_POLICY_MCWA, 1, &dry[i]))
 			die("dry run", resp.err);
@@ -692,7 +746,9 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		       "hcube_task_objs=%ld hcube_task_objsize=%ld hcube_task_bytes=%ld "
 		       "kmalloc8_bytes=%ld radix_bytes=%ld slab_total_bytes=%ld meminfo_slab_kb=%ld "
 		       "bytes_per_task=%.1f reps=%d show_ms=%.3f stats_ms=%.3f "
-		       "bare_ms=%.3f ratio_bare=%.3f\n",
+		       "bare_ms=%.3f ratio_bare=%.3f "
+		       "dump_root_ms=%.3f dump_root_tasks=%d "
+		       "dump_nobody_ms=%.3f dump_nobody_tasks=%d\n",
 		       cpus, cube.nv, n, moved_mod, moved_user, failed_mod, ntransfers,
 		       (unsigned long long)migr, t_spawn,
 		       median(t_reg, nreg) * 1e3, t_regone * 1e3, median(t_del, ndel) * 1e3,
@@ -706,7 +762,8 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 		       s1.total - s0.total, s1.meminfo_slab_kb - s0.meminfo_slab_kb,
 		       (double)(s1.total - s0.total) / n, reps,
 		       median(t_show, 16) * 1e3, median(t_stats, 16) * 1e3,
-		       mb * 1e3, mb > 0 ? mdur / mb : 0);
+		       mb * 1e3, mb > 0 ? mdur / mb : 0,
+		       t_dump_root * 1e3, seen_root, t_dump_nobody * 1e3, seen_nobody);
 		fflush(stdout);
 	}
 	return 0;
