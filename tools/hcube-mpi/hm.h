@@ -105,7 +105,7 @@ struct hcube_mpi {
 	char errmsg[256];
 };
 
-/* lib.c */
+/* base.c */
 int hm_fail(struct hcube_mpi *h, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void hm_fatal(struct hcube_mpi *h, const char *fmt, ...)
@@ -117,11 +117,8 @@ bool hm_healthy(const struct hcube_mpi *h, u32 v);
 void hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 	     u32 nval, u32 units, u32 round, u32 hop, u32 dst);
 /* A message between neighbours, its units logged at @step. */
-static inline void hm_send_step(struct hcube_mpi *h, u32 to, int tag,
-				const s64 *val, u32 nval, u32 units, u32 step)
-{
-	hm_send(h, to, tag, 0, val, nval, units, 0, step, to);
-}
+void hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,
+		  u32 nval, u32 units, u32 step);
 void hm_recv(struct hcube_mpi *h, u32 from, int tag, struct hm_msg *m);
 void hm_take(struct hcube_mpi *h, struct hm_msg *m);
 void hm_msg_free(struct hm_msg *m);

@@ -120,6 +120,12 @@ void hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 		       to, units);
 }
 
+void hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,
+		  u32 nval, u32 units, u32 step)
+{
+	hm_send(h, to, tag, 0, val, nval, units, 0, step, to);
+}
+
 static void parse(struct hcube_mpi *h, struct hm_msg *m)
 {
 	if (m->len < sizeof(m->hdr))
