@@ -6,9 +6,9 @@
  *
  * - hcube.lock, a mutex, guards struct hcube but for what follows. The
  *   netlink ops (the family is parallel_ops) and the module's worker take
- *   it; no path takes the CPU hotplug lock while holding it, and no
- *   netlink path holds the hotplug lock longer than a snapshot of the
- *   present CPUs' topology (TOPO_SET).
+ *   it. Inside it, the CPU hotplug lock is taken (for reading) only for a
+ *   snapshot of the present CPUs' topology (TOPO_SET, and at load); no
+ *   path takes hcube.lock while holding the hotplug lock.
  * - hcube.hp_lock, a spinlock, guards what the CPU hotplug callbacks
  *   record: hp_online, hp_pending and cpu_offlines. The callbacks take
  *   only it, record the change and queue the worker, which applies it

@@ -712,13 +712,16 @@ static int __init hcube_init(void)
 	}
 
 	hcube_isolated_cpus(hc->isolated);
-	cpus_read_lock();
+	/*
+	 * Not under the hotplug lock: hcube_topology_mode() takes it for its
+	 * snapshot, inside hcube.lock, and a CPU that changes meanwhile is
+	 * seen when the callbacks go live below.
+	 */
 	mutex_lock(&hc->lock);
 	cpumask_copy(hc->online, cpu_online_mask);
 	cpumask_copy(hc->hp_online, cpu_online_mask);
 	err = hcube_topology_mode(hc, m, NULL);
 	mutex_unlock(&hc->lock);
-	cpus_read_unlock();
 	if (err)
 		goto free_topo;
 
