@@ -296,6 +296,8 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc);
 void hcube_report_release(struct hcube_report *r);
 bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
+u32 hcube_nhealthy(struct hcube *hc);
+u32 hcube_policy_for(struct hcube *hc, u32 policy);
 void hcube_auto_run(struct hcube *hc);
 
 /* hcube_nl.c */

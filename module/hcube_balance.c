@@ -161,6 +161,31 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 	return done;
 }
 
+/* Vertices that are healthy now. */
+u32 hcube_nhealthy(struct hcube *hc)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < hc->nv; i++)
+		n += hc->v[i].state == HCUBE_VERTEX_HEALTHY;
+	return n;
+}
+
+/*
+ * The policy a rebalance plans with on the cube as it is: a policy that
+ * plans only on a fault-free cube gives way to its fallback while some
+ * vertex is not healthy (the core's table says which and to what).
+ */
+u32 hcube_policy_for(struct hcube *hc, u32 policy)
+{
+	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
+
+	if (ops && (ops->flags & HCUBE_POLICY_F_FAULT_FREE) &&
+	    hcube_nhealthy(hc) != hc->nv)
+		return ops->fallback;
+	return policy;
+}
+
 static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
 {
 	u32 i;
@@ -197,8 +222,9 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	err = hcube_plan_build(&hc->plan, policy, &cube,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	if (err == HCUBE_E_NEED_MCWA) {
+		/* callers ask hcube_policy_for() first */
 		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+			       "HCUBE_R_A_POLICY: the policy needs a fault-free cube (every vertex healthy)");
 		return -EINVAL;
 	}
 	if (err == HCUBE_E_NO_HEALTHY) {
@@ -279,8 +305,8 @@ bool hcube_auto_due(struct hcube *hc, unsigned long *delay)
 
 void hcube_auto_run(struct hcube *hc)
 {
-	u32 policy = hc->cfg.policy;
 	unsigned long delay;
+	u32 policy;
 
 	hcube_events_drain(hc);
 	if (!hcube_auto_due(hc, &delay))
@@ -289,8 +315,7 @@ void hcube_auto_run(struct hcube *hc)
 		hcube_auto_schedule(hc);
 		return;
 	}
-	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
-		policy = HCUBE_POLICY_MCWA;
+	policy = hcube_policy_for(hc, hc->cfg.policy);
 	hc->last_auto = jiffies ? jiffies : 1;
 	hcube_report_reset(&hc->report, hc);
 	hcube_rebalance(hc, policy, false, HCUBE_REASON_AUTO, NULL);

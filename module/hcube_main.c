@@ -421,17 +421,14 @@ static bool hcube_any_healthy(struct hcube *hc, const struct cpumask *faulty,
  */
 void hcube_after_change(struct hcube *hc, u32 trigger)
 {
-	u32 policy = hc->cfg.policy;
-
 	hcube_remask_all(hc);
 	hcube_report_reset(&hc->report, hc);
 	if (!hcube_evacuate_all(hc, &hc->report)) {
 		hcube_auto_schedule(hc);
 		return;
 	}
-	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
-		policy = HCUBE_POLICY_MCWA;
-	hcube_rebalance(hc, policy, false, trigger, NULL);
+	hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy), false, trigger,
+			NULL);
 }
 
 int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,

@@ -45,6 +45,39 @@ static const struct nla_policy hcube_vertex_range[HCUBE_MAX_DIM + 1] = {
 	NLA_POLICY_MAX(NLA_U32, 1023),
 };
 
+/*
+ * The refusal of a policy that plans only on a fault-free cube, such as
+ * "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy);
+ * use mcwa": written at init from the core's table, since an extack
+ * message is not copied.
+ */
+static char hcube_fault_free_msg[__HCUBE_POLICY_MAX][128] __ro_after_init;
+
+static void __init hcube_fault_free_msgs(void)
+{
+	u32 i;
+
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+		const struct hcube_policy_ops *ops = hcube_policy_lookup(i);
+
+		if (ops->flags & HCUBE_POLICY_F_FAULT_FREE)
+			snprintf(hcube_fault_free_msg[i], sizeof(hcube_fault_free_msg[i]),
+				 "HCUBE_R_A_POLICY: %s needs a fault-free cube (every vertex healthy); use %s",
+				 ops->name, hcube_policy_lookup(ops->fallback)->name);
+	}
+}
+
+/* NL_SET_ERR_MSG_ATTR() for a message that is not a literal. */
+static void hcube_set_err_msg(struct netlink_ext_ack *extack,
+			      const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	do_trace_netlink_extack(msg);
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+}
+
 static const struct genl_multicast_group hcube_mcgrps[] = {
 	{ .name = HCUBE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
@@ -61,15 +94,6 @@ static int hcube_put_cpulist(struct sk_buff *skb, int type,
 		return -EMSGSIZE;
 	scnprintf(nla_data(a), len + 1, "%*pbl", cpumask_pr_args(mask));
 	return 0;
-}
-
-static u32 hcube_nhealthy(struct hcube *hc)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < hc->nv; i++)
-		n += hc->v[i].state == HCUBE_VERTEX_HEALTHY;
-	return n;
 }
 
 static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc)
@@ -276,6 +300,7 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		return -EMSGSIZE;
 	if (r->plan) {
 		const struct hcube_plan *p = r->plan;
+		u32 flags = hcube_policy_lookup(p->applied)->flags;
 
 		if (nla_put(skb, HCUBE_R_A_LOADS_PLAN, vbytes, r->planned) ||
 		    nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers) ||
@@ -286,13 +311,12 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		    nla_put_u32(skb, HCUBE_R_A_APPLIED, p->applied) ||
 		    nla_put_u32(skb, HCUBE_R_A_MESSAGES, p->stats.messages) ||
 		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
-		    (p->applied == HCUBE_POLICY_PEBBLE &&
+		    ((flags & HCUBE_POLICY_F_CONTENTION) &&
 		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
 		    hcube_put_transfers(skb, p))
 			return -EMSGSIZE;
 		/* the balancing subcube and trees of the plans that use them */
-		if ((p->applied == HCUBE_POLICY_MCWA ||
-		     p->applied == HCUBE_POLICY_CWA) && hc->topo_valid &&
+		if ((flags & HCUBE_POLICY_F_TREES) && hc->topo_valid &&
 		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||
@@ -1118,9 +1142,8 @@ static int hcube_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (policy == HCUBE_POLICY_CWA && hcube_nhealthy(hc) != hc->nv) {
-		NL_SET_ERR_MSG_ATTR(info->extack, apol,
-				    "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+	if (hcube_policy_for(hc, policy) != policy) {
+		hcube_set_err_msg(info->extack, apol, hcube_fault_free_msg[policy]);
 		return -EINVAL;
 	}
 	hcube_report_reset(&hc->report, hc);
@@ -1287,9 +1310,10 @@ struct genl_family hcube_genl_family __ro_after_init = {
 	.parallel_ops = true,	/* hcube.lock, not the genetlink mutex */
 };
 
-int hcube_nl_init(void)
+int __init hcube_nl_init(void)
 {
 	hcube_cpu_ids.max = nr_cpu_ids - 1;
+	hcube_fault_free_msgs();
 	return genl_register_family(&hcube_genl_family);
 }
 
