@@ -157,6 +157,22 @@ struct hcube_mem {
 	u16 *ctrl, *ctrl_prev;	/* pebble controllers per cluster, now and before */
 };
 
+/*
+ * What an event is about, for hcube_notify(): each *_NTF command of the
+ * family reads its own fields.
+ */
+struct hcube_ntf {
+	u32 reason;			/* HCUBE_REASON_*: what caused it */
+	/* FAULT_NTF: a CPU (-1: the vertex itself) and its vertex */
+	int cpu;
+	u32 vertex;
+	u32 event;			/* HCUBE_FAULT_* or HCUBE_CPU_* */
+	/* TASK_NTF: a record, or (NULL) a new task @p of @creator refused */
+	struct hcube_task *task;
+	struct task_struct *p, *creator;
+	const struct hcube_report *report;	/* REBALANCE_NTF */
+};
+
 struct hcube {
 	struct mutex lock;		/* guards all of struct hcube */
 	u32 mode;			/* enum hcube_mode */
@@ -201,7 +217,24 @@ struct hcube {
 	u32 retries;
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
+	/* the netlink layer's, while the family is registered */
+	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 };
+
+/*
+ * Tell the listeners of the "events" group: @cmd is one of the family's
+ * *_NTF commands. Domain code calls this, never the netlink layer, which
+ * sets hcube.notify when it registers the family (hcube_nl_init()).
+ */
+static inline void hcube_notify(struct hcube *hc, u8 cmd,
+				const struct hcube_ntf *ntf)
+{
+	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
+
+	notify = READ_ONCE(hc->notify);
+	if (notify)
+		notify(hc, cmd, ntf);
+}
 
 extern struct hcube hcube;
 extern struct genl_family hcube_genl_family;
@@ -238,6 +271,7 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r);
 bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
+void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
 int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask);
@@ -301,15 +335,7 @@ u32 hcube_policy_for(struct hcube *hc, u32 policy);
 void hcube_auto_run(struct hcube *hc);
 
 /* hcube_nl.c */
-int hcube_nl_init(void);
-void hcube_nl_exit(void);
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
-		     u32 reason);
-void hcube_ntf_topo(struct hcube *hc, u32 reason);
-void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason);
-void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
-		       struct task_struct *creator);
-void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r);
-void hcube_ntf_controllers(struct hcube *hc, u32 reason);
+int hcube_nl_init(struct hcube *hc);
+void hcube_nl_exit(struct hcube *hc);
 
 #endif

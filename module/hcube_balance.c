@@ -271,7 +271,8 @@ done:
 			      hc->plan.ntransfers,
 			      hc->plan.stats.migrations, r->moved, r->failed,
 			      r->duration_ns);
-	hcube_ntf_rebalance(hc, r);
+	hcube_notify(hc, HCUBE_CMD_REBALANCE_NTF, &(struct hcube_ntf){
+		.reason = trigger, .report = r });
 	return 0;
 }
 

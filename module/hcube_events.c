@@ -133,7 +133,8 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 		atomic_dec(&hc->nrecords);
 		hcube_release(hc, c, p);
 		atomic64_inc(&hc->refused);
-		hcube_ntf_refused(hc, p, c->task);
+		hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+			.reason = HCUBE_REASON_REFUSED, .p = p, .creator = c->task });
 		return;
 	}
 	t->task = get_task_struct(p);
@@ -241,7 +242,8 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	    xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b, GFP_KERNEL)) {
 		if (!hc->stopping && !test_bit(HCUBE_TF_GONE, &t->flags)) {
 			atomic64_inc(&hc->refused);
-			hcube_ntf_refused(hc, p, NULL);
+			hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+				.reason = HCUBE_REASON_REFUSED, .p = p });
 		} else {
 			atomic64_inc(&hc->released);
 		}
@@ -256,7 +258,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	if (test_bit(HCUBE_TF_EXITED, &t->flags)) {
 		/* it was gone before it could be linked: both events */
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
-		hcube_ntf_task(hc, t, t->origin);
+		hcube_task_notify(hc, t, t->origin);
 		hcube_task_del(hc, t, HCUBE_REASON_EXITED);
 		return false;
 	}
@@ -269,12 +271,12 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	if (u < 0 || hcube_task_changed(hc, t)) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
-		hcube_ntf_task(hc, t, t->origin);
-		hcube_ntf_task(hc, t, HCUBE_REASON_CHANGED);
+		hcube_task_notify(hc, t, t->origin);
+		hcube_task_notify(hc, t, HCUBE_REASON_CHANGED);
 		return false;
 	}
 	hcube_task_link(hc, t, u);
-	hcube_ntf_task(hc, t, t->origin);
+	hcube_task_notify(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
 		return true;
 	hcube_task_remask(hc, t, NULL);

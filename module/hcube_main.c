@@ -326,7 +326,7 @@ static u8 hcube_vertex_state(struct hcube *hc, struct hcube_vertex *v,
 
 /*
  * Recompute masks, states, the logical topology and the pebble clusters'
- * controllers; hcube_ntf_controllers() then tells of the clusters whose
+ * controllers; a CONTROLLER_NTF then tells of the clusters whose
  * controller changed.
  */
 void hcube_refresh(struct hcube *hc)
@@ -500,9 +500,11 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		hc->v[vertex].marked = add;
 	}
 	hcube_refresh(hc);
-	hcube_ntf_fault(hc, cpu, vertex, add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED,
-			HCUBE_REASON_ADMIN);
-	hcube_ntf_controllers(hc, HCUBE_REASON_ADMIN);
+	hcube_notify(hc, HCUBE_CMD_FAULT_NTF, &(struct hcube_ntf){
+		.reason = HCUBE_REASON_ADMIN, .cpu = cpu, .vertex = vertex,
+		.event = add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED });
+	hcube_notify(hc, HCUBE_CMD_CONTROLLER_NTF, &(struct hcube_ntf){
+		.reason = HCUBE_REASON_ADMIN });
 	hcube_after_change(hc, HCUBE_REASON_FAULT);
 	return 0;
 }
@@ -576,11 +578,13 @@ void hcube_hotplug_apply(struct hcube *hc)
 	if (any) {
 		hcube_refresh(hc);
 		for_each_cpu(cpu, changed)
-			hcube_ntf_fault(hc, cpu, hc->cpu_vertex[cpu],
-					cpumask_test_cpu(cpu, now) ?
-					HCUBE_CPU_ONLINE : HCUBE_CPU_OFFLINE,
-					HCUBE_REASON_HOTPLUG);
-		hcube_ntf_controllers(hc, HCUBE_REASON_HOTPLUG);
+			hcube_notify(hc, HCUBE_CMD_FAULT_NTF, &(struct hcube_ntf){
+				.reason = HCUBE_REASON_HOTPLUG, .cpu = cpu,
+				.vertex = hc->cpu_vertex[cpu],
+				.event = cpumask_test_cpu(cpu, now) ?
+					 HCUBE_CPU_ONLINE : HCUBE_CPU_OFFLINE });
+		hcube_notify(hc, HCUBE_CMD_CONTROLLER_NTF, &(struct hcube_ntf){
+			.reason = HCUBE_REASON_HOTPLUG });
 	}
 	free_cpumask_var(changed);
 	free_cpumask_var(now);
@@ -723,7 +727,7 @@ static int __init hcube_init(void)
 	err = hcube_events_init(hc);
 	if (err)
 		goto free_topo;
-	err = hcube_nl_init();
+	err = hcube_nl_init(hc);
 	if (err)
 		goto stop_events;
 	cpus_read_lock();
@@ -747,7 +751,7 @@ static int __init hcube_init(void)
 	return 0;
 
 nl_exit:
-	hcube_nl_exit();
+	hcube_nl_exit(hc);
 stop_events:
 	hcube_events_stop(hc);
 	hcube_events_exit(hc);
@@ -787,7 +791,7 @@ static void __exit hcube_exit(void)
 	hcube_lock(hc);
 	hc->stopping = true;
 	hcube_unlock(hc);
-	hcube_nl_exit();
+	hcube_nl_exit(hc);
 	cancel_delayed_work_sync(&hc->retry_work);
 
 	/*

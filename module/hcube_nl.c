@@ -413,8 +413,8 @@ static struct sk_buff *hcube_ntf_new(size_t size, u8 cmd, void **hdr)
 	return skb;
 }
 
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
-		     u32 reason)
+static void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
+			    u32 reason)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -436,7 +436,7 @@ void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
 	hcube_ntf_send(skb, hdr);
 }
 
-void hcube_ntf_topo(struct hcube *hc, u32 reason)
+static void hcube_ntf_topo(struct hcube *hc, u32 reason)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -454,7 +454,7 @@ void hcube_ntf_topo(struct hcube *hc, u32 reason)
 }
 
 /* One CONTROLLER_NTF per cluster whose controller the last refresh changed. */
-void hcube_ntf_controllers(struct hcube *hc, u32 reason)
+static void hcube_ntf_controllers(struct hcube *hc, u32 reason)
 {
 	u32 c;
 
@@ -483,7 +483,7 @@ void hcube_ntf_controllers(struct hcube *hc, u32 reason)
 	}
 }
 
-void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)
+static void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -504,8 +504,8 @@ void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)
  * A new thread or child that could not be registered (max_tasks): it runs
  * with its creator's original affinity. Any context that may sleep.
  */
-void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
-		       struct task_struct *creator)
+static void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
+			      struct task_struct *creator)
 {
 	char comm[TASK_COMM_LEN];
 	struct sk_buff *skb;
@@ -534,7 +534,7 @@ void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
 	hcube_ntf_send(skb, hdr);
 }
 
-void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
+static void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
 {
 	struct sk_buff *skb;
 	void *hdr;
@@ -549,6 +549,31 @@ void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
 		return;
 	}
 	hcube_ntf_send(skb, hdr);
+}
+
+/* hcube.notify: an event of the domain code, to the "events" group. */
+static void hcube_nl_notify(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf)
+{
+	switch (cmd) {
+	case HCUBE_CMD_FAULT_NTF:
+		hcube_ntf_fault(hc, ntf->cpu, ntf->vertex, ntf->event, ntf->reason);
+		break;
+	case HCUBE_CMD_TOPO_NTF:
+		hcube_ntf_topo(hc, ntf->reason);
+		break;
+	case HCUBE_CMD_CONTROLLER_NTF:
+		hcube_ntf_controllers(hc, ntf->reason);
+		break;
+	case HCUBE_CMD_TASK_NTF:
+		if (ntf->task)
+			hcube_ntf_task(hc, ntf->task, ntf->reason);
+		else
+			hcube_ntf_refused(hc, ntf->p, ntf->creator);
+		break;
+	case HCUBE_CMD_REBALANCE_NTF:
+		hcube_ntf_rebalance(hc, ntf->report);
+		break;
+	}
 }
 
 /* Ops. pre_doit takes hcube.lock for every doit. */
@@ -780,7 +805,8 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hcube_free_groups(groups);
 done:
 	if (!err)
-		hcube_ntf_topo(hc, HCUBE_REASON_ADMIN);
+		hcube_notify(hc, HCUBE_CMD_TOPO_NTF, &(struct hcube_ntf){
+			.reason = HCUBE_REASON_ADMIN });
 	return err;
 }
 
@@ -1310,14 +1336,20 @@ struct genl_family hcube_genl_family __ro_after_init = {
 	.parallel_ops = true,	/* hcube.lock, not the genetlink mutex */
 };
 
-int __init hcube_nl_init(void)
+int __init hcube_nl_init(struct hcube *hc)
 {
+	int err;
+
 	hcube_cpu_ids.max = nr_cpu_ids - 1;
 	hcube_fault_free_msgs();
-	return genl_register_family(&hcube_genl_family);
+	err = genl_register_family(&hcube_genl_family);
+	if (!err)
+		WRITE_ONCE(hc->notify, hcube_nl_notify);
+	return err;
 }
 
-void hcube_nl_exit(void)
+void hcube_nl_exit(struct hcube *hc)
 {
+	WRITE_ONCE(hc->notify, NULL);
 	genl_unregister_family(&hcube_genl_family);
 }

@@ -358,9 +358,11 @@ static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
 	return hcube_task_changed(hc, t) ? -EIO : 0;
 }
 
-static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
+/* A TASK_NTF about @t. */
+void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
-	hcube_ntf_task(hc, t, reason);
+	hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+		.reason = reason, .task = t });
 }
 
 /*
