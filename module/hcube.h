@@ -237,7 +237,6 @@ static inline void hcube_notify(struct hcube *hc, u8 cmd,
 }
 
 extern struct hcube hcube;
-extern struct genl_family hcube_genl_family;
 extern unsigned int hcube_max_tasks;
 
 /* hcube_main.c */
