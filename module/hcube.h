@@ -304,7 +304,7 @@ struct hcube_taskset {
 	u32 unit;		/* enum hcube_unit of the request */
 };
 
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src);
+int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src);
 int hcube_taskset_expand(struct hcube_taskset *s);
 void hcube_taskset_free(struct hcube_taskset *s);
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,

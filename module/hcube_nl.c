@@ -977,14 +977,10 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 		return -ENOMEM;
 	n = 0;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		struct pid *pid;
-
 		if (nla_type(a) != HCUBE_A_PID)
 			continue;
 		(*pa)[n] = a;
-		pid = find_get_pid(nla_get_u32(a));
-		err = pid ? hcube_taskset_add_pid(s, pid, n) : -ESRCH;
-		put_pid(pid);
+		err = hcube_taskset_add_nr(s, nla_get_u32(a), n);
 		if (err == -ESRCH)
 			NL_SET_ERR_MSG_ATTR(info->extack, a,
 					    "HCUBE_A_PID: no such process in the caller's pid namespace");

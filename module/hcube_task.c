@@ -609,15 +609,17 @@ void hcube_taskset_free(struct hcube_taskset *s)
 }
 
 /*
- * Add the task that @pid names, as named by the request's pid @src.
- * -ESRCH when @pid has no task. hcube_taskset_expand() adds the rest of
- * the unit.
+ * Add the task that pid number @nr names in the caller's pid namespace, as
+ * named by the request's pid @src. -ESRCH when it names none.
+ * hcube_taskset_expand() adds the rest of the unit.
  */
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src)
+int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src)
 {
-	struct task_struct *p = get_pid_task(pid, PIDTYPE_PID);
+	struct pid *pid = find_get_pid(nr);
+	struct task_struct *p = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
 	int err;
 
+	put_pid(pid);
 	if (!p)
 		return -ESRCH;
 	err = hcube_taskset_grow(s, 1);
