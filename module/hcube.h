@@ -206,7 +206,10 @@ struct hcube {
 	atomic_t nhashed;		/* records in by_task, tombstones too */
 	struct llist_head exits;	/* records the exit probe saw */
 	struct llist_head adopts;	/* pending records to link */
-	struct hcube_events *ev;	/* probes, births, the worker */
+	struct hcube_events *ev;	/* probes and births */
+	unsigned int max_tasks;		/* module parameter max_tasks */
+	struct workqueue_struct *wq;	/* ordered: the worker, the trigger */
+	struct work_struct work;	/* the worker (hcube_events_kick()) */
 
 	struct hcube_config cfg;
 	struct hcube_counters cnt;
@@ -236,28 +239,35 @@ static inline void hcube_notify(struct hcube *hc, u8 cmd,
 		notify(hc, cmd, ntf);
 }
 
-extern struct hcube hcube;
-extern unsigned int hcube_max_tasks;
+static inline void hcube_lock(struct hcube *hc)
+{
+	mutex_lock(&hc->lock);
+}
 
-/* hcube_main.c */
-int hcube_topology_set(struct hcube *hc, u32 mode, cpumask_var_t *groups,
-		       u32 ngroups, struct netlink_ext_ack *extack);
-int hcube_topology_mode(struct hcube *hc, u32 mode, struct netlink_ext_ack *extack);
-cpumask_var_t *hcube_alloc_groups(void);
-void hcube_free_groups(cpumask_var_t *groups);
-void hcube_refresh(struct hcube *hc);
-void hcube_after_change(struct hcube *hc, u32 trigger);
-void hcube_hotplug_apply(struct hcube *hc);
-u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
-int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
-		       struct netlink_ext_ack *extack, const struct nlattr *attr);
-void hcube_lock(struct hcube *hc);
-void hcube_unlock(struct hcube *hc);
-const char *hcube_mode_name(u32 mode);
+static inline void hcube_unlock(struct hcube *hc)
+{
+	mutex_unlock(&hc->lock);
+}
+
+/*
+ * Queue the worker (hcube_events.c), which applies hotplug changes, links
+ * new tasks and unregisters exited ones. Any context.
+ */
+static inline void hcube_events_kick(struct hcube *hc)
+{
+	queue_work(hc->wq, &hc->work);
+}
+
+/*
+ * The module's files, from the bottom up: each calls only those above it
+ * in this list (and the core), never one below.
+ */
 
 /* hcube_task.c */
 int hcube_tasks_init(void);
 void hcube_tasks_exit(void);
+void hcube_tasks_sweep(struct hcube *hc);
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
 struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p);
 struct hcube_task *hcube_task_alloc(gfp_t gfp);
 void hcube_task_put(struct hcube_task *t);
@@ -314,24 +324,41 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			   const struct hcube_caller *who, u32 *bad);
 int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who);
 
-/* hcube_events.c */
-int hcube_events_init(struct hcube *hc);
-void hcube_events_stop(struct hcube *hc);
-void hcube_events_exit(struct hcube *hc);
-void hcube_events_kick(struct hcube *hc);
-void hcube_events_drain(struct hcube *hc);
-void hcube_auto_schedule(struct hcube *hc);
-
 /* hcube_balance.c */
+void hcube_balance_init(struct hcube *hc);
+void hcube_balance_stop(struct hcube *hc);
+u32 hcube_nhealthy(struct hcube *hc);
+u32 hcube_policy_for(struct hcube *hc, u32 policy);
 int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 		    struct netlink_ext_ack *extack);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
+void hcube_after_change(struct hcube *hc, u32 trigger);
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc);
 void hcube_report_release(struct hcube_report *r);
 bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
-u32 hcube_nhealthy(struct hcube *hc);
-u32 hcube_policy_for(struct hcube *hc, u32 policy);
+void hcube_auto_schedule(struct hcube *hc);
 void hcube_auto_run(struct hcube *hc);
+
+/* hcube_cpu.c */
+int hcube_cpu_init(struct hcube *hc, u32 mode, bool use_isolated);
+void hcube_cpu_exit(struct hcube *hc);
+int hcube_hotplug_start(struct hcube *hc);
+void hcube_hotplug_stop(struct hcube *hc);
+int hcube_topology_set(struct hcube *hc, u32 mode, cpumask_var_t *groups,
+		       u32 ngroups, struct netlink_ext_ack *extack);
+int hcube_topology_mode(struct hcube *hc, u32 mode, struct netlink_ext_ack *extack);
+cpumask_var_t *hcube_alloc_groups(void);
+void hcube_free_groups(cpumask_var_t *groups);
+void hcube_refresh(struct hcube *hc);
+void hcube_hotplug_apply(struct hcube *hc);
+int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
+		       struct netlink_ext_ack *extack, const struct nlattr *attr);
+
+/* hcube_events.c */
+int hcube_events_init(struct hcube *hc, u32 births);
+void hcube_events_stop(struct hcube *hc);
+void hcube_events_exit(struct hcube *hc);
+void hcube_events_drain(struct hcube *hc);
 
 /* hcube_nl.c */
 int hcube_nl_init(struct hcube *hc);

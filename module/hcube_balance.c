@@ -6,7 +6,9 @@
  * let the core plan, decompose the plan into routes (each task moves once,
  * straight to its final vertex, sources paired with destinations along the
  * plan's edges), move the tasks with set_cpus_allowed_ptr() and read each
- * mask back. A dry run stops after the plan.
+ * mask back. A dry run stops after the plan. After the vertices' states
+ * changed, hcube_after_change() gives tasks new masks, evacuates and
+ * rebalances; the automatic trigger rebalances when loads drift apart.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -277,6 +279,70 @@ done:
 }
 
 /*
+ * Give the tasks of healthy vertices their vertex's current mask. One that
+ * fails (a CPU coming online is not active yet, say) is tried again a
+ * little later.
+ */
+static u32 hcube_remask_all(struct hcube *hc)
+{
+	struct hcube_task *t, *tmp;
+	u32 i, failed = 0;
+
+	for (i = 0; i < hc->nv; i++) {
+		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
+			continue;
+		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
+			if (hcube_task_remask(hc, t, NULL))
+				failed++;
+	}
+	if (failed && !hc->stopping)
+		mod_delayed_work(system_wq, &hc->retry_work,
+				 msecs_to_jiffies(10U << min(hc->retries, 7U)));
+	else if (!failed)
+		hc->retries = 0;
+	return failed;
+}
+
+static void hcube_retry_workfn(struct work_struct *work)
+{
+	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
+					retry_work);
+
+	hcube_lock(hc);
+	if (!hc->stopping && ++hc->retries <= 32)
+		hcube_remask_all(hc);
+	hcube_unlock(hc);
+}
+
+/*
+ * After the vertex states changed: new masks for tasks on healthy vertices,
+ * tasks off vertices that can no longer run them (nearest first) and, when
+ * some had to move, a rebalance with the configured policy.
+ */
+void hcube_after_change(struct hcube *hc, u32 trigger)
+{
+	hcube_remask_all(hc);
+	hcube_report_reset(&hc->report, hc);
+	if (!hcube_evacuate_all(hc, &hc->report)) {
+		hcube_auto_schedule(hc);
+		return;
+	}
+	hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy), false, trigger,
+			NULL);
+}
+
+void hcube_balance_init(struct hcube *hc)
+{
+	INIT_DELAYED_WORK(&hc->retry_work, hcube_retry_workfn);
+}
+
+/* Unload: no remask is left to retry. */
+void hcube_balance_stop(struct hcube *hc)
+{
+	cancel_delayed_work_sync(&hc->retry_work);
+}
+
+/*
  * The automatic trigger: a healthy vertex joined to C_b has fewer tasks
  * than the threshold while some other has at least two more (so a plan can
  * change something). Due now, or in *delay jiffies when the cooldown since
@@ -304,12 +370,21 @@ bool hcube_auto_due(struct hcube *hc, unsigned long *delay)
 	return true;
 }
 
+/* The automatic trigger, when it is due: now, or after the cooldown. */
+void hcube_auto_schedule(struct hcube *hc)
+{
+	unsigned long delay;
+
+	if (!hc->stopping && hcube_auto_due(hc, &delay))
+		mod_delayed_work(hc->wq, &hc->auto_work, delay);
+}
+
+/* The automatic rebalance, from the worker, once pending tasks are linked. */
 void hcube_auto_run(struct hcube *hc)
 {
 	unsigned long delay;
 	u32 policy;
 
-	hcube_events_drain(hc);
 	if (!hcube_auto_due(hc, &delay))
 		return;
 	if (delay) {

@@ -424,7 +424,7 @@ static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc,
 	    nla_put_u8(skb, HCUBE_C_A_AUTO, hc->cfg.autob) ||
 	    nla_put_u32(skb, HCUBE_C_A_THRESHOLD, hc->cfg.threshold) ||
 	    nla_put_u32(skb, HCUBE_C_A_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
-	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hcube_max_tasks)) {
+	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

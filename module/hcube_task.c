@@ -59,6 +59,32 @@ void hcube_tasks_exit(void)
 	kmem_cache_destroy(hcube_task_cache);
 }
 
+/* Unload: free the records still in the hash, tombstones. */
+void hcube_tasks_sweep(struct hcube *hc)
+{
+	struct hlist_node *tmp;
+	struct hcube_task *t;
+	int bkt;
+
+	hash_for_each_safe(hc->by_task, bkt, tmp, t, hnode)
+		hcube_task_hash_del(hc, t);
+}
+
+/*
+ * How many times the CPUs of @mask went offline, in all. A task's affinity
+ * is hcube's to set again when this moved since hcube set it: the
+ * scheduler breaks the affinity of a task whose CPUs all went offline.
+ */
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask)
+{
+	unsigned int cpu;
+	u32 n = 0;
+
+	for_each_cpu(cpu, mask)
+		n += READ_ONCE(hc->cpu_offlines[cpu]);
+	return n;
+}
+
 struct hcube_task *hcube_task_alloc(gfp_t gfp)
 {
 	struct hcube_task *t = kmem_cache_zalloc(hcube_task_cache, gfp);
@@ -957,7 +983,7 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 		else
 			n++;
 	}
-	if (atomic_add_return(n, &hc->nrecords) > hcube_max_tasks) {
+	if (atomic_add_return(n, &hc->nrecords) > hc->max_tasks) {
 		atomic_sub(n, &hc->nrecords);
 		return -ENOSPC;
 	}
