@@ -15,6 +15,7 @@
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include "hcube.h"
+#include "hcube_errors.h"
 #include "hcube_trace.h"
 
 void hcube_report_release(struct hcube_report *r)
@@ -225,23 +226,20 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	if (err == HCUBE_E_NEED_MCWA) {
 		/* callers ask hcube_policy_for() first */
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: the policy needs a fault-free cube (every vertex healthy)");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_FAULT_FREE);
 		return -EINVAL;
 	}
 	if (err == HCUBE_E_NO_HEALTHY) {
-		NL_SET_ERR_MSG(extack, "no healthy vertex to balance on");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_NO_HEALTHY);
 		return -ENODEV;
 	}
 	/* Limits of a plan, not bugs: the request cannot be met as asked. */
 	if (err == HCUBE_E_PLAN_SIZE) {
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_PLAN_SIZE);
 		return -E2BIG;
 	}
 	if (err == HCUBE_E_BUDGET) {
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_BUDGET);
 		return -E2BIG;
 	}
 	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))

@@ -23,6 +23,7 @@
 #include <linux/sort.h>
 #include <linux/topology.h>
 #include "hcube.h"
+#include "hcube_errors.h"
 
 static enum cpuhp_state hcube_hp_state;
 /* The cube the hotplug callbacks record for: they get no context. */
@@ -335,35 +336,29 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 
 	if (cpu >= 0) {
 		if (hc->cpu_vertex[cpu] == HCUBE_NO_VERTEX) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_CPU: the CPU is in no vertex of the cube");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_OUTSIDE);
 			return -EINVAL;
 		}
 		was = cpumask_test_cpu(cpu, hc->faulty);
 	} else {
 		if (hc->v[vertex].state == HCUBE_VERTEX_ABSENT) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_VERTEX_ID: the vertex is absent (no CPU group)");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_ABSENT);
 			return -EINVAL;
 		}
 		was = hc->v[vertex].marked;
 	}
 	if (add && was) {
 		if (cpu >= 0)
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_CPU: the CPU is already marked faulty");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_MARKED);
 		else
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_VERTEX_ID: the vertex is already marked faulty");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_MARKED);
 		return -EEXIST;
 	}
 	if (!add && !was) {
 		if (cpu >= 0)
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_CPU: the CPU is not marked faulty");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_UNMARKED);
 		else
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "HCUBE_A_VERTEX_ID: the vertex is not marked faulty");
+			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_UNMARKED);
 		return -ENOENT;
 	}
 
@@ -376,11 +371,9 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		if (!hcube_any_healthy(hc, faulty, cpu >= 0 ? -1 : vertex)) {
 			free_cpumask_var(faulty);
 			if (cpu >= 0)
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "HCUBE_A_CPU: marking the CPU faulty would leave no healthy vertex");
+				NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_LAST);
 			else
-				NL_SET_ERR_MSG_ATTR(extack, attr,
-						    "HCUBE_A_VERTEX_ID: marking the vertex faulty would leave no healthy vertex");
+				NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_LAST);
 			return -EBUSY;
 		}
 		free_cpumask_var(faulty);
@@ -528,8 +521,7 @@ int hcube_topology_mode(struct hcube *hc, u32 m, struct netlink_ext_ack *extack)
 	ng = hcube_discover(m, groups);
 	cpus_read_unlock();
 	if (ng == -E2BIG)
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_A_MODE: more than 1024 groups; use node or llc mode");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_MODE_TOO_MANY);
 	err = ng < 0 ? ng : hcube_topology_set(hc, m, groups, ng, extack);
 	hcube_free_groups(groups);
 	return err;

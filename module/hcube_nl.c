@@ -24,6 +24,7 @@
 #include <linux/threads.h>
 #include <net/sock.h>
 #include "hcube.h"
+#include "hcube_errors.h"
 #include "hcube_nl_gen.h"
 
 #define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
@@ -65,7 +66,7 @@ static void __init hcube_fault_free_msgs(void)
 
 		if (ops->flags & HCUBE_POLICY_F_FAULT_FREE)
 			snprintf(hcube_fault_free_msg[i], sizeof(hcube_fault_free_msg[i]),
-				 "HCUBE_R_A_POLICY: %s needs a fault-free cube (every vertex healthy); use %s",
+				 HCUBE_ERR_POLICY_FAULT_FREE_FMT,
 				 ops->name, hcube_policy_lookup(ops->fallback)->name);
 	}
 }
@@ -472,7 +473,7 @@ static int hcube_get_vertex(struct hcube *hc, struct genl_info *info)
 
 	if (v >= hc->nv) {
 		NL_SET_ERR_MSG_ATTR_POL(info->extack, a, &hcube_vertex_range[hc->dim],
-					"HCUBE_A_VERTEX_ID: vertex id out of range for this cube");
+					HCUBE_ERR_VERTEX_RANGE);
 		return -ERANGE;
 	}
 	return v;
@@ -485,7 +486,7 @@ static int hcube_vertex_prepare(struct hcube *hc, struct hcube_nl_data *d,
 
 	if (!info)
 		return 0;
-	if (HCUBE_REQUIRE(info, HCUBE_A_VERTEX_ID, "HCUBE_A_VERTEX_ID is required"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_VERTEX_ID, HCUBE_ERR_VERTEX_REQUIRED))
 		return -EINVAL;
 	v = hcube_get_vertex(hc, info);
 	if (v < 0)
@@ -840,21 +841,19 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 m, ng = 0;
 	int rem, err;
 
-	if (HCUBE_REQUIRE(info, HCUBE_A_MODE, "HCUBE_A_MODE is required (0 cpu .. 3 custom)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_MODE, HCUBE_ERR_MODE_REQUIRED))
 		return -EINVAL;
 	m = nla_get_u32(info->attrs[HCUBE_A_MODE]);
 	if (m != HCUBE_MODE_CUSTOM && info->attrs[HCUBE_A_GROUP]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_GROUP],
-				    "HCUBE_A_GROUP: only with mode custom");
+				    HCUBE_ERR_GROUP_NOT_CUSTOM);
 		return -EINVAL;
 	}
 	if (m == HCUBE_MODE_CUSTOM &&
-	    HCUBE_REQUIRE(info, HCUBE_A_GROUP,
-			  "HCUBE_A_GROUP is required with mode custom (one cpulist per vertex)"))
+	    HCUBE_REQUIRE(info, HCUBE_A_GROUP, HCUBE_ERR_GROUP_REQUIRED))
 		return -EINVAL;
 	if (hc->ntasks) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_MODE],
-				    "HCUBE_A_MODE: tasks are registered; unregister them first");
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_MODE], HCUBE_ERR_MODE_TASKS);
 		return -EBUSY;
 	}
 	if (m != HCUBE_MODE_CUSTOM) {
@@ -874,31 +873,27 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (nla_type(a) != HCUBE_A_GROUP)
 			continue;
 		if (ng == HCUBE_MAX_VERTICES) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: at most 1024 groups");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_TOO_MANY);
 			err = -E2BIG;
 			break;
 		}
 		if (cpulist_parse(nla_data(a), groups[ng])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: not a cpulist (like 0-3,8) of CPUs below nr_cpu_ids");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_CPULIST);
 			err = -EINVAL;
 			break;
 		}
 		if (cpumask_empty(groups[ng])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a, "HCUBE_A_GROUP: empty group");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_EMPTY);
 			err = -EINVAL;
 			break;
 		}
 		if (!cpumask_subset(groups[ng], cpu_present_mask)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: CPUs that are not present");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_ABSENT);
 			err = -EINVAL;
 			break;
 		}
 		if (cpumask_intersects(groups[ng], all)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: CPUs already in another group");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_OVERLAP);
 			err = -EINVAL;
 			break;
 		}
@@ -925,21 +920,18 @@ static int hcube_fault_doit(struct sk_buff *skb, struct genl_info *info)
 	int cpu = -1, v = -1;
 
 	if (!acpu && !avx) {
-		NL_SET_ERR_MSG(info->extack,
-			       "HCUBE_A_CPU or HCUBE_A_VERTEX_ID is required");
+		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_CPU_OR_VERTEX);
 		return -EINVAL;
 	}
 	if (acpu && avx) {
-		NL_SET_ERR_MSG_ATTR(info->extack, avx,
-				    "give HCUBE_A_CPU or HCUBE_A_VERTEX_ID, not both");
+		NL_SET_ERR_MSG_ATTR(info->extack, avx, HCUBE_ERR_CPU_AND_VERTEX);
 		return -EINVAL;
 	}
 	if (acpu) {
 		u32 c = nla_get_u32(acpu);
 
 		if (!cpu_present(c)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, acpu,
-					    "HCUBE_A_CPU: the CPU is not present (see /sys/devices/system/cpu/present)");
+			NL_SET_ERR_MSG_ATTR(info->extack, acpu, HCUBE_ERR_CPU_ABSENT);
 			return -ENODEV;
 		}
 		cpu = c;
@@ -967,7 +959,7 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 	s->unit = aunit ? nla_get_u32(aunit) : HCUBE_UNIT_JOB;
 	if (s->unit == HCUBE_UNIT_THREAD && info->attrs[HCUBE_A_THREADS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_THREADS],
-				    "HCUBE_A_THREADS: not with HCUBE_A_UNIT thread (units job and tree have every thread)");
+				    HCUBE_ERR_THREADS_UNIT);
 		return -EINVAL;
 	}
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
@@ -982,8 +974,7 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 		(*pa)[n] = a;
 		err = hcube_taskset_add_nr(s, nla_get_u32(a), n);
 		if (err == -ESRCH)
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_PID: no such process in the caller's pid namespace");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_PID_NONE);
 		if (err)
 			return err;
 		n++;
@@ -1006,42 +997,35 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 {
 	switch (err) {
 	case -EINVAL:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: a kernel thread cannot be registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_KTHREAD);
 		break;
 	case -ESRCH:
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the process is exiting");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_EXITING);
 		break;
 	case -EPERM:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task does not allow affinity changes (PF_NO_SETAFFINITY)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_NO_SETAFFINITY);
 		break;
 	case -EXDEV:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task's cpuset allows no usable CPU of the vertex (or of any healthy vertex)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_CPUSET);
 		break;
 	case -EEXIST:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task is already registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_REGISTERED);
 		break;
 	case -ENOTUNIQ:
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is given twice");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_TWICE);
 		break;
 	case -ENOSPC:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: too many tasks (module parameter max_tasks)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_MAX_TASKS);
 		break;
 	case -EACCES:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: not permitted: only the task's owner, or CAP_SYS_NICE in its user namespace, may change its affinity");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_PERM);
 		break;
 	case -EBUSY:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_DEADLINE);
 		break;
 	case -ENOENT:
 		/* for a job or a tree: nor any thread of its process */
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is not registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_UNREGISTERED);
 		break;
 	}
 }
@@ -1118,7 +1102,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 i, bad;
 
 	hcube_caller_of(&who, skb);
-	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, HCUBE_ERR_PID_REQUIRED))
 		return -EINVAL;
 	if (info->attrs[HCUBE_A_VERTEX_ID]) {
 		vertex = hcube_get_vertex(hc, info);
@@ -1126,7 +1110,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			return vertex;
 		if (hc->v[vertex].state != HCUBE_VERTEX_HEALTHY) {
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_VERTEX_ID],
-					    "HCUBE_A_VERTEX_ID: the vertex is not healthy");
+					    HCUBE_ERR_VERTEX_UNHEALTHY);
 			return -EINVAL;
 		}
 	}
@@ -1193,16 +1177,16 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 		if (info->attrs[HCUBE_A_PID] || info->attrs[HCUBE_A_THREADS] ||
 		    info->attrs[HCUBE_A_UNIT]) {
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
-					    "HCUBE_A_ALL: not with HCUBE_A_PID, HCUBE_A_THREADS or HCUBE_A_UNIT");
+					    HCUBE_ERR_ALL_WITH_PID);
 			return -EINVAL;
 		}
 		err = hcube_tasks_unregister_all(hc, &who);
 		if (err)
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
-					    "HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)");
+					    HCUBE_ERR_ALL_OTHERS);
 		return hcube_check_errno(err);
 	}
-	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, HCUBE_ERR_PID_REQUIRED))
 		return -EINVAL;
 	err = hcube_nl_taskset(&s, info, &pa);
 	if (!err) {
@@ -1245,7 +1229,7 @@ static int hcube_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube *hc = hcube_nl_hc;
 	int err;
 
-	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, "HCUBE_A_CONFIG is required"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, HCUBE_ERR_CONFIG_REQUIRED))
 		return -EINVAL;
 	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
 			       hcube_config_policy, info->extack);
