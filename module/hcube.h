@@ -259,8 +259,9 @@ static inline void hcube_events_kick(struct hcube *hc)
 }
 
 /*
- * The module's files, from the bottom up: each calls only those above it
- * in this list (and the core), never one below.
+ * The module's files in the order they depend on each other: each calls
+ * only the files listed before it (and the core), never one listed after
+ * it; hcube_main.c, which loads and unloads the module, calls them all.
  */
 
 /* hcube_task.c */
