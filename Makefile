@@ -168,7 +168,7 @@ $(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcube
 	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -Itools/hcubectl -o $@ $< tools/hcubectl/extack.c
 
 # The module's generated policies, compiled unchanged (tools/include/net/netlink.h).
-$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c module/hcube_nl_gen.c \
+$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c module/hcube_nl_gen.c module/hcube_errors.h \
 		module/hcube_nl_gen.h tools/include/net/netlink.h $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -Imodule \

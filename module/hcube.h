@@ -157,6 +157,22 @@ struct hcube_mem {
 	u16 *ctrl, *ctrl_prev;	/* pebble controllers per cluster, now and before */
 };
 
+/*
+ * What an event is about, for hcube_notify(): each *_NTF command of the
+ * family reads its own fields.
+ */
+struct hcube_ntf {
+	u32 reason;			/* HCUBE_REASON_*: what caused it */
+	/* FAULT_NTF: a CPU (-1: the vertex itself) and its vertex */
+	int cpu;
+	u32 vertex;
+	u32 event;			/* HCUBE_FAULT_* or HCUBE_CPU_* */
+	/* TASK_NTF: a record, or (NULL) a new task @p of @creator refused */
+	struct hcube_task *task;
+	struct task_struct *p, *creator;
+	const struct hcube_report *report;	/* REBALANCE_NTF */
+};
+
 struct hcube {
 	struct mutex lock;		/* guards all of struct hcube */
 	u32 mode;			/* enum hcube_mode */
@@ -190,7 +206,10 @@ struct hcube {
 	atomic_t nhashed;		/* records in by_task, tombstones too */
 	struct llist_head exits;	/* records the exit probe saw */
 	struct llist_head adopts;	/* pending records to link */
-	struct hcube_events *ev;	/* probes, births, the worker */
+	struct hcube_events *ev;	/* probes and births */
+	unsigned int max_tasks;		/* module parameter max_tasks */
+	struct workqueue_struct *wq;	/* ordered: the worker, the trigger */
+	struct work_struct work;	/* the worker (hcube_events_kick()) */
 
 	struct hcube_config cfg;
 	struct hcube_counters cnt;
@@ -201,31 +220,55 @@ struct hcube {
 	u32 retries;
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
+	/* the netlink layer's, while the family is registered */
+	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 };
 
-extern struct hcube hcube;
-extern struct genl_family hcube_genl_family;
-extern unsigned int hcube_max_tasks;
+/*
+ * Tell the listeners of the "events" group: @cmd is one of the family's
+ * *_NTF commands. Domain code calls this, never the netlink layer, which
+ * sets hcube.notify when it registers the family (hcube_nl_init()).
+ */
+static inline void hcube_notify(struct hcube *hc, u8 cmd,
+				const struct hcube_ntf *ntf)
+{
+	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 
-/* hcube_main.c */
-int hcube_topology_set(struct hcube *hc, u32 mode, cpumask_var_t *groups,
-		       u32 ngroups, struct netlink_ext_ack *extack);
-int hcube_topology_mode(struct hcube *hc, u32 mode, struct netlink_ext_ack *extack);
-cpumask_var_t *hcube_alloc_groups(void);
-void hcube_free_groups(cpumask_var_t *groups);
-void hcube_refresh(struct hcube *hc);
-void hcube_after_change(struct hcube *hc, u32 trigger);
-void hcube_hotplug_apply(struct hcube *hc);
-u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
-int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
-		       struct netlink_ext_ack *extack, const struct nlattr *attr);
-void hcube_lock(struct hcube *hc);
-void hcube_unlock(struct hcube *hc);
-const char *hcube_mode_name(u32 mode);
+	notify = READ_ONCE(hc->notify);
+	if (notify)
+		notify(hc, cmd, ntf);
+}
+
+static inline void hcube_lock(struct hcube *hc)
+{
+	mutex_lock(&hc->lock);
+}
+
+static inline void hcube_unlock(struct hcube *hc)
+{
+	mutex_unlock(&hc->lock);
+}
+
+/*
+ * Queue the worker (hcube_events.c), which applies hotplug changes, links
+ * new tasks and unregisters exited ones. Any context.
+ */
+static inline void hcube_events_kick(struct hcube *hc)
+{
+	queue_work(hc->wq, &hc->work);
+}
+
+/*
+ * The module's files in the order they depend on each other: each calls
+ * only the files listed before it (and the core), never one listed after
+ * it; hcube_main.c, which loads and unloads the module, calls them all.
+ */
 
 /* hcube_task.c */
 int hcube_tasks_init(void);
 void hcube_tasks_exit(void);
+void hcube_tasks_sweep(struct hcube *hc);
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
 struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p);
 struct hcube_task *hcube_task_alloc(gfp_t gfp);
 void hcube_task_put(struct hcube_task *t);
@@ -238,6 +281,7 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r);
 bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
+void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
 int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask);
@@ -271,7 +315,7 @@ struct hcube_taskset {
 	u32 unit;		/* enum hcube_unit of the request */
 };
 
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src);
+int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src);
 int hcube_taskset_expand(struct hcube_taskset *s);
 void hcube_taskset_free(struct hcube_taskset *s);
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
@@ -281,33 +325,44 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			   const struct hcube_caller *who, u32 *bad);
 int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who);
 
-/* hcube_events.c */
-int hcube_events_init(struct hcube *hc);
-void hcube_events_stop(struct hcube *hc);
-void hcube_events_exit(struct hcube *hc);
-void hcube_events_kick(struct hcube *hc);
-void hcube_events_drain(struct hcube *hc);
-void hcube_auto_schedule(struct hcube *hc);
-
 /* hcube_balance.c */
+void hcube_balance_init(struct hcube *hc);
+void hcube_balance_stop(struct hcube *hc);
+u32 hcube_nhealthy(struct hcube *hc);
+u32 hcube_policy_for(struct hcube *hc, u32 policy);
 int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 		    struct netlink_ext_ack *extack);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
+void hcube_after_change(struct hcube *hc, u32 trigger);
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc);
 void hcube_report_release(struct hcube_report *r);
 bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
+void hcube_auto_schedule(struct hcube *hc);
 void hcube_auto_run(struct hcube *hc);
 
+/* hcube_cpu.c */
+int hcube_cpu_init(struct hcube *hc, u32 mode, bool use_isolated);
+void hcube_cpu_exit(struct hcube *hc);
+int hcube_hotplug_start(struct hcube *hc);
+void hcube_hotplug_stop(struct hcube *hc);
+int hcube_topology_set(struct hcube *hc, u32 mode, cpumask_var_t *groups,
+		       u32 ngroups, struct netlink_ext_ack *extack);
+int hcube_topology_mode(struct hcube *hc, u32 mode, struct netlink_ext_ack *extack);
+cpumask_var_t *hcube_alloc_groups(void);
+void hcube_free_groups(cpumask_var_t *groups);
+void hcube_refresh(struct hcube *hc);
+void hcube_hotplug_apply(struct hcube *hc);
+int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
+		       struct netlink_ext_ack *extack, const struct nlattr *attr);
+
+/* hcube_events.c */
+int hcube_events_init(struct hcube *hc, u32 births);
+void hcube_events_stop(struct hcube *hc);
+void hcube_events_exit(struct hcube *hc);
+void hcube_events_drain(struct hcube *hc);
+
 /* hcube_nl.c */
-int hcube_nl_init(void);
-void hcube_nl_exit(void);
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
-		     u32 reason);
-void hcube_ntf_topo(struct hcube *hc, u32 reason);
-void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason);
-void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
-		       struct task_struct *creator);
-void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r);
-void hcube_ntf_controllers(struct hcube *hc, u32 reason);
+int hcube_nl_init(struct hcube *hc);
+void hcube_nl_exit(struct hcube *hc);
 
 #endif

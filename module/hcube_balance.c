@@ -6,13 +6,16 @@
  * let the core plan, decompose the plan into routes (each task moves once,
  * straight to its final vertex, sources paired with destinations along the
  * plan's edges), move the tasks with set_cpus_allowed_ptr() and read each
- * mask back. A dry run stops after the plan.
+ * mask back. A dry run stops after the plan. After the vertices' states
+ * changed, hcube_after_change() gives tasks new masks, evacuates and
+ * rebalances; the automatic trigger rebalances when loads drift apart.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include "hcube.h"
+#include "hcube_errors.h"
 #include "hcube_trace.h"
 
 void hcube_report_release(struct hcube_report *r)
@@ -161,6 +164,31 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 	return done;
 }
 
+/* Vertices that are healthy now. */
+u32 hcube_nhealthy(struct hcube *hc)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < hc->nv; i++)
+		n += hc->v[i].state == HCUBE_VERTEX_HEALTHY;
+	return n;
+}
+
+/*
+ * The policy a rebalance plans with on the cube as it is: a policy that
+ * plans only on a fault-free cube gives way to its fallback while some
+ * vertex is not healthy (the core's table says which and to what).
+ */
+u32 hcube_policy_for(struct hcube *hc, u32 policy)
+{
+	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
+
+	if (ops && (ops->flags & HCUBE_POLICY_F_FAULT_FREE) &&
+	    hcube_nhealthy(hc) != hc->nv)
+		return ops->fallback;
+	return policy;
+}
+
 static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
 {
 	u32 i;
@@ -197,23 +225,21 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	err = hcube_plan_build(&hc->plan, policy, &cube,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	if (err == HCUBE_E_NEED_MCWA) {
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+		/* callers ask hcube_policy_for() first */
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_FAULT_FREE);
 		return -EINVAL;
 	}
 	if (err == HCUBE_E_NO_HEALTHY) {
-		NL_SET_ERR_MSG(extack, "no healthy vertex to balance on");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_NO_HEALTHY);
 		return -ENODEV;
 	}
 	/* Limits of a plan, not bugs: the request cannot be met as asked. */
 	if (err == HCUBE_E_PLAN_SIZE) {
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_PLAN_SIZE);
 		return -E2BIG;
 	}
 	if (err == HCUBE_E_BUDGET) {
-		NL_SET_ERR_MSG(extack,
-			       "HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem");
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_BUDGET);
 		return -E2BIG;
 	}
 	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
@@ -245,8 +271,73 @@ done:
 			      hc->plan.ntransfers,
 			      hc->plan.stats.migrations, r->moved, r->failed,
 			      r->duration_ns);
-	hcube_ntf_rebalance(hc, r);
+	hcube_notify(hc, HCUBE_CMD_REBALANCE_NTF, &(struct hcube_ntf){
+		.reason = trigger, .report = r });
 	return 0;
+}
+
+/*
+ * Give the tasks of healthy vertices their vertex's current mask. One that
+ * fails (a CPU coming online is not active yet, say) is tried again a
+ * little later.
+ */
+static u32 hcube_remask_all(struct hcube *hc)
+{
+	struct hcube_task *t, *tmp;
+	u32 i, failed = 0;
+
+	for (i = 0; i < hc->nv; i++) {
+		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
+			continue;
+		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
+			if (hcube_task_remask(hc, t, NULL))
+				failed++;
+	}
+	if (failed && !hc->stopping)
+		mod_delayed_work(system_wq, &hc->retry_work,
+				 msecs_to_jiffies(10U << min(hc->retries, 7U)));
+	else if (!failed)
+		hc->retries = 0;
+	return failed;
+}
+
+static void hcube_retry_workfn(struct work_struct *work)
+{
+	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
+					retry_work);
+
+	hcube_lock(hc);
+	if (!hc->stopping && ++hc->retries <= 32)
+		hcube_remask_all(hc);
+	hcube_unlock(hc);
+}
+
+/*
+ * After the vertex states changed: new masks for tasks on healthy vertices,
+ * tasks off vertices that can no longer run them (nearest first) and, when
+ * some had to move, a rebalance with the configured policy.
+ */
+void hcube_after_change(struct hcube *hc, u32 trigger)
+{
+	hcube_remask_all(hc);
+	hcube_report_reset(&hc->report, hc);
+	if (!hcube_evacuate_all(hc, &hc->report)) {
+		hcube_auto_schedule(hc);
+		return;
+	}
+	hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy), false, trigger,
+			NULL);
+}
+
+void hcube_balance_init(struct hcube *hc)
+{
+	INIT_DELAYED_WORK(&hc->retry_work, hcube_retry_workfn);
+}
+
+/* Unload: no remask is left to retry. */
+void hcube_balance_stop(struct hcube *hc)
+{
+	cancel_delayed_work_sync(&hc->retry_work);
 }
 
 /*
@@ -277,20 +368,28 @@ bool hcube_auto_due(struct hcube *hc, unsigned long *delay)
 	return true;
 }
 
-void hcube_auto_run(struct hcube *hc)
+/* The automatic trigger, when it is due: now, or after the cooldown. */
+void hcube_auto_schedule(struct hcube *hc)
 {
-	u32 policy = hc->cfg.policy;
 	unsigned long delay;
 
-	hcube_events_drain(hc);
+	if (!hc->stopping && hcube_auto_due(hc, &delay))
+		mod_delayed_work(hc->wq, &hc->auto_work, delay);
+}
+
+/* The automatic rebalance, from the worker, once pending tasks are linked. */
+void hcube_auto_run(struct hcube *hc)
+{
+	unsigned long delay;
+	u32 policy;
+
 	if (!hcube_auto_due(hc, &delay))
 		return;
 	if (delay) {
 		hcube_auto_schedule(hc);
 		return;
 	}
-	if (policy == HCUBE_POLICY_CWA && hc->topo.nhealthy != hc->nv)
-		policy = HCUBE_POLICY_MCWA;
+	policy = hcube_policy_for(hc, hc->cfg.policy);
 	hc->last_auto = jiffies ? jiffies : 1;
 	hcube_report_reset(&hc->report, hc);
 	hcube_rebalance(hc, policy, false, HCUBE_REASON_AUTO, NULL);

@@ -25,7 +25,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -35,13 +34,10 @@
 #include <linux/wait.h>
 #include "hcube.h"
 
-static unsigned int births = 1024;
-module_param(births, uint, 0444);
-MODULE_PARM_DESC(births, "new threads and children of registered tasks being set up at once, at most (1..65536, default 1024)");
-
 /* One creation in flight: the task_work queued on a new child. */
 struct hcube_birth {
 	struct callback_head cb;
+	struct hcube *hc;
 	struct hcube_task *creator;	/* referenced */
 	bool thread;			/* a thread of the creator's process */
 	unsigned long inherited[];	/* the child's mask at creation */
@@ -55,8 +51,6 @@ struct hcube_events {
 	size_t bsize;
 	u32 *free, nfree;
 	atomic_t lost_pending;		/* births that could not be made */
-	struct workqueue_struct *wq;
-	struct work_struct work;
 };
 
 /*
@@ -92,11 +86,6 @@ static void hcube_birth_put(struct hcube_events *ev, struct hcube_birth *b)
 	raw_spin_unlock_irqrestore(&ev->pool_lock, flags);
 }
 
-void hcube_events_kick(struct hcube *hc)
-{
-	queue_work(hc->ev->wq, &hc->ev->work);
-}
-
 /* Give @p its creator's original affinity, if its mask is still hcube's. */
 static void hcube_release(struct hcube *hc, struct hcube_task *c,
 			  struct task_struct *p)
@@ -127,13 +116,14 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 		return;
 	}
 	t = NULL;
-	if (atomic_inc_return(&hc->nrecords) <= hcube_max_tasks)
+	if (atomic_inc_return(&hc->nrecords) <= hc->max_tasks)
 		t = hcube_task_alloc(GFP_KERNEL);
 	if (!t) {
 		atomic_dec(&hc->nrecords);
 		hcube_release(hc, c, p);
 		atomic64_inc(&hc->refused);
-		hcube_ntf_refused(hc, p, c->task);
+		hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+			.reason = HCUBE_REASON_REFUSED, .p = p, .creator = c->task });
 		return;
 	}
 	t->task = get_task_struct(p);
@@ -163,7 +153,7 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 static void hcube_birth_fn(struct callback_head *cb)
 {
 	struct hcube_birth *b = container_of(cb, struct hcube_birth, cb);
-	struct hcube *hc = &hcube;
+	struct hcube *hc = b->hc;
 
 	hcube_born(hc, b->creator, current, b->thread, to_cpumask(b->inherited));
 	hcube_task_put(b->creator);
@@ -198,6 +188,7 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 		hcube_events_kick(hc);
 		return;
 	}
+	b->hc = hc;
 	b->creator = c;
 	b->thread = same_thread_group(parent, child);
 	cpumask_copy(to_cpumask(b->inherited), &child->cpus_mask);
@@ -241,7 +232,8 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	    xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b, GFP_KERNEL)) {
 		if (!hc->stopping && !test_bit(HCUBE_TF_GONE, &t->flags)) {
 			atomic64_inc(&hc->refused);
-			hcube_ntf_refused(hc, p, NULL);
+			hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+				.reason = HCUBE_REASON_REFUSED, .p = p });
 		} else {
 			atomic64_inc(&hc->released);
 		}
@@ -256,7 +248,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	if (test_bit(HCUBE_TF_EXITED, &t->flags)) {
 		/* it was gone before it could be linked: both events */
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
-		hcube_ntf_task(hc, t, t->origin);
+		hcube_task_notify(hc, t, t->origin);
 		hcube_task_del(hc, t, HCUBE_REASON_EXITED);
 		return false;
 	}
@@ -269,12 +261,12 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	if (u < 0 || hcube_task_changed(hc, t)) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
-		hcube_ntf_task(hc, t, t->origin);
-		hcube_ntf_task(hc, t, HCUBE_REASON_CHANGED);
+		hcube_task_notify(hc, t, t->origin);
+		hcube_task_notify(hc, t, HCUBE_REASON_CHANGED);
 		return false;
 	}
 	hcube_task_link(hc, t, u);
-	hcube_ntf_task(hc, t, t->origin);
+	hcube_task_notify(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
 		return true;
 	hcube_task_remask(hc, t, NULL);
@@ -389,7 +381,7 @@ void hcube_events_drain(struct hcube *hc)
 
 static void hcube_events_workfn(struct work_struct *work)
 {
-	struct hcube *hc = &hcube;
+	struct hcube *hc = container_of(work, struct hcube, work);
 
 	/*
 	 * A hotplug change is applied once the operation that recorded it
@@ -408,22 +400,17 @@ static void hcube_events_workfn(struct work_struct *work)
 	hcube_unlock(hc);
 }
 
-/* The automatic trigger, when it is due: now, or after the cooldown. */
-void hcube_auto_schedule(struct hcube *hc)
-{
-	unsigned long delay;
-
-	if (!hc->stopping && hcube_auto_due(hc, &delay))
-		mod_delayed_work(hc->ev->wq, &hc->auto_work, delay);
-}
-
+/* The automatic trigger: what is pending linked first. */
 static void hcube_auto_workfn(struct work_struct *work)
 {
-	struct hcube *hc = &hcube;
+	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
+					auto_work);
 
 	hcube_lock(hc);
-	if (!hc->stopping)
+	if (!hc->stopping) {
+		hcube_drain(hc);
 		hcube_auto_run(hc);
+	}
 	hcube_unlock(hc);
 }
 
@@ -437,29 +424,26 @@ static void hcube_find_tp(struct tracepoint *tp, void *priv)
 		ev->tp_exit = tp;
 }
 
-int hcube_events_init(struct hcube *hc)
+/* The probes, with room for @births creations in flight, and the worker. */
+int hcube_events_init(struct hcube *hc, u32 births)
 {
 	struct hcube_events *ev;
 	u32 i;
 	int err;
 
-	if (births < 1 || births > 65536) {
-		pr_err("births=%u: must be 1..65536\n", births);
-		return -EINVAL;
-	}
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;
 	raw_spin_lock_init(&ev->pool_lock);
-	INIT_WORK(&ev->work, hcube_events_workfn);
+	INIT_WORK(&hc->work, hcube_events_workfn);
 	INIT_DELAYED_WORK(&hc->auto_work, hcube_auto_workfn);
 	ev->bsize = ALIGN(sizeof(struct hcube_birth) + cpumask_size(),
 			  sizeof(long));
 	ev->pool = kvcalloc(births, ev->bsize, GFP_KERNEL);
 	ev->free = kvcalloc(births, sizeof(*ev->free), GFP_KERNEL);
-	ev->wq = alloc_ordered_workqueue("hcube", WQ_HIGHPRI);
+	hc->wq = alloc_ordered_workqueue("hcube", WQ_HIGHPRI);
 	err = -ENOMEM;
-	if (!ev->pool || !ev->free || !ev->wq)
+	if (!ev->pool || !ev->free || !hc->wq)
 		goto free;
 	for (i = 0; i < births; i++)
 		ev->free[i] = i;
@@ -486,8 +470,9 @@ unregister:
 	tracepoint_probe_unregister(ev->tp_fork, hcube_probe_fork, hc);
 	tracepoint_synchronize_unregister();
 free:
-	if (ev->wq)
-		destroy_workqueue(ev->wq);
+	if (hc->wq)
+		destroy_workqueue(hc->wq);
+	hc->wq = NULL;
 	kvfree(ev->free);
 	kvfree(ev->pool);
 	kfree(ev);
@@ -511,7 +496,7 @@ void hcube_events_stop(struct hcube *hc)
 	/* each birth is past its last instruction of this module */
 	synchronize_rcu_tasks();
 	cancel_delayed_work_sync(&hc->auto_work);
-	flush_work(&ev->work);
+	flush_work(&hc->work);
 	hcube_lock(hc);
 	hcube_drain(hc);
 	hcube_unlock(hc);
@@ -523,7 +508,7 @@ void hcube_events_exit(struct hcube *hc)
 
 	if (!ev)
 		return;
-	destroy_workqueue(ev->wq);
+	destroy_workqueue(hc->wq);
 	kvfree(ev->free);
 	kvfree(ev->pool);
 	kfree(ev);

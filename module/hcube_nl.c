@@ -9,6 +9,9 @@
  * cube and is checked in the handlers, which also answer -ERANGE and attach
  * a policy describing the current range. Every command that changes state
  * needs CAP_NET_ADMIN.
+ *
+ * The family is the layer above the domain (cube, tasks, balancing,
+ * events): it calls into it, and hears of events through hcube.notify.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +24,7 @@
 #include <linux/threads.h>
 #include <net/sock.h>
 #include "hcube.h"
+#include "hcube_errors.h"
 #include "hcube_nl_gen.h"
 
 #define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
@@ -45,8 +49,77 @@ static const struct nla_policy hcube_vertex_range[HCUBE_MAX_DIM + 1] = {
 	NLA_POLICY_MAX(NLA_U32, 1023),
 };
 
+/*
+ * The refusal of a policy that plans only on a fault-free cube, such as
+ * "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy);
+ * use mcwa": written at init from the core's table, since an extack
+ * message is not copied.
+ */
+static char hcube_fault_free_msg[__HCUBE_POLICY_MAX][128] __ro_after_init;
+
+static void __init hcube_fault_free_msgs(void)
+{
+	u32 i;
+
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+		const struct hcube_policy_ops *ops = hcube_policy_lookup(i);
+
+		if (ops->flags & HCUBE_POLICY_F_FAULT_FREE)
+			snprintf(hcube_fault_free_msg[i], sizeof(hcube_fault_free_msg[i]),
+				 HCUBE_ERR_POLICY_FAULT_FREE_FMT,
+				 ops->name, hcube_policy_lookup(ops->fallback)->name);
+	}
+}
+
+/* NL_SET_ERR_MSG_ATTR() for a message that is not a literal. */
+static void hcube_set_err_msg(struct netlink_ext_ack *extack,
+			      const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	do_trace_netlink_extack(msg);
+	extack->_msg = msg;
+	extack->bad_attr = attr;
+}
+
 static const struct genl_multicast_group hcube_mcgrps[] = {
 	{ .name = HCUBE_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
+};
+
+static struct genl_family hcube_genl_family;
+static struct hcube *hcube_nl_hc __ro_after_init;
+
+/*
+ * Messages. Every message the family sends but TASK_ADD's reply is one
+ * entry of a table of struct hcube_nl_msg_ops, in the manner of ethtool's
+ * ethnl_request_ops: the generic doit, dumpit and notify below take what
+ * they need (prepare), size the message, fill it and, for a dump or an
+ * event of several messages, walk the objects (next). A new GET command
+ * or event is a fill function and an entry in hcube_nl_requests[] or
+ * hcube_nl_events[].
+ */
+struct hcube_nl_data {
+	struct pid_namespace *ns;	/* the reader's; NULL (events): the initial one */
+	bool admin;			/* the reader has CAP_NET_ADMIN */
+	unsigned long pos;		/* the vertex, task id or cluster at hand */
+	struct hcube_task *task;	/* TASK_GET: the task at pos */
+	const struct hcube_report *report;	/* REBALANCE, REBALANCE_NTF */
+	const struct hcube_ntf *ntf;	/* an event */
+};
+
+struct hcube_nl_msg_ops {
+	/* Read the request (@info; NULL in a dump), under hcube.lock. Optional. */
+	int (*prepare)(struct hcube *hc, struct hcube_nl_data *d,
+		       struct genl_info *info);
+	/* Room for the message; NLMSG_GOODSIZE when NULL. */
+	size_t (*size)(struct hcube *hc, const struct hcube_nl_data *d);
+	int (*fill)(struct sk_buff *skb, struct hcube *hc,
+		    const struct hcube_nl_data *d);
+	/*
+	 * Dumps and events of several messages: move d->pos to the next
+	 * object at or after it, false past the last.
+	 */
+	bool (*next)(struct hcube *hc, struct hcube_nl_data *d);
 };
 
 /* Helpers to put attributes. */
@@ -63,16 +136,8 @@ static int hcube_put_cpulist(struct sk_buff *skb, int type,
 	return 0;
 }
 
-static u32 hcube_nhealthy(struct hcube *hc)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < hc->nv; i++)
-		n += hc->v[i].state == HCUBE_VERTEX_HEALTHY;
-	return n;
-}
-
-static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc)
+static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc,
+			   const struct hcube_nl_data *d)
 {
 	char pat[HCUBE_MAX_DIM + 1];
 
@@ -99,9 +164,11 @@ static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc)
 	return 0;
 }
 
-static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc, u32 i,
-			     struct cpumask *tmp)
+static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc,
+			     const struct hcube_nl_data *d)
 {
+	struct cpumask *tmp = hc->scratch;	/* under hcube.lock */
+	u32 i = d->pos;
 	struct hcube_vertex *v = &hc->v[i];
 	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_VERTEX);
 
@@ -156,8 +223,8 @@ static u32 hcube_pid_in(struct pid *pid, struct pid_namespace *ns)
  * The state is read now: an active task whose affinity someone else
  * changed shows as changed before hcube acts on it.
  */
-static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube_task *t,
-			   struct pid_namespace *ns, u32 reason)
+static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube *hc,
+			   struct hcube_task *t, struct pid_namespace *ns, u32 reason)
 {
 	bool exited = reason == HCUBE_REASON_EXITED;
 	struct task_struct *p = t->task;
@@ -169,7 +236,7 @@ static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube_task *t,
 		return -EMSGSIZE;
 	if (exited)
 		state = HCUBE_TASK_EXITED;
-	else if (state == HCUBE_TASK_ACTIVE && hcube_task_changed(&hcube, t))
+	else if (state == HCUBE_TASK_ACTIVE && hcube_task_changed(hc, t))
 		state = HCUBE_TASK_CHANGED;
 	pid = exited && t->exit_pid ? hcube_pid_in(t->exit_pid, ns) :
 	      ns ? task_pid_nr_ns(p, ns) : task_pid_nr(p);
@@ -219,8 +286,9 @@ static int hcube_fill_report_task(struct sk_buff *skb, int type,
 	return 0;
 }
 
-static size_t hcube_report_size(struct hcube *hc, const struct hcube_report *r)
+static size_t hcube_report_size(struct hcube *hc, const struct hcube_nl_data *d)
 {
+	const struct hcube_report *r = d->report;
 	size_t n = NLMSG_GOODSIZE + 3 * nla_total_size(hc->nv * sizeof(u32));
 
 	if (r->plan)
@@ -256,8 +324,10 @@ static int hcube_put_transfers(struct sk_buff *skb, const struct hcube_plan *p)
 
 /* The report, as the top-level attributes of a message. */
 static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
-			     const struct hcube_report *r, struct pid_namespace *ns)
+			     const struct hcube_nl_data *d)
 {
+	const struct hcube_report *r = d->report;
+	struct pid_namespace *ns = d->ns;
 	size_t vbytes = hc->nv * sizeof(u32);
 	char pat[HCUBE_MAX_DIM + 1];
 	u32 i;
@@ -276,6 +346,7 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		return -EMSGSIZE;
 	if (r->plan) {
 		const struct hcube_plan *p = r->plan;
+		u32 flags = hcube_policy_lookup(p->applied)->flags;
 
 		if (nla_put(skb, HCUBE_R_A_LOADS_PLAN, vbytes, r->planned) ||
 		    nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers) ||
@@ -286,13 +357,12 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		    nla_put_u32(skb, HCUBE_R_A_APPLIED, p->applied) ||
 		    nla_put_u32(skb, HCUBE_R_A_MESSAGES, p->stats.messages) ||
 		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
-		    (p->applied == HCUBE_POLICY_PEBBLE &&
+		    ((flags & HCUBE_POLICY_F_CONTENTION) &&
 		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
 		    hcube_put_transfers(skb, p))
 			return -EMSGSIZE;
 		/* the balancing subcube and trees of the plans that use them */
-		if ((p->applied == HCUBE_POLICY_MCWA ||
-		     p->applied == HCUBE_POLICY_CWA) && hc->topo_valid &&
+		if ((flags & HCUBE_POLICY_F_TREES) && hc->topo_valid &&
 		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||
@@ -308,7 +378,8 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 	return 0;
 }
 
-static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc)
+static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
+			    const struct hcube_nl_data *d)
 {
 	const struct hcube_counters *c = &hc->cnt;
 	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_STATS);
@@ -343,7 +414,8 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc)
 	return 0;
 }
 
-static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc)
+static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc,
+			     const struct hcube_nl_data *d)
 {
 	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_CONFIG);
 
@@ -353,7 +425,7 @@ static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc)
 	    nla_put_u8(skb, HCUBE_C_A_AUTO, hc->cfg.autob) ||
 	    nla_put_u32(skb, HCUBE_C_A_THRESHOLD, hc->cfg.threshold) ||
 	    nla_put_u32(skb, HCUBE_C_A_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
-	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hcube_max_tasks)) {
+	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -361,141 +433,20 @@ static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc)
 	return 0;
 }
 
-/* Notifications on the "events" group. */
-
-static bool hcube_listening(struct hcube *hc)
-{
-	return !READ_ONCE(hc->stopping) &&
-	       genl_has_listeners(&hcube_genl_family, &init_net, 0);
-}
-
-static void hcube_ntf_send(struct sk_buff *skb, void *hdr)
-{
-	genlmsg_end(skb, hdr);
-	genlmsg_multicast(&hcube_genl_family, skb, 0, 0, GFP_KERNEL);
-}
-
-static struct sk_buff *hcube_ntf_new(size_t size, u8 cmd, void **hdr)
-{
-	struct sk_buff *skb = genlmsg_new(size, GFP_KERNEL);
-
-	if (!skb)
-		return NULL;
-	*hdr = genlmsg_put(skb, 0, 0, &hcube_genl_family, 0, cmd);
-	if (!*hdr) {
-		nlmsg_free(skb);
-		return NULL;
-	}
-	return skb;
-}
-
-void hcube_ntf_fault(struct hcube *hc, int cpu, int vertex, u32 event,
-		     u32 reason)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!hcube_listening(hc))
-		return;
-	skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_FAULT_NTF, &hdr);
-	if (!skb)
-		return;
-	if ((cpu >= 0 && nla_put_u32(skb, HCUBE_A_CPU, cpu)) ||
-	    nla_put_u32(skb, HCUBE_A_VERTEX_ID, vertex) ||
-	    nla_put_u32(skb, HCUBE_A_EVENT, event) ||
-	    nla_put_u32(skb, HCUBE_A_STATE, hc->v[vertex].state) ||
-	    nla_put_u32(skb, HCUBE_A_REASON, reason) ||
-	    hcube_fill_cube(skb, hc)) {
-		nlmsg_free(skb);
-		return;
-	}
-	hcube_ntf_send(skb, hdr);
-}
-
-void hcube_ntf_topo(struct hcube *hc, u32 reason)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!hcube_listening(hc))
-		return;
-	skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_TOPO_NTF, &hdr);
-	if (!skb)
-		return;
-	if (hcube_fill_cube(skb, hc) || nla_put_u32(skb, HCUBE_A_REASON, reason)) {
-		nlmsg_free(skb);
-		return;
-	}
-	hcube_ntf_send(skb, hdr);
-}
-
-/* One CONTROLLER_NTF per cluster whose controller the last refresh changed. */
-void hcube_ntf_controllers(struct hcube *hc, u32 reason)
-{
-	u32 c;
-
-	for (c = 0; c < hc->nclusters; c++) {
-		u16 old = hc->m.ctrl_prev[c], now = hc->m.ctrl[c];
-		struct sk_buff *skb;
-		void *hdr;
-
-		if (old == now || !hcube_listening(hc))
-			continue;
-		skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_CONTROLLER_NTF, &hdr);
-		if (!skb)
-			return;
-		if (nla_put_u32(skb, HCUBE_A_CLUSTER, c) ||
-		    nla_put_u32(skb, HCUBE_A_CLUSTER_DIM, hc->cdim) ||
-		    (old != HCUBE_VERTEX_NONE &&
-		     nla_put_u32(skb, HCUBE_A_CONTROLLER_OLD, old)) ||
-		    (now != HCUBE_VERTEX_NONE &&
-		     nla_put_u32(skb, HCUBE_A_CONTROLLER_NEW, now)) ||
-		    nla_put_u32(skb, HCUBE_A_REASON, reason) ||
-		    nla_put_u32(skb, HCUBE_A_GENERATION, hc->generation)) {
-			nlmsg_free(skb);
-			return;
-		}
-		hcube_ntf_send(skb, hdr);
-	}
-}
-
-void hcube_ntf_task(struct hcube *hc, struct hcube_task *t, u32 reason)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!hcube_listening(hc))
-		return;
-	skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_TASK_NTF, &hdr);
-	if (!skb)
-		return;
-	if (hcube_fill_task(skb, HCUBE_A_TASK, t, NULL, reason)) {
-		nlmsg_free(skb);
-		return;
-	}
-	hcube_ntf_send(skb, hdr);
-}
-
 /*
- * A new thread or child that could not be registered (max_tasks): it runs
- * with its creator's original affinity. Any context that may sleep.
+ * A refused new task's nest (max_tasks): it runs with its creator's
+ * original affinity.
  */
-void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
-		       struct task_struct *creator)
+static int hcube_fill_refused(struct sk_buff *skb, struct task_struct *p,
+			      struct task_struct *creator)
 {
+	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_TASK);
 	char comm[TASK_COMM_LEN];
-	struct sk_buff *skb;
-	struct nlattr *nest;
-	void *hdr;
 
-	if (!hcube_listening(hc))
-		return;
-	skb = hcube_ntf_new(NLMSG_GOODSIZE, HCUBE_CMD_TASK_NTF, &hdr);
-	if (!skb)
-		return;
+	if (!nest)
+		return -EMSGSIZE;
 	get_task_comm(comm, p);
-	nest = nla_nest_start(skb, HCUBE_A_TASK);
-	if (!nest || nla_put_u32(skb, HCUBE_T_A_PID, task_pid_nr(p)) ||
+	if (nla_put_u32(skb, HCUBE_T_A_PID, task_pid_nr(p)) ||
 	    nla_put_u32(skb, HCUBE_T_A_TGID, task_tgid_nr(p)) ||
 	    nla_put_string(skb, HCUBE_T_A_COMM, comm) ||
 	    nla_put_u32(skb, HCUBE_T_A_REASON, HCUBE_REASON_REFUSED) ||
@@ -503,62 +454,203 @@ void hcube_ntf_refused(struct hcube *hc, struct task_struct *p,
 			creator ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK) ||
 	    (creator && nla_put_u32(skb, HCUBE_T_A_CREATOR, task_pid_nr(creator))) ||
 	    hcube_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask)) {
-		nlmsg_free(skb);
-		return;
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
 	}
 	nla_nest_end(skb, nest);
-	hcube_ntf_send(skb, hdr);
-}
-
-void hcube_ntf_rebalance(struct hcube *hc, const struct hcube_report *r)
-{
-	struct sk_buff *skb;
-	void *hdr;
-
-	if (!hcube_listening(hc))
-		return;
-	skb = hcube_ntf_new(hcube_report_size(hc, r), HCUBE_CMD_REBALANCE_NTF, &hdr);
-	if (!skb)
-		return;
-	if (hcube_fill_report(skb, hc, r, NULL)) {
-		nlmsg_free(skb);
-		return;
-	}
-	hcube_ntf_send(skb, hdr);
-}
-
-/* Ops. pre_doit takes hcube.lock for every doit. */
-
-static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			  struct genl_info *info)
-{
-	/*
-	 * A command that changes or moves things waits for a CPU hotplug
-	 * operation in progress to end (it holds nothing meanwhile), so that
-	 * it plans on the CPUs as they will be. One that starts later races
-	 * with it: the moves it defeats are reported as failures.
-	 */
-	if (ops->internal_flags & HCUBE_NL_DRAIN) {
-		cpus_read_lock();
-		cpus_read_unlock();
-	}
-	hcube_lock(&hcube);
-	if (ops->internal_flags & HCUBE_NL_DRAIN) {
-		/* a hotplug change the worker has not applied yet, then tasks */
-		if (READ_ONCE(hcube.hp_pending) && !hcube.stopping)
-			hcube_hotplug_apply(&hcube);
-		hcube_events_drain(&hcube);
-	}
 	return 0;
 }
 
-/* A command that changed loads, vertices or settings may make the trigger due. */
-static void hcube_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			    struct genl_info *info)
+static const struct hcube_nl_msg_ops hcube_cube_msg = {
+	.fill = hcube_fill_cube,
+};
+
+/* A vertex id: within the cube, else an error naming the current range. */
+static int hcube_get_vertex(struct hcube *hc, struct genl_info *info)
 {
-	if (ops->flags & GENL_ADMIN_PERM)
-		hcube_auto_schedule(&hcube);
-	hcube_unlock(&hcube);
+	const struct nlattr *a = info->attrs[HCUBE_A_VERTEX_ID];
+	u32 v = nla_get_u32(a);
+
+	if (v >= hc->nv) {
+		NL_SET_ERR_MSG_ATTR_POL(info->extack, a, &hcube_vertex_range[hc->dim],
+					HCUBE_ERR_VERTEX_RANGE);
+		return -ERANGE;
+	}
+	return v;
+}
+
+static int hcube_vertex_prepare(struct hcube *hc, struct hcube_nl_data *d,
+				struct genl_info *info)
+{
+	int v;
+
+	if (!info)
+		return 0;
+	if (HCUBE_REQUIRE(info, HCUBE_A_VERTEX_ID, HCUBE_ERR_VERTEX_REQUIRED))
+		return -EINVAL;
+	v = hcube_get_vertex(hc, info);
+	if (v < 0)
+		return v;
+	d->pos = v;
+	return 0;
+}
+
+static bool hcube_vertex_next(struct hcube *hc, struct hcube_nl_data *d)
+{
+	return d->pos < hc->nv;
+}
+
+static const struct hcube_nl_msg_ops hcube_vertex_msg = {
+	.prepare = hcube_vertex_prepare,
+	.fill = hcube_fill_vertex,
+	.next = hcube_vertex_next,
+};
+
+static int hcube_task_fill(struct sk_buff *skb, struct hcube *hc,
+			   const struct hcube_nl_data *d)
+{
+	return hcube_fill_task(skb, HCUBE_A_TASK, hc, d->task, d->ns, 0);
+}
+
+/*
+ * The registered tasks the reader may see: all of them for CAP_NET_ADMIN,
+ * else those running with the reader's effective uid; with pids of the
+ * reader's pid namespace, and none a pid there does not name.
+ */
+static bool hcube_task_next(struct hcube *hc, struct hcube_nl_data *d)
+{
+	const struct cred *cred = current_cred();
+	struct hcube_task *t;
+
+	for (t = xa_find(&hc->tasks, &d->pos, ULONG_MAX, XA_PRESENT); t;
+	     t = xa_find_after(&hc->tasks, &d->pos, ULONG_MAX, XA_PRESENT)) {
+		if (task_pid_nr_ns(t->task, d->ns) &&
+		    (d->admin || hcube_same_euid(cred, t->task))) {
+			d->task = t;
+			return true;
+		}
+	}
+	return false;
+}
+
+static const struct hcube_nl_msg_ops hcube_task_msg = {
+	.fill = hcube_task_fill,
+	.next = hcube_task_next,
+};
+
+static const struct hcube_nl_msg_ops hcube_stats_msg = {
+	.fill = hcube_fill_stats,
+};
+
+static const struct hcube_nl_msg_ops hcube_config_msg = {
+	.fill = hcube_fill_config,
+};
+
+/* REBALANCE's reply and REBALANCE_NTF. */
+static const struct hcube_nl_msg_ops hcube_report_msg = {
+	.size = hcube_report_size,
+	.fill = hcube_fill_report,
+};
+
+static int hcube_fault_ntf_fill(struct sk_buff *skb, struct hcube *hc,
+				const struct hcube_nl_data *d)
+{
+	const struct hcube_ntf *n = d->ntf;
+
+	if ((n->cpu >= 0 && nla_put_u32(skb, HCUBE_A_CPU, n->cpu)) ||
+	    nla_put_u32(skb, HCUBE_A_VERTEX_ID, n->vertex) ||
+	    nla_put_u32(skb, HCUBE_A_EVENT, n->event) ||
+	    nla_put_u32(skb, HCUBE_A_STATE, hc->v[n->vertex].state) ||
+	    nla_put_u32(skb, HCUBE_A_REASON, n->reason))
+		return -EMSGSIZE;
+	return hcube_fill_cube(skb, hc, d);
+}
+
+static const struct hcube_nl_msg_ops hcube_fault_ntf_msg = {
+	.fill = hcube_fault_ntf_fill,
+};
+
+static int hcube_topo_ntf_fill(struct sk_buff *skb, struct hcube *hc,
+			       const struct hcube_nl_data *d)
+{
+	if (hcube_fill_cube(skb, hc, d) ||
+	    nla_put_u32(skb, HCUBE_A_REASON, d->ntf->reason))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static const struct hcube_nl_msg_ops hcube_topo_ntf_msg = {
+	.fill = hcube_topo_ntf_fill,
+};
+
+/* One CONTROLLER_NTF per cluster whose controller the last refresh changed. */
+static bool hcube_controller_next(struct hcube *hc, struct hcube_nl_data *d)
+{
+	for (; d->pos < hc->nclusters; d->pos++)
+		if (hc->m.ctrl_prev[d->pos] != hc->m.ctrl[d->pos])
+			return true;
+	return false;
+}
+
+static int hcube_controller_ntf_fill(struct sk_buff *skb, struct hcube *hc,
+				     const struct hcube_nl_data *d)
+{
+	u16 old = hc->m.ctrl_prev[d->pos], now = hc->m.ctrl[d->pos];
+
+	if (nla_put_u32(skb, HCUBE_A_CLUSTER, d->pos) ||
+	    nla_put_u32(skb, HCUBE_A_CLUSTER_DIM, hc->cdim) ||
+	    (old != HCUBE_VERTEX_NONE &&
+	     nla_put_u32(skb, HCUBE_A_CONTROLLER_OLD, old)) ||
+	    (now != HCUBE_VERTEX_NONE &&
+	     nla_put_u32(skb, HCUBE_A_CONTROLLER_NEW, now)) ||
+	    nla_put_u32(skb, HCUBE_A_REASON, d->ntf->reason) ||
+	    nla_put_u32(skb, HCUBE_A_GENERATION, hc->generation))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static const struct hcube_nl_msg_ops hcube_controller_ntf_msg = {
+	.fill = hcube_controller_ntf_fill,
+	.next = hcube_controller_next,
+};
+
+/* A task's event, or a new task's refusal (no record). */
+static int hcube_task_ntf_fill(struct sk_buff *skb, struct hcube *hc,
+			       const struct hcube_nl_data *d)
+{
+	const struct hcube_ntf *n = d->ntf;
+
+	if (!n->task)
+		return hcube_fill_refused(skb, n->p, n->creator);
+	return hcube_fill_task(skb, HCUBE_A_TASK, hc, n->task, NULL, n->reason);
+}
+
+static const struct hcube_nl_msg_ops hcube_task_ntf_msg = {
+	.fill = hcube_task_ntf_fill,
+};
+
+/* The GET commands that hcube_nl_get_doit() and _dumpit() answer. */
+static const struct hcube_nl_msg_ops *const hcube_nl_requests[HCUBE_CMD_MAX + 1] = {
+	[HCUBE_CMD_CUBE_GET] = &hcube_cube_msg,
+	[HCUBE_CMD_VERTEX_GET] = &hcube_vertex_msg,
+	[HCUBE_CMD_TASK_GET] = &hcube_task_msg,
+	[HCUBE_CMD_STATS_GET] = &hcube_stats_msg,
+	[HCUBE_CMD_CONFIG_GET] = &hcube_config_msg,
+};
+
+/* The events that hcube_nl_notify() sends. */
+static const struct hcube_nl_msg_ops *const hcube_nl_events[HCUBE_CMD_MAX + 1] = {
+	[HCUBE_CMD_FAULT_NTF] = &hcube_fault_ntf_msg,
+	[HCUBE_CMD_TOPO_NTF] = &hcube_topo_ntf_msg,
+	[HCUBE_CMD_TASK_NTF] = &hcube_task_ntf_msg,
+	[HCUBE_CMD_REBALANCE_NTF] = &hcube_report_msg,
+	[HCUBE_CMD_CONTROLLER_NTF] = &hcube_controller_ntf_msg,
+};
+
+static size_t hcube_nl_size(struct hcube *hc, const struct hcube_nl_msg_ops *ops,
+			    const struct hcube_nl_data *d)
+{
+	return ops->size ? ops->size(hc, d) : NLMSG_GOODSIZE;
 }
 
 static struct sk_buff *hcube_reply_new(struct genl_info *info, size_t size,
@@ -583,123 +675,185 @@ static int hcube_reply(struct sk_buff *skb, void *hdr, struct genl_info *info)
 	return genlmsg_reply(skb, info);
 }
 
-static int hcube_cube_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* Answer @info with one message of @ops. */
+static int hcube_nl_reply(struct hcube *hc, struct genl_info *info,
+			  const struct hcube_nl_msg_ops *ops,
+			  const struct hcube_nl_data *d)
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int err;
 
-	msg = hcube_reply_new(info, NLMSG_GOODSIZE, &hdr);
+	msg = hcube_reply_new(info, hcube_nl_size(hc, ops, d), &hdr);
 	if (!msg)
 		return -ENOMEM;
-	if (hcube_fill_cube(msg, &hcube)) {
+	err = ops->fill(msg, hc, d);
+	if (err) {
 		nlmsg_free(msg);
-		return -EMSGSIZE;
+		return err;
 	}
 	return hcube_reply(msg, hdr, info);
 }
 
-/* A vertex id: within the cube, else an error naming the current range. */
-static int hcube_get_vertex(struct hcube *hc, struct genl_info *info)
+/* The doit of every GET command; pre_doit took hcube.lock. */
+static int hcube_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct nlattr *a = info->attrs[HCUBE_A_VERTEX_ID];
-	u32 v = nla_get_u32(a);
+	const struct hcube_nl_msg_ops *ops = hcube_nl_requests[info->genlhdr->cmd];
+	struct hcube_nl_data d = {
+		.ns = task_active_pid_ns(current),
+		.admin = netlink_capable(skb, CAP_NET_ADMIN),
+	};
+	struct hcube *hc = hcube_nl_hc;
+	int err;
 
-	if (v >= hc->nv) {
-		NL_SET_ERR_MSG_ATTR_POL(info->extack, a, &hcube_vertex_range[hc->dim],
-					"HCUBE_A_VERTEX_ID: vertex id out of range for this cube");
-		return -ERANGE;
-	}
-	return v;
+	err = ops->prepare ? ops->prepare(hc, &d, info) : 0;
+	if (err)
+		return err;
+	return hcube_nl_reply(hc, info, ops, &d);
 }
 
-static int hcube_vertex_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* The dumpit of every GET command: from cb->args[0] on, as far as fits. */
+static int hcube_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct hcube *hc = &hcube;
-	cpumask_var_t tmp;
-	struct sk_buff *msg;
-	void *hdr;
-	int v, err;
+	u8 cmd = genl_dumpit_info(cb)->op.cmd;
+	const struct hcube_nl_msg_ops *ops = hcube_nl_requests[cmd];
+	struct hcube_nl_data d = {
+		.ns = task_active_pid_ns(current),
+		.admin = netlink_capable(cb->skb, CAP_NET_ADMIN),
+		.pos = cb->args[0],
+	};
+	struct hcube *hc = hcube_nl_hc;
+	int err;
 
-	if (HCUBE_REQUIRE(info, HCUBE_A_VERTEX_ID, "HCUBE_A_VERTEX_ID is required"))
-		return -EINVAL;
-	v = hcube_get_vertex(hc, info);
-	if (v < 0)
-		return v;
-	if (!alloc_cpumask_var(&tmp, GFP_KERNEL))
-		return -ENOMEM;
-	err = -ENOMEM;
-	msg = hcube_reply_new(info, NLMSG_GOODSIZE, &hdr);
-	if (!msg)
-		goto out;
-	err = hcube_fill_vertex(msg, hc, v, tmp);
-	if (err) {
-		nlmsg_free(msg);
-		goto out;
-	}
-	err = hcube_reply(msg, hdr, info);
-out:
-	free_cpumask_var(tmp);
-	return err;
-}
-
-static int hcube_vertex_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct hcube *hc = &hcube;
-	cpumask_var_t tmp;
-	u32 i;
-	int err = 0;
-
-	if (!alloc_cpumask_var(&tmp, GFP_KERNEL))
-		return -ENOMEM;
 	hcube_lock(hc);
-	for (i = cb->args[0]; i < hc->nv; i++) {
+	err = ops->prepare ? ops->prepare(hc, &d, NULL) : 0;
+	while (!err && ops->next(hc, &d)) {
 		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, &hcube_genl_family,
-					NLM_F_MULTI, HCUBE_CMD_VERTEX_GET);
+					NLM_F_MULTI, cmd);
 
 		if (!hdr) {
 			err = -EMSGSIZE;
 			break;
 		}
-		if (hcube_fill_vertex(skb, hc, i, tmp)) {
+		if (ops->fill(skb, hc, &d)) {
 			genlmsg_cancel(skb, hdr);
 			err = -EMSGSIZE;
 			break;
 		}
 		genlmsg_end(skb, hdr);
+		d.pos++;
 	}
 	hcube_unlock(hc);
-	free_cpumask_var(tmp);
-	cb->args[0] = i;
-	/* Some vertices went out: the dump continues with the rest. */
+	/* Resume at the object that did not fit, or past the last. */
+	cb->args[0] = d.pos;
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;
 	return err ? err : skb->len;
 }
 
+/* Events, on the "events" group. */
+
+static bool hcube_listening(struct hcube *hc)
+{
+	return !READ_ONCE(hc->stopping) &&
+	       genl_has_listeners(&hcube_genl_family, &init_net, 0);
+}
+
+static int hcube_nl_multicast(struct hcube *hc, u8 cmd,
+			      const struct hcube_nl_msg_ops *ops,
+			      const struct hcube_nl_data *d)
+{
+	struct sk_buff *skb = genlmsg_new(hcube_nl_size(hc, ops, d), GFP_KERNEL);
+	void *hdr;
+
+	if (!skb)
+		return -ENOMEM;
+	hdr = genlmsg_put(skb, 0, 0, &hcube_genl_family, 0, cmd);
+	if (!hdr || ops->fill(skb, hc, d)) {
+		nlmsg_free(skb);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast(&hcube_genl_family, skb, 0, 0, GFP_KERNEL);
+	return 0;
+}
+
+/* hcube.notify: an event of the domain code, as one message or several. */
+static void hcube_nl_notify(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf)
+{
+	const struct hcube_nl_msg_ops *ops;
+	struct hcube_nl_data d = { .ntf = ntf, .report = ntf->report };
+
+	ops = cmd < ARRAY_SIZE(hcube_nl_events) ? hcube_nl_events[cmd] : NULL;
+	if (WARN_ON_ONCE(!ops) || !hcube_listening(hc))
+		return;
+	if (!ops->next) {
+		hcube_nl_multicast(hc, cmd, ops, &d);
+		return;
+	}
+	for (; ops->next(hc, &d); d.pos++)
+		if (hcube_nl_multicast(hc, cmd, ops, &d))
+			return;
+}
+
+/* Ops. pre_doit takes hcube.lock for every doit. */
+
+static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			  struct genl_info *info)
+{
+	struct hcube *hc = hcube_nl_hc;
+
+	/*
+	 * A command that changes or moves things waits for a CPU hotplug
+	 * operation in progress to end (it holds nothing meanwhile), so that
+	 * it plans on the CPUs as they will be. One that starts later races
+	 * with it: the moves it defeats are reported as failures.
+	 */
+	if (ops->internal_flags & HCUBE_NL_DRAIN) {
+		cpus_read_lock();
+		cpus_read_unlock();
+	}
+	hcube_lock(hc);
+	if (ops->internal_flags & HCUBE_NL_DRAIN) {
+		/* a hotplug change the worker has not applied yet, then tasks */
+		if (READ_ONCE(hc->hp_pending) && !hc->stopping)
+			hcube_hotplug_apply(hc);
+		hcube_events_drain(hc);
+	}
+	return 0;
+}
+
+/* A command that changed loads, vertices or settings may make the trigger due. */
+static void hcube_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if (ops->flags & GENL_ADMIN_PERM)
+		hcube_auto_schedule(hcube_nl_hc);
+	hcube_unlock(hcube_nl_hc);
+}
+
 static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	cpumask_var_t *groups, all;
 	const struct nlattr *a;
 	u32 m, ng = 0;
 	int rem, err;
 
-	if (HCUBE_REQUIRE(info, HCUBE_A_MODE, "HCUBE_A_MODE is required (0 cpu .. 3 custom)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_MODE, HCUBE_ERR_MODE_REQUIRED))
 		return -EINVAL;
 	m = nla_get_u32(info->attrs[HCUBE_A_MODE]);
 	if (m != HCUBE_MODE_CUSTOM && info->attrs[HCUBE_A_GROUP]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_GROUP],
-				    "HCUBE_A_GROUP: only with mode custom");
+				    HCUBE_ERR_GROUP_NOT_CUSTOM);
 		return -EINVAL;
 	}
 	if (m == HCUBE_MODE_CUSTOM &&
-	    HCUBE_REQUIRE(info, HCUBE_A_GROUP,
-			  "HCUBE_A_GROUP is required with mode custom (one cpulist per vertex)"))
+	    HCUBE_REQUIRE(info, HCUBE_A_GROUP, HCUBE_ERR_GROUP_REQUIRED))
 		return -EINVAL;
 	if (hc->ntasks) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_MODE],
-				    "HCUBE_A_MODE: tasks are registered; unregister them first");
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_MODE], HCUBE_ERR_MODE_TASKS);
 		return -EBUSY;
 	}
 	if (m != HCUBE_MODE_CUSTOM) {
@@ -719,31 +873,27 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 		if (nla_type(a) != HCUBE_A_GROUP)
 			continue;
 		if (ng == HCUBE_MAX_VERTICES) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: at most 1024 groups");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_TOO_MANY);
 			err = -E2BIG;
 			break;
 		}
 		if (cpulist_parse(nla_data(a), groups[ng])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: not a cpulist (like 0-3,8) of CPUs below nr_cpu_ids");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_CPULIST);
 			err = -EINVAL;
 			break;
 		}
 		if (cpumask_empty(groups[ng])) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a, "HCUBE_A_GROUP: empty group");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_EMPTY);
 			err = -EINVAL;
 			break;
 		}
 		if (!cpumask_subset(groups[ng], cpu_present_mask)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: CPUs that are not present");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_ABSENT);
 			err = -EINVAL;
 			break;
 		}
 		if (cpumask_intersects(groups[ng], all)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_GROUP: CPUs already in another group");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_GROUP_OVERLAP);
 			err = -EINVAL;
 			break;
 		}
@@ -756,7 +906,8 @@ static int hcube_topo_set_doit(struct sk_buff *skb, struct genl_info *info)
 	hcube_free_groups(groups);
 done:
 	if (!err)
-		hcube_ntf_topo(hc, HCUBE_REASON_ADMIN);
+		hcube_notify(hc, HCUBE_CMD_TOPO_NTF, &(struct hcube_ntf){
+			.reason = HCUBE_REASON_ADMIN });
 	return err;
 }
 
@@ -765,25 +916,22 @@ static int hcube_fault_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *acpu = info->attrs[HCUBE_A_CPU];
 	struct nlattr *avx = info->attrs[HCUBE_A_VERTEX_ID];
 	bool add = info->genlhdr->cmd == HCUBE_CMD_FAULT_ADD;
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	int cpu = -1, v = -1;
 
 	if (!acpu && !avx) {
-		NL_SET_ERR_MSG(info->extack,
-			       "HCUBE_A_CPU or HCUBE_A_VERTEX_ID is required");
+		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_CPU_OR_VERTEX);
 		return -EINVAL;
 	}
 	if (acpu && avx) {
-		NL_SET_ERR_MSG_ATTR(info->extack, avx,
-				    "give HCUBE_A_CPU or HCUBE_A_VERTEX_ID, not both");
+		NL_SET_ERR_MSG_ATTR(info->extack, avx, HCUBE_ERR_CPU_AND_VERTEX);
 		return -EINVAL;
 	}
 	if (acpu) {
 		u32 c = nla_get_u32(acpu);
 
 		if (!cpu_present(c)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, acpu,
-					    "HCUBE_A_CPU: the CPU is not present (see /sys/devices/system/cpu/present)");
+			NL_SET_ERR_MSG_ATTR(info->extack, acpu, HCUBE_ERR_CPU_ABSENT);
 			return -ENODEV;
 		}
 		cpu = c;
@@ -811,7 +959,7 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 	s->unit = aunit ? nla_get_u32(aunit) : HCUBE_UNIT_JOB;
 	if (s->unit == HCUBE_UNIT_THREAD && info->attrs[HCUBE_A_THREADS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_THREADS],
-				    "HCUBE_A_THREADS: not with HCUBE_A_UNIT thread (units job and tree have every thread)");
+				    HCUBE_ERR_THREADS_UNIT);
 		return -EINVAL;
 	}
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem)
@@ -821,17 +969,12 @@ static int hcube_nl_taskset(struct hcube_taskset *s, struct genl_info *info,
 		return -ENOMEM;
 	n = 0;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		struct pid *pid;
-
 		if (nla_type(a) != HCUBE_A_PID)
 			continue;
 		(*pa)[n] = a;
-		pid = find_get_pid(nla_get_u32(a));
-		err = pid ? hcube_taskset_add_pid(s, pid, n) : -ESRCH;
-		put_pid(pid);
+		err = hcube_taskset_add_nr(s, nla_get_u32(a), n);
 		if (err == -ESRCH)
-			NL_SET_ERR_MSG_ATTR(info->extack, a,
-					    "HCUBE_A_PID: no such process in the caller's pid namespace");
+			NL_SET_ERR_MSG_ATTR(info->extack, a, HCUBE_ERR_PID_NONE);
 		if (err)
 			return err;
 		n++;
@@ -854,42 +997,35 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 {
 	switch (err) {
 	case -EINVAL:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: a kernel thread cannot be registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_KTHREAD);
 		break;
 	case -ESRCH:
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the process is exiting");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_EXITING);
 		break;
 	case -EPERM:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task does not allow affinity changes (PF_NO_SETAFFINITY)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_NO_SETAFFINITY);
 		break;
 	case -EXDEV:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task's cpuset allows no usable CPU of the vertex (or of any healthy vertex)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_CPUSET);
 		break;
 	case -EEXIST:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: the task is already registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_REGISTERED);
 		break;
 	case -ENOTUNIQ:
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is given twice");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_TWICE);
 		break;
 	case -ENOSPC:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: too many tasks (module parameter max_tasks)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_MAX_TASKS);
 		break;
 	case -EACCES:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: not permitted: only the task's owner, or CAP_SYS_NICE in its user namespace, may change its affinity");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_PERM);
 		break;
 	case -EBUSY:
-		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_DEADLINE);
 		break;
 	case -ENOENT:
 		/* for a job or a tree: nor any thread of its process */
-		NL_SET_ERR_MSG_ATTR(extack, a, "HCUBE_A_PID: the task is not registered");
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_UNREGISTERED);
 		break;
 	}
 }
@@ -958,7 +1094,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct hcube_taskset s = {};
 	const struct nlattr **pa = NULL;
 	struct hcube_task **out = NULL;
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	struct sk_buff *msg = NULL;
 	struct hcube_caller who;
 	int vertex = -1, err;
@@ -966,7 +1102,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 i, bad;
 
 	hcube_caller_of(&who, skb);
-	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, HCUBE_ERR_PID_REQUIRED))
 		return -EINVAL;
 	if (info->attrs[HCUBE_A_VERTEX_ID]) {
 		vertex = hcube_get_vertex(hc, info);
@@ -974,7 +1110,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 			return vertex;
 		if (hc->v[vertex].state != HCUBE_VERTEX_HEALTHY) {
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_VERTEX_ID],
-					    "HCUBE_A_VERTEX_ID: the vertex is not healthy");
+					    HCUBE_ERR_VERTEX_UNHEALTHY);
 			return -EINVAL;
 		}
 	}
@@ -1002,7 +1138,7 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 		if (!out[i])
 			continue;
 		if (!IS_ERR(out[i])) {
-			e = hcube_fill_task(msg, HCUBE_A_TASK, out[i], ns, 0);
+			e = hcube_fill_task(msg, HCUBE_A_TASK, hc, out[i], ns, 0);
 		} else {
 			nest = nla_nest_start(msg, HCUBE_A_TASK);
 			e = !nest || nla_put_u32(msg, HCUBE_T_A_PID,
@@ -1031,7 +1167,7 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hcube_taskset s = {};
 	const struct nlattr **pa = NULL;
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	struct hcube_caller who;
 	int err;
 	u32 bad;
@@ -1041,16 +1177,16 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 		if (info->attrs[HCUBE_A_PID] || info->attrs[HCUBE_A_THREADS] ||
 		    info->attrs[HCUBE_A_UNIT]) {
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
-					    "HCUBE_A_ALL: not with HCUBE_A_PID, HCUBE_A_THREADS or HCUBE_A_UNIT");
+					    HCUBE_ERR_ALL_WITH_PID);
 			return -EINVAL;
 		}
 		err = hcube_tasks_unregister_all(hc, &who);
 		if (err)
 			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HCUBE_A_ALL],
-					    "HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)");
+					    HCUBE_ERR_ALL_OTHERS);
 		return hcube_check_errno(err);
 	}
-	if (HCUBE_REQUIRE(info, HCUBE_A_PID, "HCUBE_A_PID is required (1..4194304)"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_PID, HCUBE_ERR_PID_REQUIRED))
 		return -EINVAL;
 	err = hcube_nl_taskset(&s, info, &pa);
 	if (!err) {
@@ -1064,117 +1200,36 @@ static int hcube_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-/*
- * The registered tasks the reader may see: all of them for CAP_NET_ADMIN,
- * else those running with the reader's effective uid; with pids of the
- * reader's pid namespace, and none a pid there does not name.
- */
-static int hcube_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct pid_namespace *ns = task_active_pid_ns(current);
-	bool all = netlink_capable(cb->skb, CAP_NET_ADMIN);
-	const struct cred *cred = current_cred();
-	struct hcube *hc = &hcube;
-	unsigned long id = cb->args[0];
-	struct hcube_task *t;
-	int err = 0;
-
-	hcube_lock(hc);
-	xa_for_each_start(&hc->tasks, id, t, id) {
-		void *hdr;
-
-		if (!task_pid_nr_ns(t->task, ns) ||
-		    (!all && !hcube_same_euid(cred, t->task)))
-			continue;	/* not the reader's to see */
-		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-				  cb->nlh->nlmsg_seq, &hcube_genl_family,
-				  NLM_F_MULTI, HCUBE_CMD_TASK_GET);
-		if (!hdr) {
-			err = -EMSGSIZE;
-			break;
-		}
-		if (hcube_fill_task(skb, HCUBE_A_TASK, t, ns, 0)) {
-			genlmsg_cancel(skb, hdr);
-			err = -EMSGSIZE;
-			break;
-		}
-		genlmsg_end(skb, hdr);
-	}
-	hcube_unlock(hc);
-	/* Resume at the entry that did not fit, or past the end. */
-	cb->args[0] = err ? id : ULONG_MAX;
-	if (err == -EMSGSIZE && skb->len)
-		return skb->len;
-	return err ? err : skb->len;
-}
-
 static int hcube_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
 	bool dry_run = nla_get_flag(info->attrs[HCUBE_R_A_DRY_RUN]);
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	u32 policy = apol ? nla_get_u32(apol) : hc->cfg.policy;
-	struct sk_buff *msg;
-	void *hdr;
+	struct hcube_nl_data d = {
+		.ns = task_active_pid_ns(current),
+		.report = &hc->report,
+	};
 	int err;
 
-	if (policy == HCUBE_POLICY_CWA && hcube_nhealthy(hc) != hc->nv) {
-		NL_SET_ERR_MSG_ATTR(info->extack, apol,
-				    "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa");
+	if (hcube_policy_for(hc, policy) != policy) {
+		hcube_set_err_msg(info->extack, apol, hcube_fault_free_msg[policy]);
 		return -EINVAL;
 	}
 	hcube_report_reset(&hc->report, hc);
 	err = hcube_rebalance(hc, policy, dry_run, HCUBE_REASON_ADMIN, info->extack);
 	if (err)
 		return err;
-	msg = hcube_reply_new(info, hcube_report_size(hc, &hc->report), &hdr);
-	if (!msg)
-		return -ENOMEM;
-	err = hcube_fill_report(msg, hc, &hc->report, task_active_pid_ns(current));
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return hcube_reply(msg, hdr, info);
-}
-
-static int hcube_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = hcube_reply_new(info, NLMSG_GOODSIZE, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	if (hcube_fill_stats(msg, &hcube)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return hcube_reply(msg, hdr, info);
-}
-
-static int hcube_config_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = hcube_reply_new(info, NLMSG_GOODSIZE, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	if (hcube_fill_config(msg, &hcube)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return hcube_reply(msg, hdr, info);
+	return hcube_nl_reply(hc, info, &hcube_report_msg, &d);
 }
 
 static int hcube_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[HCUBE_C_A_MAX + 1];
-	struct hcube *hc = &hcube;
+	struct hcube *hc = hcube_nl_hc;
 	int err;
 
-	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, "HCUBE_A_CONFIG is required"))
+	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, HCUBE_ERR_CONFIG_REQUIRED))
 		return -EINVAL;
 	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
 			       hcube_config_policy, info->extack);
@@ -1194,12 +1249,12 @@ static int hcube_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_CUBE_GET,
-		.doit = hcube_cube_get_doit,
+		.doit = hcube_nl_get_doit,
 	},
 	{
 		.cmd = HCUBE_CMD_VERTEX_GET,
-		.doit = hcube_vertex_get_doit,
-		.dumpit = hcube_vertex_get_dumpit,
+		.doit = hcube_nl_get_doit,
+		.dumpit = hcube_nl_get_dumpit,
 		.policy = hcube_vertex_get_policy,
 		.maxattr = ARRAY_SIZE(hcube_vertex_get_policy) - 1,
 	},
@@ -1245,7 +1300,7 @@ static const struct genl_ops hcube_ops[] = {
 	},
 	{
 		.cmd = HCUBE_CMD_TASK_GET,
-		.dumpit = hcube_task_get_dumpit,
+		.dumpit = hcube_nl_get_dumpit,
 	},
 	{
 		.cmd = HCUBE_CMD_REBALANCE,
@@ -1257,11 +1312,11 @@ static const struct genl_ops hcube_ops[] = {
 	},
 	{
 		.cmd = HCUBE_CMD_STATS_GET,
-		.doit = hcube_stats_get_doit,
+		.doit = hcube_nl_get_doit,
 	},
 	{
 		.cmd = HCUBE_CMD_CONFIG_GET,
-		.doit = hcube_config_get_doit,
+		.doit = hcube_nl_get_doit,
 	},
 	{
 		.cmd = HCUBE_CMD_CONFIG_SET,
@@ -1273,7 +1328,7 @@ static const struct genl_ops hcube_ops[] = {
 	},
 };
 
-struct genl_family hcube_genl_family __ro_after_init = {
+static struct genl_family hcube_genl_family __ro_after_init = {
 	.name = HCUBE_FAMILY_NAME,
 	.version = HCUBE_FAMILY_VERSION,
 	.module = THIS_MODULE,
@@ -1287,13 +1342,22 @@ struct genl_family hcube_genl_family __ro_after_init = {
 	.parallel_ops = true,	/* hcube.lock, not the genetlink mutex */
 };
 
-int hcube_nl_init(void)
+int __init hcube_nl_init(struct hcube *hc)
 {
+	int err;
+
 	hcube_cpu_ids.max = nr_cpu_ids - 1;
-	return genl_register_family(&hcube_genl_family);
+	hcube_fault_free_msgs();
+	hcube_nl_hc = hc;
+	err = genl_register_family(&hcube_genl_family);
+	if (!err)
+		WRITE_ONCE(hc->notify, hcube_nl_notify);
+	return err;
 }
 
-void hcube_nl_exit(void)
+void hcube_nl_exit(struct hcube *hc)
 {
+	WRITE_ONCE(hc->notify, NULL);
 	genl_unregister_family(&hcube_genl_family);
 }
+

@@ -59,6 +59,32 @@ void hcube_tasks_exit(void)
 	kmem_cache_destroy(hcube_task_cache);
 }
 
+/* Unload: free the records still in the hash, tombstones. */
+void hcube_tasks_sweep(struct hcube *hc)
+{
+	struct hlist_node *tmp;
+	struct hcube_task *t;
+	int bkt;
+
+	hash_for_each_safe(hc->by_task, bkt, tmp, t, hnode)
+		hcube_task_hash_del(hc, t);
+}
+
+/*
+ * How many times the CPUs of @mask went offline, in all. A task's affinity
+ * is hcube's to set again when this moved since hcube set it: the
+ * scheduler breaks the affinity of a task whose CPUs all went offline.
+ */
+u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask)
+{
+	unsigned int cpu;
+	u32 n = 0;
+
+	for_each_cpu(cpu, mask)
+		n += READ_ONCE(hc->cpu_offlines[cpu]);
+	return n;
+}
+
 struct hcube_task *hcube_task_alloc(gfp_t gfp)
 {
 	struct hcube_task *t = kmem_cache_zalloc(hcube_task_cache, gfp);
@@ -358,9 +384,11 @@ static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
 	return hcube_task_changed(hc, t) ? -EIO : 0;
 }
 
-static void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
+/* A TASK_NTF about @t. */
+void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
-	hcube_ntf_task(hc, t, reason);
+	hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
+		.reason = reason, .task = t });
 }
 
 /*
@@ -607,15 +635,17 @@ void hcube_taskset_free(struct hcube_taskset *s)
 }
 
 /*
- * Add the task that @pid names, as named by the request's pid @src.
- * -ESRCH when @pid has no task. hcube_taskset_expand() adds the rest of
- * the unit.
+ * Add the task that pid number @nr names in the caller's pid namespace, as
+ * named by the request's pid @src. -ESRCH when it names none.
+ * hcube_taskset_expand() adds the rest of the unit.
  */
-int hcube_taskset_add_pid(struct hcube_taskset *s, struct pid *pid, u32 src)
+int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src)
 {
-	struct task_struct *p = get_pid_task(pid, PIDTYPE_PID);
+	struct pid *pid = find_get_pid(nr);
+	struct task_struct *p = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
 	int err;
 
+	put_pid(pid);
 	if (!p)
 		return -ESRCH;
 	err = hcube_taskset_grow(s, 1);
@@ -953,7 +983,7 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 		else
 			n++;
 	}
-	if (atomic_add_return(n, &hc->nrecords) > hcube_max_tasks) {
+	if (atomic_add_return(n, &hc->nrecords) > hc->max_tasks) {
 		atomic_sub(n, &hc->nrecords);
 		return -ENOSPC;
 	}

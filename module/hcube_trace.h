@@ -7,11 +7,18 @@
 
 #include <linux/tracepoint.h>
 
-#define hcube_show_policy(p)						\
-	__print_symbolic(p, { 0, "mcwa" }, { 1, "dem" }, { 2, "cwa" },	\
-			 { 3, "optimal" }, { 4, "auto" }, { 5, "rid" },	\
-			 { 6, "sid" }, { 7, "sbn" }, { 8, "sbn-cube" },	\
-			 { 9, "sbn-heur" }, { 10, "pebble" })
+#ifndef HCUBE_TRACE_POLICY_NAME
+#define HCUBE_TRACE_POLICY_NAME
+#include "hcube_core.h"
+
+/* A policy's name from the core's table: a new policy needs no list here. */
+static inline const char *hcube_trace_policy_name(u32 policy)
+{
+	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
+
+	return ops ? ops->name : "?";
+}
+#endif
 
 /*
  * One rebalance: what was planned and what moved; applied is the policy
@@ -31,9 +38,13 @@ TRACE_EVENT(hcube_rebalance,
 			     __field(u64, migrations)
 			     __field(u32, moved)
 			     __field(u32, failed)
-			     __field(u64, duration_ns)),
+			     __field(u64, duration_ns)
+			     __string(policy_name, hcube_trace_policy_name(policy))
+			     __string(applied_name, hcube_trace_policy_name(applied))),
 	    TP_fast_assign(__entry->policy = policy;
 			   __entry->applied = applied;
+			   __assign_str(policy_name, hcube_trace_policy_name(policy));
+			   __assign_str(applied_name, hcube_trace_policy_name(applied));
 			   __entry->trigger = trigger;
 			   __entry->dry_run = dry_run;
 			   __entry->transfers = transfers;
@@ -42,8 +53,7 @@ TRACE_EVENT(hcube_rebalance,
 			   __entry->failed = failed;
 			   __entry->duration_ns = duration_ns;),
 	    TP_printk("policy=%s applied=%s trigger=%u dry_run=%d transfers=%u migrations=%llu moved=%u failed=%u duration_ns=%llu",
-		      hcube_show_policy(__entry->policy),
-		      hcube_show_policy(__entry->applied),
+		      __get_str(policy_name), __get_str(applied_name),
 		      __entry->trigger, __entry->dry_run, __entry->transfers,
 		      __entry->migrations, __entry->moved, __entry->failed,
 		      __entry->duration_ns)

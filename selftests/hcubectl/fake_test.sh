@@ -393,12 +393,12 @@ else
 	not_ok "task del --cgroup: not registered (rc $rc, sent $(sent))"
 fi
 HCUBE_FAKE_GONE=500,600,601 expect_err "task add --cgroup: every process gone: the kernel's error for the last" \
-	"hcubectl: task add: pid 601: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" \
+	"hcubectl: task add: pid 601: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process in the caller's pid namespace" \
 	task add --cgroup jobs/a
 rm -f "$tmp/log"
 HCUBE_FAKE_GONE=$(seq -s, 1000 1065) HCUBE_FAKE_LOG=$tmp/log fake task add --cgroup many
 if [ "$rc" -eq 1 ] && [ "$(grep -c 'unit tree' "$tmp/log")" -eq 65 ] &&
-   [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 1064: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" ]; then
+   [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 1064: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process in the caller's pid namespace" ]; then
 	ok "task add --cgroup: the retries are bounded (64 pids dropped, then the error)"
 else
 	not_ok "task add --cgroup: bounded retries (rc $rc, $(grep -c 'unit tree' "$tmp/log") requests)"
@@ -470,7 +470,7 @@ expect_err "fault add cpu: out of range" \
 	"hcubectl: fault add: cpu 99: $ERANGE_S: integer out of range (valid range 0..39)" \
 	fault add cpu 99
 expect_err "fault del cpu: in range, not present" \
-	"hcubectl: fault del: cpu 35: $ENODEV_S: HCUBE_A_CPU: the CPU is not present (valid range 0..39)" \
+	"hcubectl: fault del: cpu 35: $ENODEV_S: HCUBE_A_CPU: the CPU is not present (see /sys/devices/system/cpu/present)" \
 	fault del cpu 35
 expect_err "fault add vertex: out of range for this cube, named" \
 	"hcubectl: fault add: vertex 16: $ERANGE_S: HCUBE_A_VERTEX_ID: vertex id out of range for this cube (valid range 0..15)" \
@@ -482,7 +482,7 @@ expect_err "task add --vertex: out of range for this cube" \
 	"hcubectl: task add: vertex 99: $ERANGE_S: HCUBE_A_VERTEX_ID: vertex id out of range for this cube (valid range 0..15)" \
 	task add 5 --vertex 99
 expect_err "task add: the third pid of four named" \
-	"hcubectl: task add: pid 999999: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process" \
+	"hcubectl: task add: pid 999999: $(python3 -c 'import os; print(os.strerror(3))'): HCUBE_A_PID: no such process in the caller's pid namespace" \
 	task add 5 6 999999 7
 expect_err "task add: pid range" \
 	"hcubectl: task add: pid 4194305: $ERANGE_S: integer out of range (valid range 1..4194304)" \
@@ -506,7 +506,7 @@ expect_err "topology set custom: CPUs not present" \
 	"hcubectl: topology set: group 1 ('30-33'): $EINVAL_S: HCUBE_A_GROUP: CPUs that are not present" \
 	topology set custom 0-3 30-33
 expect_err "rebalance cwa on a faulty cube" \
-	"hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_R_A_POLICY: cwa needs a fault-free cube" \
+	"hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa" \
 	-j rebalance --dry-run --policy cwa
 HCUBE_FAKE_NOADMIN=1 expect_err "EPERM without CAP_NET_ADMIN" \
 	"hcubectl: task del: $(python3 -c 'import os; print(os.strerror(1))') (this command needs CAP_NET_ADMIN)" \

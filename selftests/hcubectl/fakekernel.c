@@ -70,6 +70,7 @@
 #include <linux/netlink.h>
 #include <linux/hcube.h>
 #include "hcube_core.h"
+#include "hcube_errors.h"
 #include "hcube_nl_gen.h"
 
 #define FAKE_FAMILY	0x7ff0
@@ -868,8 +869,7 @@ static void reply_begin(struct mb *b, const struct req *r, uint16_t flags)
 static bool check_vertex(const struct req *r, const struct nlattr *a)
 {
 	if (get_u32(a) >= cube.n)
-		return fail(r, ERANGE, "HCUBE_A_VERTEX_ID: vertex id out of range for this cube",
-			    a, true, 0, cube.n - 1);
+		return fail(r, ERANGE, HCUBE_ERR_VERTEX_RANGE, a, true, 0, cube.n - 1);
 	return true;
 }
 
@@ -878,14 +878,13 @@ static void do_fault(const struct req *r)
 	const struct nlattr *cpu = r->a[HCUBE_A_CPU], *v = r->a[HCUBE_A_VERTEX_ID];
 
 	if (!cpu == !v) {
-		fail(r, EINVAL, "exactly one of HCUBE_A_CPU and HCUBE_A_VERTEX_ID", cpu ? cpu : v,
-		     false, 0, 0);
+		fail(r, EINVAL, cpu ? HCUBE_ERR_CPU_AND_VERTEX : HCUBE_ERR_CPU_OR_VERTEX,
+		     cpu ? v : NULL, false, 0, 0);
 		return;
 	}
-	/* the policy checked the range of CPU ids; presence: -ENODEV, that policy */
+	/* the policy checked the range of CPU ids; presence: -ENODEV */
 	if (cpu && get_u32(cpu) >= cube.n * CPUS_PER_VERTEX) {
-		fail_pol(r, ENODEV, "HCUBE_A_CPU: the CPU is not present", cpu,
-			 &hcube_fault_add_policy[HCUBE_A_CPU]);
+		fail(r, ENODEV, HCUBE_ERR_CPU_ABSENT, cpu, false, 0, 0);
 		return;
 	}
 	if (v && !check_vertex(r, v))
@@ -952,7 +951,7 @@ static void do_task_add(const struct req *r)
 	u32 i, k = 0, t;
 
 	if (!r->npids) {
-		struct ext x = { .msg = "missing attribute", .has_miss = true,
+		struct ext x = { .msg = HCUBE_ERR_PID_REQUIRED, .has_miss = true,
 				 .miss_type = HCUBE_A_PID };
 
 		queue_error(r->nlh, -EINVAL, &x);
@@ -962,14 +961,14 @@ static void do_task_add(const struct req *r)
 		u32 pid = get_u32(r->pids[i]);
 
 		if (pid == 999999 || listed("HCUBE_FAKE_GONE", pid)) {
-			fail(r, ESRCH, "HCUBE_A_PID: no such process", r->pids[i], false, 0, 0);
+			fail(r, ESRCH, HCUBE_ERR_PID_NONE, r->pids[i], false, 0, 0);
 			return;
 		}
 	}
 	if (va && !check_vertex(r, va))
 		return;
 	if (va && !usable(get_u32(va))) {
-		fail(r, EINVAL, "HCUBE_A_VERTEX_ID: the vertex is not healthy", va, false, 0, 0);
+		fail(r, EINVAL, HCUBE_ERR_VERTEX_UNHEALTHY, va, false, 0, 0);
 		return;
 	}
 	reply_begin(&b, r, 0);
@@ -1011,14 +1010,13 @@ static void do_task_del(const struct req *r)
 	u32 i;
 
 	if (!!r->a[HCUBE_A_ALL] == !!r->npids) {
-		fail(r, EINVAL, "give either HCUBE_A_PID or HCUBE_A_ALL", r->a[HCUBE_A_ALL],
-		     false, 0, 0);
+		fail(r, EINVAL, r->npids ? HCUBE_ERR_ALL_WITH_PID : HCUBE_ERR_PID_REQUIRED,
+		     r->a[HCUBE_A_ALL], false, 0, 0);
 		return;
 	}
 	for (i = 0; i < r->npids; i++)
 		if (get_u32(r->pids[i]) == 999999 || listed("HCUBE_FAKE_GONE", get_u32(r->pids[i]))) {
-			fail(r, ENOENT, "HCUBE_A_PID: the task is not registered", r->pids[i],
-			     false, 0, 0);
+			fail(r, ENOENT, HCUBE_ERR_PID_UNREGISTERED, r->pids[i], false, 0, 0);
 			return;
 		}
 	queue_ack(r->nlh);
@@ -1155,12 +1153,17 @@ static void do_rebalance(const struct req *r)
 
 	reply_begin(&b, r, 0);
 	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
+		const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
+		static char msg[128];
+
 		free(b.d);
-		if (policy == HCUBE_POLICY_CWA)
-			fail(r, EINVAL, "HCUBE_R_A_POLICY: cwa needs a fault-free cube", pa,
-			     false, 0, 0);
-		else
+		if (ops->flags & HCUBE_POLICY_F_FAULT_FREE) {
+			snprintf(msg, sizeof(msg), HCUBE_ERR_POLICY_FAULT_FREE_FMT, ops->name,
+				 hcube_policy_lookup(ops->fallback)->name);
+			fail(r, EINVAL, msg, pa, false, 0, 0);
+		} else {
 			fail(r, EIO, "the plan failed", NULL, false, 0, 0);
+		}
 		return;
 	}
 	msg_end_queue(&b);
@@ -1173,7 +1176,7 @@ static void do_config_set(const struct req *r)
 	const struct nlattr *nest = r->a[HCUBE_A_CONFIG];
 
 	if (!nest) {
-		struct ext x = { .msg = "missing attribute", .has_miss = true,
+		struct ext x = { .msg = HCUBE_ERR_CONFIG_REQUIRED, .has_miss = true,
 				 .miss_type = HCUBE_A_CONFIG };
 
 		queue_error(r->nlh, -EINVAL, &x);
@@ -1237,18 +1240,18 @@ static bool check_groups(const struct req *r)
 		bad = r->groups[i];
 		memset(g, 0, FAKE_NR_CPU_IDS);
 		if (!parse_cpulist((const char *)bad + NLA_HDRLEN, g)) {
-			msg = "HCUBE_A_GROUP: not a cpulist (like 0-3,8) of CPUs below nr_cpu_ids";
+			msg = HCUBE_ERR_GROUP_CPULIST;
 			break;
 		}
 		for (c = n = 0; c < FAKE_NR_CPU_IDS; c++)
 			n += g[c];
 		if (!n)
-			msg = "HCUBE_A_GROUP: empty group";
+			msg = HCUBE_ERR_GROUP_EMPTY;
 		for (c = 0; c < FAKE_NR_CPU_IDS && !msg; c++) {
 			if (g[c] && c >= cube.n * CPUS_PER_VERTEX)
-				msg = "HCUBE_A_GROUP: CPUs that are not present";
+				msg = HCUBE_ERR_GROUP_ABSENT;
 			else if (g[c] && all[c])
-				msg = "HCUBE_A_GROUP: CPUs already in another group";
+				msg = HCUBE_ERR_GROUP_OVERLAP;
 			all[c] |= g[c];
 		}
 	}
@@ -1265,7 +1268,7 @@ static void do_topo_set(const struct req *r)
 	u32 mode;
 
 	if (!m) {
-		struct ext x = { .msg = "missing attribute", .has_miss = true,
+		struct ext x = { .msg = HCUBE_ERR_MODE_REQUIRED, .has_miss = true,
 				 .miss_type = HCUBE_A_MODE };
 
 		queue_error(r->nlh, -EINVAL, &x);
@@ -1273,13 +1276,12 @@ static void do_topo_set(const struct req *r)
 	}
 	mode = get_u32(m);
 	if (mode != HCUBE_MODE_CUSTOM && r->ngroups) {
-		fail(r, EINVAL, "HCUBE_A_GROUP: only with mode custom", r->groups[0],
-		     false, 0, 0);
+		fail(r, EINVAL, HCUBE_ERR_GROUP_NOT_CUSTOM, r->groups[0], false, 0, 0);
 		return;
 	}
 	if (mode == HCUBE_MODE_CUSTOM && !r->ngroups) {
 		struct ext x = {
-			.msg = "HCUBE_A_GROUP is required with mode custom (one cpulist per vertex)",
+			.msg = HCUBE_ERR_GROUP_REQUIRED,
 			.has_miss = true, .miss_type = HCUBE_A_GROUP,
 		};
 
