@@ -182,6 +182,84 @@ TEST(max_tasks_gives_enospc)
 	ASSERT_EQ(0, rmmod());
 }
 
+/*
+ * A request that registers a whole large process is all or nothing: over
+ * max_tasks it is refused and no thread is registered or re-pinned; then,
+ * allowed, every thread is registered and the reply (sized before anything
+ * is registered, well over 64 KiB) lists each of them.
+ */
+#define BIG_THREADS 1500
+
+TEST(large_task_add_is_all_or_nothing)
+{
+	struct hc_cube *c = malloc(sizeof(*c));
+	struct hreq *r = malloc(sizeof(*r));
+	int pipefd[2], i, listed = 0;
+	cpu_set_t before, now;
+	struct hreply rp;
+	struct hnl h;
+	pid_t kid;
+	char ch;
+
+	rmmod();
+	ASSERT_EQ(0, insmod("mode=cpu max_tasks=1000"));
+	ASSERT_EQ(0, hnl_open(&h));
+	ASSERT_EQ(0, pipe(pipefd));
+	kid = fork();
+	if (!kid) {
+		pthread_attr_t at;
+		pthread_t th;
+
+		pthread_attr_init(&at);
+		pthread_attr_setstacksize(&at, 64 << 10);
+		for (i = 1; i < BIG_THREADS; i++)
+			if (pthread_create(&th, &at, idle_thread, NULL))
+				_exit(1);
+		if (write(pipefd[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ(1, read(pipefd[0], &ch, 1));
+	ASSERT_EQ(0, sched_getaffinity(kid, sizeof(before), &before));
+
+	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_ADD, 0);
+	hreq_u32(r, HCUBE_A_PID, kid);
+	EXPECT_EQ(-ENOSPC, hnl_do(&h, r, &rp));
+	hreply_free(&rp);
+	ASSERT_EQ(0, hc_get_cube(&h, c));
+	EXPECT_EQ(0, c->ntasks);
+	ASSERT_EQ(0, sched_getaffinity(kid, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&before, &now));
+	hnl_close(&h);
+	ASSERT_EQ(0, rmmod());
+
+	ASSERT_EQ(0, insmod("mode=cpu"));
+	ASSERT_EQ(0, hnl_open(&h));
+	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_ADD, 0);
+	hreq_u32(r, HCUBE_A_PID, kid);
+	ASSERT_EQ(0, hnl_do(&h, r, &rp));
+	EXPECT_GT(rp.used, 65536);
+	for (i = 0; i < rp.nmsgs; i++) {
+		struct nlattr *a;
+		void *head;
+		int len, rem;
+
+		head = hnl_attrs(rp.msgs[i], &len);
+		hnl_for_each_attr(a, head, len, rem)
+			listed += (a->nla_type & ~NLA_F_NESTED) == HCUBE_A_TASK;
+	}
+	EXPECT_EQ(BIG_THREADS, listed);
+	hreply_free(&rp);
+	ASSERT_EQ(0, hc_get_cube(&h, c));
+	EXPECT_EQ(BIG_THREADS, c->ntasks);
+	hc_kill_all(&kid, 1);
+	hnl_close(&h);
+	free(r);
+	free(c);
+	ASSERT_EQ(0, rmmod());
+}
+
 TEST(bad_module_parameters)
 {
 	rmmod();
