@@ -464,6 +464,16 @@ int main(int argc, char **argv)
 	       ok ? "ok" : "not ok");
 	bad |= !ok;
 	ok = 1;
+	for (i = 0; i < 4; i++) {
+		int reg = is_registered(&h, kids[i]);
+
+		if (reg < 0)
+			printf("# the task list could not be read: %d\n", reg);
+		else
+			printf("# root's process %d (%s): %s\n", kids[i],
+			       i < 2 ? "registered by root" : "not registered",
+			       reg ? "registered" : "not registered");
+	}
 	for (i = 0; i < 2; i++) {
 		if (!shared && (sched_getaffinity(kids[2 + i], sizeof(now), &now) ||
 				!CPU_EQUAL(&now, &mask[i]))) {

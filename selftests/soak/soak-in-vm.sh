@@ -226,7 +226,8 @@ while :; do
 	m=$(fuzz_messages "$T/fuzz-shared.log")
 	if grep -q -e '^not ok' -e FAILED "$T/fuzz-shared.log"; then
 		tap not_ok "round $rounds: nl_fuzz (shared) beside stress-ng, hotplug and faults"
-		grep -e '^not ok' -e VIOLATION -e FAILED "$T/fuzz-shared.log" | head -5 | sed 's/^/# /'
+		grep -e '^not ok' -e VIOLATION -e FAILED -e "^# root's" -e '^# could not' \
+			-e '^# the task list' "$T/fuzz-shared.log" | head -20 | sed 's/^/# /'
 	else
 		tap ok "round $rounds: nl_fuzz (shared) beside stress-ng, hotplug and faults ($m messages)"
 	fi
