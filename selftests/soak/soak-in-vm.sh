@@ -170,6 +170,18 @@ for t in json.load(sys.stdin):
 	tap not_ok "round $rounds, after $1: root's sleepers' saved affinity: $bad"
 }
 
+# unregistered (the module reloaded, or nl_fuzz released them), the
+# sleepers have their own masks; then register them again
+sleepers_back() {
+	local i m
+	for i in "${!sleepers[@]}"; do
+		m=$(taskset -pc "${sleepers[$i]}" | sed 's/.*: //')
+		[ "$m" = "${masks[$i]}" ] ||
+			tap not_ok "round $rounds, after $1: sleeper ${sleepers[$i]} has $m, had ${masks[$i]}"
+	done
+	"$HC" task add "${sleepers[@]}" --thread >/dev/null 2>&1
+}
+
 echo "TAP version 13"
 echo "# soak: $(nproc) CPUs, kernel $(uname -r), at least ${SECONDS_WANTED} s and ${MESSAGES_WANTED} fuzzed messages"
 echo "hcube-selftests: start" >/dev/kmsg 2>/dev/null || true
@@ -255,12 +267,7 @@ while :; do
 		printf '%s\n' "$out" | grep -e '^not ok' -e '^#' | head -20 | sed 's/^/# /'
 	fi
 	lsmod | grep -q '^hcube ' || insmod "$KO"
-	for i in "${!sleepers[@]}"; do
-		m=$(taskset -pc "${sleepers[$i]}" | sed 's/.*: //')
-		[ "$m" = "${masks[$i]}" ] ||
-			tap not_ok "round $rounds, after stress: sleeper ${sleepers[$i]} has $m, had ${masks[$i]}"
-	done
-	"$HC" task add "${sleepers[@]}" --thread >/dev/null 2>&1
+	sleepers_back "stress"
 
 	# 4. nl_fuzz alone
 	out=$(timeout 1200 "$B/selftests/nl_fuzz" "$FUZZ" "$seed" 2>&1)
@@ -274,12 +281,7 @@ while :; do
 		tap not_ok "round $rounds: nl_fuzz alone (exit $rc)"
 		printf '%s\n' "$out" | grep -e '^not ok' -e VIOLATION | head -10 | sed 's/^/# /'
 	fi
-	for i in "${!sleepers[@]}"; do
-		m=$(taskset -pc "${sleepers[$i]}" | sed 's/.*: //')
-		[ "$m" = "${masks[$i]}" ] ||
-			tap not_ok "round $rounds, after nl_fuzz: sleeper ${sleepers[$i]} has $m, had ${masks[$i]}"
-	done
-	"$HC" task add "${sleepers[@]}" --thread >/dev/null 2>&1
+	sleepers_back "nl_fuzz"
 	check_sleepers "nl_fuzz"
 	seed=$((seed + 1))
 done

@@ -183,13 +183,13 @@ struct hc_attrs_list {
 int hc_attrs_add(struct hc_attrs_list *l, const struct hc_attr_set *set,
 		 const struct nlattr *a);
 void hc_attrs_list_free(struct hc_attrs_list *l);
+/* The dimension a cube summary's attributes give, or -1. */
+int hc_tb_dim(struct nlattr **tb);
 
 /* ---- render.c: what several commands print ---- */
 
 /* The cube summary: show's first line and keys, fault and topology events. */
 void print_cube(struct nlattr **tb);
-/* The dimension the summary gives, or -1. */
-int hc_tb_dim(struct nlattr **tb);
 
 /* A task (HCUBE_A_TASK, report failures, events): its keys as sent. */
 #define HC_TASK_UNITS	0x1	/* origin, unit, creator always (null) */

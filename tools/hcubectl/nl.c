@@ -172,6 +172,16 @@ int hc_parse(struct nlattr **tb, const struct hc_attr_set *set, struct nlattr *h
 	return nla_parse(tb, set->max, head, len, set->policy) < 0 ? -1 : 0;
 }
 
+int hc_tb_dim(struct nlattr **tb)
+{
+	uint32_t dim;
+
+	if (!tb[HCUBE_A_DIM])
+		return -1;
+	dim = nla_get_u32(tb[HCUBE_A_DIM]);
+	return dim <= 32 ? (int)dim : -1;
+}
+
 int hc_parse_nested(struct nlattr **tb, const struct hc_attr_set *set,
 		    const struct nlattr *nest)
 {

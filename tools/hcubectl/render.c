@@ -31,16 +31,6 @@ static bool part(const char **sep, const struct nlattr *a)
 
 /* ---- the cube summary ---- */
 
-int hc_tb_dim(struct nlattr **tb)
-{
-	uint32_t dim;
-
-	if (!tb[HCUBE_A_DIM])
-		return -1;
-	dim = nla_get_u32(tb[HCUBE_A_DIM]);
-	return dim <= 32 ? (int)dim : -1;
-}
-
 /*
  * JSON: mode dim nvertices healthy attached ntasks generation
  * balancing_subcube cb_base cb_mask tree_depth (null when absent). Text:
