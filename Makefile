@@ -239,7 +239,7 @@ bench-core: $(BUILD)/bench_core
 
 # The module's cost and effect, measured in the VM (Documentation/performance.md):
 # rebalance against the userspace way, and makespan under four policies.
-# Not in `make check`: about 10 minutes. Sizes: see selftests/bench/run-bench.sh.
+# Not in `make check`: 18 minutes for BENCH_TOPOS="8x2 16x2" on the 2-core machine. Sizes: see selftests/bench/run-bench.sh.
 $(BUILD)/bench/hcube_bench: selftests/bench/hcube_bench.c $(VM_TEST_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Iselftests/hcube -o $@ $< -lpthread
