@@ -552,7 +552,8 @@ TEST_F(job, thread_unit_children_get_original_affinity)
  * 1,000 children that exit at once: each registered as it starts, each
  * exit seen without any command; nothing stale, the counters balance.
  */
-TEST_F(job, thousand_short_lived_children_leave_nothing)
+/* more than the harness's 30 s under KASAN on a shared, emulated host */
+TEST_F_TIMEOUT(job, thousand_short_lived_children_leave_nothing, 300)
 {
 	uint64_t s[HCUBE_S_A_MAX + 1];
 	pid_t one = self->p.pid;
