@@ -76,6 +76,17 @@ static inline void ctx_free(struct ctx *c)
 	free(c->work);
 }
 
+/* Every vertex healthy, vertex v with @load[v] tasks. */
+static inline void ctx_healthy(struct ctx *c, const u32 *load)
+{
+	u32 v;
+
+	for (v = 0; v < 1U << c->dim; v++) {
+		c->state[v] = HCUBE_V_HEALTHY;
+		c->load[v] = load[v];
+	}
+}
+
 /* "0101" -> 5: a label written highest dimension first, as in the paper. */
 static inline u32 lbl(const char *bits)
 {

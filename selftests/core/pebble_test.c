@@ -124,10 +124,7 @@ TEST(contention_one_receiver)
 	u32 v;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = ld[v];
-	}
+	ctx_healthy(&c, ld);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
@@ -165,10 +162,7 @@ TEST(empty_pebble)
 	u32 v;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = ld[v];
-	}
+	ctx_healthy(&c, ld);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(6, c.plan.after[v]);

@@ -347,10 +347,7 @@ TEST(heuristic_push_plan)
 	u32 v;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = before[v];
-	}
+	ctx_healthy(&c, before);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
@@ -378,10 +375,7 @@ TEST(heuristic_walk_plan)
 	u32 v;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = before[v];
-	}
+	ctx_healthy(&c, before);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);
 	for (v = 0; v < 8; v++)
@@ -409,13 +403,10 @@ TEST(basic_early_transfer)
 {
 	static const u32 before[8] = { 0, 8, 8, 8, 3, 8, 8, 8 };
 	struct ctx c;
-	u32 v, i, first = 0;
+	u32 i, first = 0;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = before[v];
-	}
+	ctx_healthy(&c, before);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
@@ -526,13 +517,10 @@ TEST(faulty_predecessor_skipped)
 {
 	static const u32 before[8] = { 0, 0, 1, 0, 0, 4, 9, 4 };
 	struct ctx c;
-	u32 v, i;
+	u32 i;
 
 	ASSERT_EQ(0, ctx_init(&c, 3));
-	for (v = 0; v < 8; v++) {
-		c.state[v] = HCUBE_V_HEALTHY;
-		c.load[v] = before[v];
-	}
+	ctx_healthy(&c, before);
 	c.state[4] = HCUBE_V_FAULTY;
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
 	EXPECT_EQ(0, c.plan.root);

@@ -81,8 +81,7 @@ int cmd_aapc(int argc, char **argv)
 	u64 k;
 	int c, err;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = sim_getopt(argc, argv, opts, "aapc", aapc_usage)) != -1) {
 		switch (c) {
 		case 'd':
 			dim = (u32)sim_parse_uint("--dim", optarg, HCUBE_MAX_DIM);
@@ -100,16 +99,8 @@ int cmd_aapc(int argc, char **argv)
 		case 'j':
 			js = true;
 			break;
-		case 'h':
-			aapc_usage(stdout);
-			exit(0);
-		default:
-			sim_die("aapc: unknown or incomplete option '%s' (try --help)",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		sim_die("aapc: unexpected argument '%s'", argv[optind]);
 	if (!have_dim)
 		sim_die("aapc: --dim is required");
 	nf = (u32)sim_parse_list("--faulty", faulty_arg, (1U << dim) - 1, faulty,

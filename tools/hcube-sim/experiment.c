@@ -600,8 +600,7 @@ int cmd_experiment(int argc, char **argv)
 	g.pols = (1U << SIM_NPOL) - 1;
 	g.workers = 2;
 	g.out = "build/experiment";
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = sim_getopt(argc, argv, opts, "experiment", exp_usage)) != -1) {
 		if (sim_model_option(&g.base, c, optarg))
 			continue;
 		switch (c) {
@@ -644,16 +643,8 @@ int cmd_experiment(int argc, char **argv)
 		case 'q':
 			g.quiet = true;
 			break;
-		case 'h':
-			exp_usage(stdout);
-			exit(0);
-		default:
-			sim_die("experiment: unknown or incomplete option '%s' (try --help)",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		sim_die("experiment: unexpected argument '%s'", argv[optind]);
 	g.njobs = 0;
 	for (i = 0; i < g.ndims; i++) {
 		u32 pi, most = 0;

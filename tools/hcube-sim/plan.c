@@ -55,8 +55,7 @@ static void parse(struct plan_input *in, int argc, char **argv)
 
 	in->policy = HCUBE_POLICY_MCWA;
 	in->budget = HCUBE_AUTO_BUDGET;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = sim_getopt(argc, argv, opts, "plan", plan_usage)) != -1) {
 		switch (c) {
 		case 'd':
 			in->dim = (u32)sim_parse_uint("--dim", optarg, HCUBE_MAX_DIM);
@@ -80,16 +79,8 @@ static void parse(struct plan_input *in, int argc, char **argv)
 		case 'j':
 			in->json = true;
 			break;
-		case 'h':
-			plan_usage(stdout);
-			exit(0);
-		default:
-			sim_die("plan: unknown or incomplete option '%s' (try --help)",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		sim_die("plan: unexpected argument '%s'", argv[optind]);
 	if (!have_dim)
 		sim_die("plan: --dim is required");
 	if (!loads)

@@ -346,8 +346,7 @@ int cmd_run(int argc, char **argv)
 	int c, pol, status = 0;
 
 	sim_params_default(&p);
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = sim_getopt(argc, argv, opts, "run", run_usage)) != -1) {
 		if (sim_model_option(&p, c, optarg))
 			continue;
 		switch (c) {
@@ -381,16 +380,8 @@ int cmd_run(int argc, char **argv)
 		case 'j':
 			js = true;
 			break;
-		case 'h':
-			run_usage(stdout);
-			exit(0);
-		default:
-			sim_die("run: unknown or incomplete option '%s' (try --help)",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		sim_die("run: unexpected argument '%s'", argv[optind]);
 	if (!have_dim)
 		sim_die("run: --dim is required");
 	if (!p.dim)

@@ -960,8 +960,7 @@ int cmd_sbn(int argc, char **argv)
 	for (i = 0; i < 3; i++)
 		g.scen[i] = i;
 	g.nscen = 3;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((c = sim_getopt(argc, argv, opts, "sbn", sbn_usage)) != -1) {
 		switch (c) {
 		case 'S':
 			if (!strcmp(optarg, "all")) {
@@ -1011,16 +1010,8 @@ int cmd_sbn(int argc, char **argv)
 		case 'J':
 			g.jobs_out = optarg;
 			break;
-		case 'h':
-			sbn_usage(stdout);
-			exit(0);
-		default:
-			sim_die("sbn: unknown or incomplete option '%s' (try --help)",
-				argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		sim_die("sbn: unexpected argument '%s'", argv[optind]);
 
 	res = calloc((size_t)g.nscen * g.ndims * A_N * g.runs, sizeof(*res));
 	if (!res)

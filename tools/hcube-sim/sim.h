@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "hcube_core_ext.h"
 
 /* Exit status for bad usage or input, as documented. */
@@ -21,6 +22,17 @@ size_t sim_parse_list(const char *what, const char *s, unsigned long long max,
 		      u32 *out, size_t cap);
 unsigned long long sim_parse_uint(const char *what, const char *s,
 				  unsigned long long max);
+
+struct option;
+
+/*
+ * getopt_long() over @opts for the command @cmd: returns the next option's
+ * value, -1 at the end. --help (value 'h') prints @usage and exits 0; an
+ * unknown or incomplete option, or an argument left after the options,
+ * dies naming it.
+ */
+int sim_getopt(int argc, char **argv, const struct option *opts, const char *cmd,
+	       void (*usage)(FILE *f));
 
 /* The core's policy names, comma-separated. */
 const char *sim_core_policies(void);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <getopt.h>
 #include "sim.h"
 
 void sim_die(const char *fmt, ...)
@@ -37,6 +38,25 @@ unsigned long long sim_parse_uint(const char *what, const char *s,
 	if (errno == ERANGE || v > max)
 		sim_die("%s: %s is out of range (0..%llu)", what, s, max);
 	return v;
+}
+
+int sim_getopt(int argc, char **argv, const struct option *opts, const char *cmd,
+	       void (*usage)(FILE *f))
+{
+	int c;
+
+	opterr = 0;
+	c = getopt_long(argc, argv, "", opts, NULL);
+	if (c == 'h') {
+		usage(stdout);
+		exit(0);
+	}
+	if (c == '?' || c == ':')
+		sim_die("%s: unknown or incomplete option '%s' (try --help)", cmd,
+			argv[optind - 1]);
+	if (c == -1 && optind < argc)
+		sim_die("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return c;
 }
 
 size_t sim_parse_list(const char *what, const char *s, unsigned long long max,
