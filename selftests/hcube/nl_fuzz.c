@@ -465,7 +465,7 @@ int main(int argc, char **argv)
 	bad |= !ok;
 	ok = 1;
 	for (i = 0; i < 4; i++) {
-		int reg = is_registered(&h, kids[i]);
+		int reg = is_registered(&h, kids[i]), st;
 
 		if (reg < 0)
 			printf("# the task list could not be read: %d\n", reg);
@@ -473,6 +473,13 @@ int main(int argc, char **argv)
 			printf("# root's process %d (%s): %s\n", kids[i],
 			       i < 2 ? "registered by root" : "not registered",
 			       reg ? "registered" : "not registered");
+		/* a kid that died (the OOM killer, say) is no longer registered */
+		if (waitpid(kids[i], &st, WNOHANG) == kids[i]) {
+			printf("# root's process %d has died: %s %d\n", kids[i],
+			       WIFSIGNALED(st) ? "signal" : "exit status",
+			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+			kids[i] = 0;
+		}
 	}
 	for (i = 0; i < 2; i++) {
 		if (!shared && (sched_getaffinity(kids[2 + i], sizeof(now), &now) ||
