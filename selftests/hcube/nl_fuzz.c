@@ -419,7 +419,7 @@ int main(int argc, char **argv)
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
 	cpu_set_t mask[2], now;
 	struct hnl h;
-	int ok, i, bad = 0;
+	int ok, i, dead, bad = 0;
 
 	shared = argc > 3 && !strcmp(argv[3], "shared");
 	rng = seed ? seed : 1;
@@ -464,6 +464,7 @@ int main(int argc, char **argv)
 	       ok ? "ok" : "not ok");
 	bad |= !ok;
 	ok = 1;
+	dead = 0;
 	for (i = 0; i < 4; i++) {
 		int reg = is_registered(&h, kids[i]), st;
 
@@ -473,31 +474,38 @@ int main(int argc, char **argv)
 			printf("# root's process %d (%s): %s\n", kids[i],
 			       i < 2 ? "registered by root" : "not registered",
 			       reg ? "registered" : "not registered");
-		/* a kid that died (the OOM killer, say) is no longer registered */
+		/*
+		 * A process that died is not registered either. hcube sends no
+		 * signal; in the soak, other programs run as root and may (a
+		 * stale pid of theirs reused by this one): no verdict on it.
+		 */
 		if (waitpid(kids[i], &st, WNOHANG) == kids[i]) {
-			printf("# root's process %d has died: %s %d\n", kids[i],
+			printf("# root's process %d died (%s %d): not checked\n", kids[i],
 			       WIFSIGNALED(st) ? "signal" : "exit status",
 			       WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 			kids[i] = 0;
+			dead++;
 		}
 	}
 	for (i = 0; i < 2; i++) {
-		if (!shared && (sched_getaffinity(kids[2 + i], sizeof(now), &now) ||
-				!CPU_EQUAL(&now, &mask[i]))) {
-			printf("# root's unregistered process %d: its CPU mask changed\n", kids[2 + i]);
+		pid_t unreg = kids[2 + i], reg = kids[i];
+
+		if (unreg && !shared && (sched_getaffinity(unreg, sizeof(now), &now) ||
+					 !CPU_EQUAL(&now, &mask[i]))) {
+			printf("# root's unregistered process %d: its CPU mask changed\n", unreg);
 			ok = 0;
 		}
-		if (is_registered(&h, kids[2 + i]) != 0) {
-			printf("# root's process %d was registered by nobody\n", kids[2 + i]);
+		if (unreg && is_registered(&h, unreg) != 0) {
+			printf("# root's process %d was registered by nobody\n", unreg);
 			ok = 0;
 		}
-		if (is_registered(&h, kids[i]) != 1) {
-			printf("# root's registered process %d was released by nobody\n", kids[i]);
+		if (reg && is_registered(&h, reg) != 1) {
+			printf("# root's registered process %d was released by nobody\n", reg);
 			ok = 0;
 		}
 	}
-	printf("%s 4 CAP_NET_ADMIN alone: root's processes neither pinned, registered nor released\n",
-	       ok ? "ok" : "not ok");
+	printf("%s 4 CAP_NET_ADMIN alone: root's processes neither pinned, registered nor released%s\n",
+	       ok ? "ok" : "not ok", ok && dead == 4 ? " # SKIP all four died" : "");
 	bad |= !ok;
 	if (!shared)
 		hc_reset(&h, HCUBE_MODE_CPU);

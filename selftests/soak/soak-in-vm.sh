@@ -244,6 +244,10 @@ while :; do
 		tap ok "round $rounds: nl_fuzz (shared) beside stress-ng, hotplug and faults ($m messages)"
 	fi
 	messages=$((messages + m))
+	# nl_fuzz does not judge a process of its own that was killed
+	# meanwhile (by a stale pid of another root program, say): say so
+	d=$(grep -c "died (" "$T/fuzz-shared.log")
+	[ "$d" = 0 ] || grep "died (" "$T/fuzz-shared.log" | head -4 | sed 's/^/# /'
 	: >"$T/fuzz-shared.log"
 	# every CPU back online (cpu-on-off-test leaves them so; be sure)
 	for c in /sys/devices/system/cpu/cpu[1-9]*/online; do echo 1 >"$c" 2>/dev/null; done
