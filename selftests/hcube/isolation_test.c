@@ -8,26 +8,22 @@
 #include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_ITSELF)
 
 #define NKIDS 16
 
 static struct hc_cube cube;
 
-static const char *ko(void)
-{
-	const char *p = getenv("HCUBE_KO");
-
-	return p ? p : "./hcube.ko";
-}
-
 static int load(const char *params)
 {
-	char cmd[512];
+	char p[256];
 
 	if (system("rmmod hcube 2>/dev/null; true"))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "insmod %s mode=cpu %s", ko(), params);
-	return system(cmd);
+	snprintf(p, sizeof(p), "mode=cpu %s", params);
+	return hc_module_insmod(p);
 }
 
 /* The isolated CPUs: isolcpus= (domain) and nohz_full=, from sysfs. */
