@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The module for a shell test, as hcube_module.h has it for the C tests:
 # source this file, call hcube_module_need before the test prints anything,
 # and hcube_module_restore at exit.

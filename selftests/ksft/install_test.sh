@@ -9,18 +9,20 @@
 # failing on a broken tree or a short run. Then in a VM (unless
 # KSFT_NO_VM=1): selftests/ksft/ksft-in-vm.sh runs the same tree.
 # Usage: install_test.sh BUILD_DIR. Prints TAP.
+#
+# shellcheck disable=SC2015  # "A && ok || not_ok": ok returns 0
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 BUILD=$(realpath "${1:-build}")
 # shellcheck source=../lib/tap.sh
-. selftests/lib/tap.sh
+. "$(dirname "$0")/../lib/tap.sh"
 TMPDIR=$BUILD tap_tmpdir	# in build/: the VM sees it (its /tmp may be empty)
 T=$tmp/ksft
 echo "TAP version 13"
 
 # the tests, from the sources (not from the Makefile under test)
-expected=$(cd selftests/hcube && ls -- *_test.c nl_fuzz.c stress.c *_test.sh *_test.py |
-	sed 's/\.c$//' | sort)
+expected=$(cd selftests/hcube && printf '%s\n' ./*_test.c nl_fuzz.c stress.c ./*_test.sh ./*_test.py |
+	sed 's|^\./||; s/\.c$//' | sort)
 nexp=$(echo "$expected" | wc -l)
 
 before=$(git status --porcelain --ignored selftests)
@@ -63,7 +65,7 @@ timeout=$(sed -n 's/^timeout=//p' "$T/hcube/settings")
 TAP_OUT=$tmp/host.ktap
 if ktap_summary "$tmp/host.ktap" "$nexp" >"$tmp/sum" &&
    [ "$(grep -c '^ok [0-9]* selftests: hcube: .* # SKIP$' "$tmp/host.ktap")" = "$nexp" ]; then
-	ok "no module, no HCUBE_KO: $(cat "$tmp/sum" | sed 's/^# summary: //'), each a SKIP"
+	ok "no module, no HCUBE_KO: $(sed 's/^# summary: //' "$tmp/sum"), each a SKIP"
 else
 	TAP_SHOW="summary:$tmp/sum"; not_ok "no module: the run is not $nexp skips"
 fi

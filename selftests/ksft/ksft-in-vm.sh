@@ -8,6 +8,8 @@
 #      loads the module itself) skips, and the module is still loaded;
 #   4. a copy of DIR without nl_test: the summary fails.
 # Usage: ksft-in-vm.sh DIR N (N: the number of tests). Prints TAP.
+#
+# shellcheck disable=SC2015  # "A && ok || not_ok": ok returns 0
 set -u
 T=$1
 N=$2
