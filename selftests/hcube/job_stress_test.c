@@ -261,7 +261,7 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 		cot = hc_beside("cpu-on-off-test.sh");
 	if (access("/usr/bin/stress-ng", X_OK))
 		SKIP(return, "no stress-ng (make deps installs it)");
-	ASSERT_EQ(0, access(cot, R_OK)) TH_LOG("no %s: make extracts it", cot);
+	ASSERT_EQ(0, access(cot, R_OK)) TH_LOG("no %s: make installs it beside the test", cot);
 	ASSERT_EQ(0, hnl_open(&h));
 	ASSERT_EQ(0, hc_reset(&h, HCUBE_MODE_CPU));
 	ASSERT_EQ(0, hc_stats(&h, s0));
