@@ -18,6 +18,9 @@ export KSELFTEST_NL_FUZZ_ARGS="${HCUBE_FUZZ_SECONDS:-10} ${HCUBE_FUZZ_SEED:-1}"
 export KSELFTEST_STRESS_ARGS="${HCUBE_STRESS_SECONDS:-15} ${HCUBE_STRESS_SEED:-1}"
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# kselftest's runner writes each test's output to /dev/stdout, a link that
+# the VM's /dev (devtmpfs, no udev) lacks: without it the output is lost
+[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
 
 args=("$@")
 if [ ${#args[@]} -eq 0 ]; then

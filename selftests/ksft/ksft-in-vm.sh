@@ -16,6 +16,9 @@ N=$2
 KO=$HCUBE_KO
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# kselftest's runner writes each test's output to /dev/stdout, a link that
+# the VM's /dev (devtmpfs, no udev) lacks: without it the output is lost
+[ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
 TAP_OUT=/tmp/ksft.ktap
 TAP_ERR=/tmp/ksft.err
 TAP_SHOW="summary:/tmp/ksft.sum"
