@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # selftests/ksft/install_test.sh, inside the VM: the kselftest tree it
 # installed in DIR, run by DIR/run_kselftest.sh, checked by ktap_summary.
-#   1. every test, no module and no HCUBE_KO: N results, each a SKIP;
+#   1. every test, no module and no HCUBE_KO: N results, each a SKIP,
+#      and each test's own "1..0 # SKIP reason" nested in the output;
 #   2. nl_test with HCUBE_KO: it passes, and the module is unloaded after;
 #   3. the module loaded, no HCUBE_KO: nl_test passes, lifecycle_test (which
 #      loads the module itself) skips, and the module is still loaded;
@@ -40,8 +41,10 @@ unset HCUBE_KO
 want=$N
 run
 skips=$(grep -c '^ok [0-9]* selftests: hcube: .* # SKIP$' "$TAP_OUT")
-[ "$rc" = 0 ] && [ "$skips" = "$N" ] && ok "no module, no HCUBE_KO: $(sum), each a SKIP" ||
-	not_ok "no module, no HCUBE_KO: $skips skips of $N"
+why=$(grep -c '^# 1\.\.0 # SKIP .' "$TAP_OUT")
+[ "$rc" = 0 ] && [ "$skips" = "$N" ] && [ "$why" = "$N" ] &&
+	ok "no module, no HCUBE_KO: $(sum), each a SKIP with its reason in the output" ||
+	not_ok "no module, no HCUBE_KO: $skips skips of $N, $why reasons"
 
 want=1
 HCUBE_KO=$KO run -t hcube:nl_test
