@@ -53,7 +53,7 @@ static int isolated_cpus(cpu_set_t *set)
 FIXTURE(iso) {
 	struct hnl h;
 	cpu_set_t isolated;
-	pid_t kids[NKIDS];
+	pid_t kids[NKIDS + 1];	/* the sleepers, and one more on an isolated vertex */
 	int nkids;
 };
 
