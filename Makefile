@@ -16,6 +16,9 @@ KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
 # committed): the kselftest harness and checkpatch.
 LSRC := $(BUILD)/linux-source
 KSFT := $(LSRC)/tools/testing/selftests
+KSFT_FILES := kselftest_harness.h kselftest.h lib.mk run_kselftest.sh \
+	      kselftest/runner.sh kselftest/prefix.pl kselftest/module.sh \
+	      cpu-hotplug/cpu-on-off-test.sh
 CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
 
 include module/core/sources.mk
@@ -49,7 +52,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
 	      $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -97,23 +100,21 @@ $(CORE_LIB_SAN): $(addprefix $(BUILD)/core-obj-san/,$(HCUBE_CORE_OBJS))
 
 -include $(wildcard $(BUILD)/core-obj/*.d $(BUILD)/core-obj-san/*.d)
 
-$(LSRC)/.stamp-v2: | $(BUILD)
+$(LSRC)/.stamp-v3: | $(BUILD)
 	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
 	tar -xJf $(KSRC_TAR) -C $(LSRC).tmp --strip-components=1 \
-		linux-source-6.1/tools/testing/selftests/kselftest_harness.h \
-		linux-source-6.1/tools/testing/selftests/kselftest.h \
+		$(addprefix linux-source-6.1/tools/testing/selftests/,$(KSFT_FILES)) \
 		linux-source-6.1/scripts/checkpatch.pl \
 		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch \
-		linux-source-6.1/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh
+		linux-source-6.1/scripts/const_structs.checkpatch
 	mv $(LSRC).tmp $(LSRC) && touch $@
 
 # Host unit tests of the core: plain, and with ASan + UBSan.
-$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR) $(LSRC)/.stamp-v2
+$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR) $(LSRC)/.stamp-v3
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_LIB)
 
-$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SAN) $(CORE_HDR) $(LSRC)/.stamp-v2
+$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SAN) $(CORE_HDR) $(LSRC)/.stamp-v3
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_LIB_SAN)
 
@@ -183,16 +184,17 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/e
 	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
-# Kernel selftests: built on the host, run inside the VM.
-VM_TESTS := lifecycle_test nl_test balance_test policies_test job_test job_stress_test \
-	    security_test cpuset_test isolation_test nl_fuzz stress
-VM_TEST_HDR := selftests/hcube/hcube_nl.h selftests/hcube/hcube_util.h uapi/linux/hcube.h
+# The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
+# built on the host and installed into $(BUILD)/kselftest, the tree that
+# run_kselftest.sh runs inside the VM.
+selftests: tools $(LSRC)/.stamp-v3
+	$(MAKE) -C selftests/hcube BUILD=$(abspath $(BUILD)) OUTPUT=$(abspath $(BUILD))/selftests/hcube \
+		install INSTALL_PATH=$(abspath $(BUILD))/kselftest
 
-$(BUILD)/selftests/%: selftests/hcube/%.c $(VM_TEST_HDR) $(LSRC)/.stamp-v2
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -D_GNU_SOURCE -Iselftests/hcube -o $@ $< -lpthread
-
-selftests: $(addprefix $(BUILD)/selftests/,$(VM_TESTS))
+# selftests/hcube's kselftest entry point: installed into a temporary
+# directory, checked, and run by its run_kselftest.sh on the host and in a VM.
+check-ksft: module selftests
+	@KVER=$(KVER) selftests/ksft/install_test.sh $(BUILD)
 
 # The VM tests on the three topologies (VM_TOPOS="8x2" to pick).
 check-vm: module tools selftests
@@ -240,7 +242,8 @@ bench-core: $(BUILD)/bench_core
 # The module's cost and effect, measured in the VM (Documentation/performance.md):
 # rebalance against the userspace way, and makespan under four policies.
 # Not in `make check`: 18 minutes for BENCH_TOPOS="8x2 16x2" on the 2-core machine. Sizes: see selftests/bench/run-bench.sh.
-$(BUILD)/bench/hcube_bench: selftests/bench/hcube_bench.c $(VM_TEST_HDR)
+$(BUILD)/bench/hcube_bench: selftests/bench/hcube_bench.c selftests/hcube/hcube_nl.h \
+		selftests/hcube/hcube_util.h uapi/linux/hcube.h
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Iselftests/hcube -o $@ $< -lpthread
 
@@ -260,7 +263,7 @@ bench: module $(BUILD)/bench/hcube_bench $(BUILD)/bench/bare/hcube_bare.ko
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h) \
 	    selftests/bench/bare/hcube_bare.c
 
-check-style: $(LSRC)/.stamp-v2
+check-style: $(LSRC)/.stamp-v3
 	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"
 	@out=$$(perl $(CHECKPATCH) --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
@@ -303,6 +306,7 @@ check: deps
 	$(MAKE) check-install
 	$(MAKE) module-check
 	$(MAKE) check-dkms
+	$(MAKE) check-ksft
 	$(MAKE) check-vm
 	$(MAKE) check-rt
 

@@ -9,6 +9,9 @@
 #include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_LOADED)
 
 #define NKIDS 160
 
@@ -192,8 +195,8 @@ static int sim_plan(const uint32_t *loads, uint32_t dim, const char *faulty,
 	uint32_t i;
 	FILE *f;
 
-	len = snprintf(cmd, sizeof(cmd), "build/hcube-sim plan --dim %u --faulty %s --json --loads ",
-		       dim, faulty);
+	len = snprintf(cmd, sizeof(cmd), "%s plan --dim %u --faulty %s --json --loads ",
+		       hc_beside("hcube-sim"), dim, faulty);
 	for (i = 0; i < (1U << dim); i++)
 		len += snprintf(cmd + len, sizeof(cmd) - len, "%s%u", i ? "," : "", loads[i]);
 	f = popen(cmd, "r");

@@ -7,9 +7,11 @@
 #define HCUBE_SELFTEST_UTIL_H
 
 #include <ctype.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "hcube_nl.h"
 
 #define HC_MAXV 1024
@@ -524,6 +526,20 @@ static inline int hc_proc_cpus(pid_t pid, cpu_set_t *set)
 	}
 	fclose(f);
 	return err;
+}
+
+/* @name installed beside the test program (as kselftest installs them). */
+static inline const char *hc_beside(const char *name)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+	char *end;
+
+	path[n > 0 ? n : 0] = 0;
+	end = strrchr(path, '/');
+	end = end ? end + 1 : path;
+	snprintf(end, path + sizeof(path) - end, "%s", name);
+	return path;
 }
 
 /* Put the module back in a known state: no task, no fault, defaults. */

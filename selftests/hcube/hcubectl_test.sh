@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hcubectl against the real hcube module, inside the test VM: run-in-vm.sh
-# runs it as root from the repository root, with the module loaded (add it
-# with HCUBE_EXTRA_TESTS=hcubectl_test.sh). Every command is driven and its
+# hcubectl against the real hcube module, as a kselftest (run_kselftest.sh
+# runs it as root from its installed directory; the module loaded, or
+# HCUBE_KO: hcube_module.sh). Every command is driven and its
 # -j output parsed back with python3, then checked against what hcubectl does
 # not say: /proc/PID/status Cpus_allowed_list, /sys/devices/system/{cpu,node},
 # nproc, hcube-sim's plans, the kernel's own ranges. Prints TAP; exits 1 if a
@@ -16,20 +16,22 @@
 # test's processes are killed. It takes 10-20 s in the TCG VMs (an exec costs
 # ~0.1 s there, python3's start ~0.4 s: one python3 process does all checks).
 #
-# Usage: hcubectl_test.sh [BUILD_DIR]   (default: build; needs BUILD_DIR/hcubectl
-#        and BUILD_DIR/hcube-sim)
+# Usage: hcubectl_test.sh [DIR]   (default: the script's directory, where
+#        kselftest installs hcubectl and hcube-sim)
 #
 # shellcheck disable=SC2034  # variables reach the python checks through $VARS
 
 set -u
-B=${1:-build}
+B=${1:-$(dirname "$0")}
 HC=$B/hcubectl
 SIM=$B/hcube-sim
 tmp=$(mktemp -d)
 export HT=$tmp
 main_pid=$$
 # shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/tap.sh"
+# shellcheck source=hcube_module.sh
+. "$(dirname "$0")/hcube_module.sh"
 TAP_OUT=$tmp/out
 TAP_ERR=$tmp/err
 TAP_SHOW_TAIL="python:$tmp/py"
@@ -43,7 +45,7 @@ SECONDS=0
 
 # hc ARGS...: hcubectl; stdout in $tmp/out, stderr in $tmp/err, status in
 # rc. (No timeout of its own: every exec costs ~0.1 s in a TCG VM, and
-# run-in-vm.sh gives the whole script 600 s.)
+# settings gives the whole script its timeout.)
 hc() {
 	: >"$tmp/py"
 	"$HC" "$@" >"$tmp/out" 2>"$tmp/err"
@@ -191,7 +193,9 @@ on_exit() {
 	cleanup
 	stop_checker
 	rm -rf "$tmp"
+	hcube_module_restore || exit 1
 }
+hcube_module_need
 trap on_exit EXIT
 trap 'exit 1' INT TERM
 
@@ -199,7 +203,6 @@ echo "TAP version 13"
 for f in "$HC" "$SIM"; do
 	[ -x "$f" ] || { echo "Bail out! $f is not an executable (make $f)"; exit 1; }
 done
-[ -d /sys/module/hcube ] || { echo "Bail out! the hcube module is not loaded"; exit 1; }
 command -v python3 >/dev/null || { echo "Bail out! no python3"; exit 1; }
 
 # What the checks know besides hcubectl's output.

@@ -15,6 +15,9 @@
 #include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_LOADED)
 
 static struct hc_cube cube;
 
@@ -251,14 +254,14 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 	int secs = seconds(), ops = 0, status, tries, cpu, n, rc;
 	unsigned int seed = 1;
 	struct hnl h;
-	char cmd[512], dur[32];
+	char cmd[PATH_MAX + 64], dur[32];
 	pid_t ng;
 
 	if (!cot)
-		cot = "build/linux-source/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh";
+		cot = hc_beside("cpu-on-off-test.sh");
 	if (access("/usr/bin/stress-ng", X_OK))
 		SKIP(return, "no stress-ng (make deps installs it)");
-	ASSERT_EQ(0, access(cot, R_OK)) TH_LOG("no %s: make extracts it", cot);
+	ASSERT_EQ(0, access(cot, R_OK)) TH_LOG("no %s: make installs it beside the test", cot);
 	ASSERT_EQ(0, hnl_open(&h));
 	ASSERT_EQ(0, hc_reset(&h, HCUBE_MODE_CPU));
 	ASSERT_EQ(0, hc_stats(&h, s0));

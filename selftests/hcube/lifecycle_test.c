@@ -1,27 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hcube: load and unload with tasks registered. After rmmod every task has
- * the affinity it had when it was registered. Runs in the VM before the
- * module is loaded for the other tests; HCUBE_KO names the module file.
+ * the affinity it had when it was registered. It loads and unloads the
+ * module itself, from HCUBE_KO (hcube_module.h).
  */
 #include <pthread.h>
 #include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
 
-static const char *ko(void)
-{
-	const char *p = getenv("HCUBE_KO");
-
-	return p ? p : "./hcube.ko";
-}
+HC_MODULE(HC_MODULE_ITSELF)
 
 static int insmod(const char *params)
 {
-	char cmd[512];
+	char p[256];
 
-	snprintf(cmd, sizeof(cmd), "insmod %s %s 2>/dev/null", ko(), params);
-	return system(cmd);
+	snprintf(p, sizeof(p), "%s 2>/dev/null", params);
+	return hc_module_insmod(p);
 }
 
 static int rmmod(void)

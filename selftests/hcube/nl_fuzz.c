@@ -29,6 +29,9 @@
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_LOADED)
 
 #define NOBODY 65534
 

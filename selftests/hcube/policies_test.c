@@ -11,6 +11,9 @@
 #include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_LOADED)
 
 #define NKIDS 200
 

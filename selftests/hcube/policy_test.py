@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Documentation/netlink/specs/hcube.yaml against the running module.
 
-Runs in the VM with the module loaded (run-in-vm.sh). The family is read
+A kselftest: the module loaded, or HCUBE_KO (hcube_module.py); the spec
+and uapi/linux/hcube.h are installed beside it. The family is read
 from the kernel's generic netlink controller, not from our headers:
 
 - CTRL_CMD_GETFAMILY: the version (against uapi/linux/hcube.h), the
@@ -35,10 +36,12 @@ import sys
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SPEC = os.environ.get("HCUBE_SPEC",
-                      os.path.join(ROOT, "Documentation/netlink/specs/hcube.yaml"))
-HDR = os.path.join(ROOT, "uapi/linux/hcube.h")
+import hcube_module
+
+# installed beside the test (selftests/hcube/Makefile's TEST_FILES)
+HERE = os.path.dirname(os.path.abspath(__file__))
+SPEC = os.environ.get("HCUBE_SPEC", os.path.join(HERE, "hcube.yaml"))
+HDR = os.path.join(HERE, "hcube.h")
 
 NETLINK_GENERIC = 16
 SOL_NETLINK = 270
@@ -392,6 +395,7 @@ def check_msgs(spec, msgs, kind, why, seen):
 
 
 def main():
+    hcube_module.need()
     spec = Spec(SPEC)
     ncpu = nr_cpu_ids()
     print("TAP version 13")

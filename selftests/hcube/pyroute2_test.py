@@ -3,7 +3,7 @@
 """The hcube family driven by pyroute2, a netlink library this project did
 not write: the family and its "events" group are resolved by pyroute2 from
 the kernel's controller, requests and replies go through its marshalling.
-Runs in the VM with the module loaded; prints TAP."""
+A kselftest: the module loaded, or HCUBE_KO (hcube_module.py); prints TAP."""
 import errno
 import os
 import select
@@ -15,6 +15,8 @@ import sys
 from pyroute2.netlink import NLM_F_ACK, NLM_F_DUMP, NLM_F_REQUEST, genlmsg, nla
 from pyroute2.netlink.exceptions import NetlinkError
 from pyroute2.netlink.generic import GenericNetlinkSocket
+
+import hcube_module
 
 # enum hcube_cmd
 CUBE_GET, VERTEX_GET, TOPO_SET, FAULT_ADD, FAULT_DEL, TASK_ADD, TASK_DEL, \
@@ -143,6 +145,7 @@ def cpulist(s):
 
 
 def main():
+    hcube_module.need()
     print('TAP version 13')
     sock = GenericNetlinkSocket()
     sock.bind('hcube', hcubemsg)

@@ -19,6 +19,9 @@
 #include <linux/capability.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
+#include "hcube_module.h"
+
+HC_MODULE(HC_MODULE_LOADED)
 
 #define NOBODY 65534
 

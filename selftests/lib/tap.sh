@@ -70,3 +70,38 @@ tap_end() {
 	fi
 	return 0
 }
+
+# ktap_summary FILE [N]: the results of run_kselftest.sh's KTAP in FILE
+# (its own lines; a test's output is nested under "# "). Prints "# summary:
+# T tests: P passed, S skipped, F failed"; returns 1 when FILE has not
+# exactly one plan, the results are not numbered 1..plan, one is "not ok",
+# or N is given and is not the plan.
+ktap_summary() {
+	awk -v want="${2-}" '
+	function bad(msg) { print "# summary: " msg; err = 1 }
+	/^1\.\.[0-9]+/ { plans++; plan = substr($1, 4) + 0; next }
+	/^(not )?ok [0-9]+/ {
+		num = $1 == "not" ? $3 : $2
+		if (num != ++seen)
+			bad("result " num " where " seen " was due")
+		if ($1 == "not")
+			failed++
+		else if ($0 ~ /# SKIP/)
+			skipped++
+		else
+			passed++
+	}
+	END {
+		if (plans != 1)
+			bad(plans + 0 " plans, not one")
+		if (seen != plan)
+			bad(seen + 0 " results for a plan of " plan + 0)
+		if (want != "" && plan != want)
+			bad("a plan of " plan + 0 " where " want " tests were asked for")
+		if (failed)
+			bad(failed " failed")
+		printf "# summary: %d tests: %d passed, %d skipped, %d failed\n",
+			seen, passed, skipped, failed
+		exit err
+	}' "$1"
+}

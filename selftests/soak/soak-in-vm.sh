@@ -22,7 +22,8 @@ MESSAGES_WANTED=${HCUBE_SOAK_MESSAGES:-0}
 MIX=${HCUBE_SOAK_MIX:-240}
 FUZZ=${HCUBE_SOAK_FUZZ:-60}
 STRESS=${HCUBE_SOAK_STRESS:-60}
-HOTPLUG=$B/linux-source/tools/testing/selftests/cpu-hotplug/cpu-on-off-test.sh
+K=$B/kselftest/hcube
+HOTPLUG=$K/cpu-on-off-test.sh
 HC=$B/hcubectl
 export HCUBE_KO=$KO
 T=/tmp/soak
@@ -217,7 +218,7 @@ while :; do
 	hotplug_loop "$until" &
 	hpid=$!
 	( while [ "$(date +%s)" -lt "$until" ]; do
-		timeout 1200 "$B/selftests/nl_fuzz" 15 "$seed$RANDOM" shared >>"$T/fuzz-shared.log" 2>&1 ||
+		timeout 1200 "$K/nl_fuzz" 15 "$seed$RANDOM" shared >>"$T/fuzz-shared.log" 2>&1 ||
 			echo "FAILED" >>"$T/fuzz-shared.log"
 	  done ) &
 	zpid=$!
@@ -261,7 +262,7 @@ while :; do
 	fi
 
 	# 3. stress, which reloads the module (the sleepers come back)
-	out=$(timeout 1200 "$B/selftests/stress" "$STRESS" "$seed" 2>&1)
+	out=$(timeout 1200 "$K/stress" "$STRESS" "$seed" 2>&1)
 	rc=$?
 	stress_runs=$((stress_runs + 1))
 	if [ $rc = 0 ]; then
@@ -274,7 +275,7 @@ while :; do
 	sleepers_back "stress"
 
 	# 4. nl_fuzz alone
-	out=$(timeout 1200 "$B/selftests/nl_fuzz" "$FUZZ" "$seed" 2>&1)
+	out=$(timeout 1200 "$K/nl_fuzz" "$FUZZ" "$seed" 2>&1)
 	rc=$?
 	fuzz_runs=$((fuzz_runs + 1))
 	m=$(printf '%s\n' "$out" | fuzz_messages)
