@@ -7,7 +7,7 @@
 set -u
 B=${HCUBE_BUILD:-build}
 export HCUBE_KO=${HCUBE_KO:-./hcube.ko}
-tests=(lifecycle_test load nl_test balance_test policies_test job_test job_stress_test security_test cpuset_test hcubectl_test.sh nl_fuzz stress pyroute2_test.py policy_test.py
+tests=(lifecycle_test load nl_test balance_test policies_test job_test job_stress_test security_test cpuset_test hcubectl_test.sh persist_test.sh nl_fuzz stress pyroute2_test.py policy_test.py
        ${HCUBE_EXTRA_TESTS:-} unload kmemleak)
 n=0
 fails=0

@@ -88,6 +88,7 @@
 #define CPUS_PER_VERTEX	2
 /* CPU ids: 0 .. nr_cpu_ids - 1; those past the cube's are not present. */
 #define FAKE_NR_CPU_IDS	(cube.n * CPUS_PER_VERTEX + 8)
+#define FAKE_NR_CPU_IDS_MAX	((1 << HCUBE_MAX_DIM) * CPUS_PER_VERTEX + 8)
 
 /* ---- the real functions ---- */
 
@@ -1494,11 +1495,16 @@ static void do_topo_set(const struct req *r)
 
 		/* the fake's groups are fixed: custom must give exactly them */
 		for (i = 0, v = 0; mode == HCUBE_MODE_CUSTOM && i < r->ngroups; i++, v++) {
-			char want[32];
+			bool g[FAKE_NR_CPU_IDS_MAX] = { 0 };
+			u32 c, same = 0, n = 0;
 
-			cpus_of(v, want, sizeof(want));
+			parse_cpulist((const char *)r->groups[i] + NLA_HDRLEN, g);
+			for (c = 0; c < FAKE_NR_CPU_IDS; c++) {
+				n += g[c];
+				same += g[c] && c / CPUS_PER_VERTEX == v;
+			}
 			if (v >= cube.n || cube.env_state[v] == HCUBE_VERTEX_ABSENT ||
-			    strcmp((const char *)r->groups[i] + NLA_HDRLEN, want)) {
+			    n != CPUS_PER_VERTEX || same != CPUS_PER_VERTEX) {
 				fail(r, EINVAL, "fake kernel: custom groups must be its own (2 CPUs per vertex)",
 				     r->groups[i], false, 0, 0);
 				return;
