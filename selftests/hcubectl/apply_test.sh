@@ -292,6 +292,11 @@ want_mode=cpu
 [ "$nodes" -ge 2 ] && want_mode=node
 printf 'mode llc\nfault cpu 5\nfault cpu 12\n' >"$tmp/llc.conf"
 fake apply "$tmp/llc.conf"
+if [ "$rc" -eq 0 ] && [ "$(head -1 "$tmp/out")" = "mode: custom 0-1 2-3 4-5 6-7 8-9 10-11 12-13 14-15 -> llc ($tmp/llc.conf:1)" ]; then
+	ok "custom -> llc: the report has the groups the module had"
+else
+	not_ok "custom -> llc: the report (rc $rc)"
+fi
 check_state "mode llc" "mode=llc cpus=5,12 marked= policy=mcwa auto=False threshold=1 cooldown=1000"
 printf 'mode auto\nfault cpu 5\nfault cpu 12\n' >"$tmp/auto.conf"
 fake -j apply "$tmp/auto.conf"

@@ -79,6 +79,7 @@ struct change {
 	struct fault f;		/* C_FAULT */
 	uint32_t old, new;	/* C_SET, C_MODE (mode) */
 	bool has_old;
+	char *old_text;		/* C_MODE: the old mode (and groups), as read before */
 	unsigned int line;
 	int status;
 	char *error;
@@ -639,6 +640,9 @@ static int check_faults(struct apply *a, bool topo_change)
 	return 0;
 }
 
+static void value_str(const struct apply *a, const struct change *ch, uint32_t v, bool new,
+		      struct hc_str *b);
+
 static int plan(struct apply *a)
 {
 	struct want *w = &a->w;
@@ -656,6 +660,12 @@ static int plan(struct apply *a)
 			ch->old = (uint32_t)s->mode;
 			ch->has_old = s->mode >= 0;
 			ch->new = (uint32_t)w->mode;
+			if (ch->has_old) {
+				struct hc_str t = { 0 };
+
+				value_str(a, ch, ch->old, false, &t);
+				ch->old_text = t.s;
+			}
 		}
 	}
 	if (check_faults(a, topo))
@@ -784,7 +794,9 @@ static void value_str(const struct apply *a, const struct change *ch, uint32_t v
 	char nb[16];
 	uint32_t i;
 
-	if (ch->kind == C_MODE) {
+	if (ch->kind == C_MODE && !new && ch->old_text) {
+		hc_str_printf(b, "%s", ch->old_text);
+	} else if (ch->kind == C_MODE) {
 		hc_str_printf(b, "%s", mode_name(v, nb, sizeof(nb)));
 		if (v != HCUBE_MODE_CUSTOM)
 			return;
@@ -922,8 +934,10 @@ static int apply(struct hc_ctx *c, int argc, char **argv)
 			ret = run_changes(&a);
 		report(&a);
 	}
-	for (k = 0; k < a.nch; k++)
+	for (k = 0; k < a.nch; k++) {
 		free(a.ch[k].error);
+		free(a.ch[k].old_text);
+	}
 	free(a.ch);
 	for (i = 0; i < a.w.ngroups; i++)
 		free(a.w.group_str[i]);
