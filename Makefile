@@ -183,6 +183,8 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/e
 	@selftests/hcubectl/cli_test.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
 	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
+	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/apply_test.sh $(BUILD)/$$b \
+		$(BUILD)/hcubectl-test/fakekernel.so; done
 
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that
@@ -356,8 +358,10 @@ clean:
 	rm -rf $(BUILD)
 	@if [ -n "$(KVER)" ]; then $(MAKE) -s -C $(KDIR) M=$(CURDIR) clean; fi
 
-# Installation: the tools, their man pages, hcubectl's bash completion and
-# the uAPI header, under $(DESTDIR)$(PREFIX); uninstall removes those files.
+# Installation: the tools, their man pages, hcubectl's bash completion,
+# the uAPI header and the persistent set-up, under $(DESTDIR)$(PREFIX) (the
+# unit and the udev rule under SYSTEMDUNITDIR and UDEVRULESDIR, the
+# configuration under SYSCONFDIR); uninstall removes those files.
 # The module is installed with DKMS (dkms.conf): dkms-src stages its sources.
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -365,12 +369,22 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The persistent set-up (hcubectl apply, issue 15): the configuration file,
+# created only when absent; the systemd unit and the udev rule that runs it
+# when the module loads; examples for modules-load.d and modprobe.d.
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+DOCDIR ?= $(PREFIX)/share/doc/hcube
+SYSTEMDUNITDIR ?= /lib/systemd/system
+UDEVRULESDIR ?= /lib/udev/rules.d
+HCUBE_CONF := $(SYSCONFDIR)/hcube/hcube.conf
 DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
 DKMS_FILES := dkms.conf Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h \
 	      module/core/*.c module/core/*.h uapi/linux/*.h)
 INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(MANDIR)/man1/hcube-sim.1 $(BASHCOMPDIR)/hcubectl \
-	     $(INCLUDEDIR)/linux/hcube.h
+	     $(INCLUDEDIR)/linux/hcube.h $(SYSTEMDUNITDIR)/hcube.service \
+	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
+	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
 .PHONY: install uninstall dkms-src check-install check-docs check-dkms
 
@@ -381,9 +395,29 @@ install: tools
 	install -D -m 644 Documentation/man/hcube-sim.1 $(DESTDIR)$(MANDIR)/man1/hcube-sim.1
 	install -D -m 644 tools/hcubectl/hcubectl.bash-completion $(DESTDIR)$(BASHCOMPDIR)/hcubectl
 	install -D -m 644 uapi/linux/hcube.h $(DESTDIR)$(INCLUDEDIR)/linux/hcube.h
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		tools/hcubectl/systemd/hcube.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/hcube.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/hcube.service
+	install -D -m 644 tools/hcubectl/systemd/60-hcube.rules $(DESTDIR)$(UDEVRULESDIR)/60-hcube.rules
+	install -D -m 644 tools/hcubectl/hcube.conf.example $(DESTDIR)$(DOCDIR)/hcube.conf.example
+	install -D -m 644 tools/hcubectl/systemd/modules-load.conf $(DESTDIR)$(DOCDIR)/modules-load.d-hcube.conf
+	install -D -m 644 tools/hcubectl/systemd/modprobe.conf $(DESTDIR)$(DOCDIR)/modprobe.d-hcube.conf
+	@if [ -e $(DESTDIR)$(HCUBE_CONF) ]; then \
+		echo "$(DESTDIR)$(HCUBE_CONF) exists: left as it is"; \
+	else \
+		install -D -m 644 tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); \
+	fi
 
+# The configuration file goes only when it is still the example.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@if cmp -s tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); then \
+		rm -f $(DESTDIR)$(HCUBE_CONF); \
+		rmdir $(DESTDIR)$(SYSCONFDIR)/hcube 2>/dev/null || true; \
+	elif [ -e $(DESTDIR)$(HCUBE_CONF) ]; then \
+		echo "$(DESTDIR)$(HCUBE_CONF) was changed: left as it is"; \
+	fi
 
 dkms-src:
 	rm -rf $(BUILD)/dkms/hcube-$(DKMS_VERSION)

@@ -232,6 +232,26 @@ for BIN in "${BINS[@]}"; do
 	mkdir -p "$tmp/cg"
 	expect_system "task add: --cgroup $tmp/cg: not a cgroup v2 directory" -j task add --cgroup "$tmp/cg"
 
+	# apply and -batch (issue 15)
+	expect_usage 'apply: missing FILE' apply
+	expect_usage "apply: unexpected argument 'b'" apply a b
+	expect_usage "apply: unknown option '--force'" apply a --force
+	expect_usage "option '--batch' needs an argument" -batch
+	expect_usage "option '-b' needs an argument" -b
+	expect_usage "-batch FILE takes no command \('show'\)" -batch x show
+	expect_system "batch: $tmp/none: No such file or directory" -b "$tmp/none"
+	expect_system "apply: $tmp/none: No such file or directory" apply "$tmp/none"
+	printf 'policy dem\nfault cpu 1\n' >"$tmp/ok.conf"
+	printf 'frobnicate\nshow\n' >"$tmp/batch"
+	expect_usage "^hcubectl: $tmp/batch:1: unknown command 'frobnicate'" -b "$tmp/batch"
+	printf '\n# only comments\n   \n' >"$tmp/batch"
+	run --batch "$tmp/batch"
+	if [ "$rc" -eq 0 ] && [ ! -s "$tmp/out" ] && [ ! -s "$tmp/err" ]; then
+		ok "a batch of comments and blank lines: nothing to do, exit 0"
+	else
+		not_ok "a batch of comments and blank lines (rc $rc)"
+	fi
+
 	expect_usage "monitor: --count: '0' is not a positive integer" monitor --count 0
 	expect_usage "monitor: --count: 'x' is not a positive integer" monitor --count x
 	expect_usage "monitor: unexpected argument 'now'" monitor now
@@ -269,6 +289,12 @@ for BIN in "${BINS[@]}"; do
 		expect_not_loaded monitor
 		expect_not_loaded -j monitor --count 1
 		expect_not_loaded monitor --json --count 1
+		expect_not_loaded apply "$tmp/ok.conf"
+		expect_not_loaded apply --dry-run "$tmp/ok.conf"
+		# a batch of commands that fail for want of the module: the first stops it
+		printf '# nothing\n\nshow\nstats\n' >"$tmp/batch"
+		expect_system "$tmp/batch:3: the hcube module is not loaded (genl family \"hcube\" not found); load it with insmod hcube.ko" \
+			-batch "$tmp/batch"
 	fi
 done
 

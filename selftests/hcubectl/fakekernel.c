@@ -35,6 +35,16 @@
  *   HCUBE_FAKE_CGROOT   a directory the fake calls the cgroup2 mount: it is
  *                       in /proc/self/mountinfo, and statfs() says cgroup2
  *                       for every directory under it
+ *   HCUBE_FAKE_STATE    a file that keeps the fake's state between runs of
+ *                       hcubectl (for hcubectl apply and -batch): the mode,
+ *                       the faulty CPUs, the marked vertices and the
+ *                       settings. With it, FAULT_ADD/DEL, CONFIG_SET and
+ *                       TOPO_SET change that state as the module does
+ *                       (EEXIST, ENOENT, EBUSY for the last healthy vertex;
+ *                       a new topology clears the vertex marks, keeps the
+ *                       CPU marks) and write it back. Every mode groups the
+ *                       CPUs as the fake always does (2 per vertex): custom
+ *                       takes exactly those groups, else EINVAL.
  *
  * Requests are validated as generic netlink does in the 6.1 kernel, with
  * the module's own policies: module/hcube_nl_gen.c, generated from the YNL
@@ -50,7 +60,7 @@
  * it, the fake applies the unit to the processes of procs[] (job: the
  * process's threads; tree: also its descendants' threads, each a job;
  * thread: that one thread) and answers with each task's origin and unit.
- * It keeps no state between requests.
+ * Without HCUBE_FAKE_STATE it keeps no state between requests.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -78,6 +88,7 @@
 #define CPUS_PER_VERTEX	2
 /* CPU ids: 0 .. nr_cpu_ids - 1; those past the cube's are not present. */
 #define FAKE_NR_CPU_IDS	(cube.n * CPUS_PER_VERTEX + 8)
+#define FAKE_NR_CPU_IDS_MAX	((1 << HCUBE_MAX_DIM) * CPUS_PER_VERTEX + 8)
 
 /* ---- the real functions ---- */
 
@@ -390,6 +401,10 @@ static struct {
 	u8 *core_state;		/* hcube_vstate for the core */
 	u32 *vstate;		/* the uAPI's state */
 	bool *marked;
+	bool *cpu_faulty;	/* FAKE_NR_CPU_IDS */
+	u32 *env_state;		/* the state the environment gives (offline, absent) */
+	u32 mode;
+	u32 cfg[4];		/* policy, auto, threshold, cooldown_ms */
 	u16 *ctrl;		/* pebble controllers per cluster */
 	u32 *load;
 	struct hcube_topo topo;
@@ -411,6 +426,77 @@ static size_t parse_list(const char *s, u32 *out, size_t cap)
 			break;
 	}
 	return n;
+}
+
+/* HCUBE_FAKE_STATE: "mode M", "cpus C,C", "marked V,V", "config P A T C". */
+static void state_load(void)
+{
+	const char *path = getenv("HCUBE_FAKE_STATE");
+	char line[8192];
+	u32 list[1024], v;
+	size_t n, i;
+	FILE *f;
+
+	if (!path)
+		return;
+	f = real_fopen ? real_fopen(path, "r") : NULL;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "mode ", 5)) {
+			cube.mode = (u32)atoi(line + 5);
+		} else if (!strncmp(line, "cpus", 4)) {
+			n = parse_list(line[4] ? line + 5 : "", list, 1024);
+			memset(cube.cpu_faulty, 0, FAKE_NR_CPU_IDS);
+			for (i = 0; i < n; i++)
+				if (list[i] < FAKE_NR_CPU_IDS)
+					cube.cpu_faulty[list[i]] = true;
+		} else if (!strncmp(line, "marked", 6)) {
+			n = parse_list(line[6] ? line + 7 : "", list, 1024);
+			memset(cube.marked, 0, cube.n * sizeof(bool));
+			for (i = 0; i < n; i++)
+				if (list[i] < cube.n)
+					cube.marked[list[i]] = true;
+		} else if (!strncmp(line, "config ", 7)) {
+			sscanf(line + 7, "%u %u %u %u", &cube.cfg[0], &cube.cfg[1], &cube.cfg[2],
+			       &cube.cfg[3]);
+		}
+	}
+	fclose(f);
+	for (v = 0; v < cube.n; v++) {
+		bool all = cube.env_state[v] != HCUBE_VERTEX_ABSENT;
+
+		for (i = 0; i < CPUS_PER_VERTEX; i++)
+			all = all && cube.cpu_faulty[v * CPUS_PER_VERTEX + i];
+		cube.vstate[v] = cube.marked[v] || all ? HCUBE_VERTEX_FAULTY : cube.env_state[v];
+	}
+}
+
+static void state_save(void)
+{
+	const char *path = getenv("HCUBE_FAKE_STATE");
+	const char *sep = " ";
+	FILE *f;
+	u32 i;
+
+	if (!path || !(f = real_fopen(path, "w")))
+		return;
+	fprintf(f, "mode %u\ncpus", cube.mode);
+	for (i = 0; i < FAKE_NR_CPU_IDS; i++)
+		if (cube.cpu_faulty[i]) {
+			fprintf(f, "%s%u", sep, i);
+			sep = ",";
+		}
+	fprintf(f, "\nmarked");
+	sep = " ";
+	for (i = 0; i < cube.n; i++)
+		if (cube.marked[i]) {
+			fprintf(f, "%s%u", sep, i);
+			sep = ",";
+		}
+	fprintf(f, "\nconfig %u %u %u %u\n", cube.cfg[0], cube.cfg[1], cube.cfg[2], cube.cfg[3]);
+	fclose(f);
 }
 
 static void cube_init(void)
@@ -447,6 +533,23 @@ static void cube_init(void)
 				cube.marked[list[i]] = true;
 			}
 	}
+	cube.cpu_faulty = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
+	cube.env_state = calloc(cube.n, sizeof(u32));
+	for (v = 0; v < cube.n; v++) {
+		/* a faulty vertex not marked: all its CPUs are faulty */
+		if (cube.vstate[v] == HCUBE_VERTEX_FAULTY && !cube.marked[v]) {
+			cube.cpu_faulty[v * CPUS_PER_VERTEX] = true;
+			cube.cpu_faulty[v * CPUS_PER_VERTEX + 1] = true;
+		}
+		cube.env_state[v] = cube.vstate[v] == HCUBE_VERTEX_FAULTY ?
+				    HCUBE_VERTEX_HEALTHY : cube.vstate[v];
+	}
+	cube.mode = HCUBE_MODE_LLC;
+	cube.cfg[0] = HCUBE_POLICY_DEM;
+	cube.cfg[1] = 1;
+	cube.cfg[2] = 3;
+	cube.cfg[3] = 250;
+	state_load();
 	for (v = 0; v < cube.n; v++)
 		cube.core_state[v] = cube.vstate[v] == HCUBE_VERTEX_HEALTHY ? HCUBE_V_HEALTHY :
 				     cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? HCUBE_V_OFFLINE :
@@ -485,6 +588,46 @@ static bool usable(u32 v)
 	return cube.vstate[v] == HCUBE_VERTEX_HEALTHY;
 }
 
+/* HCUBE_FAKE_STATE: the states and the topology after a change; saved. */
+static void cube_refresh(void)
+{
+	u32 v, i;
+
+	for (v = 0; v < cube.n; v++) {
+		bool all = cube.env_state[v] != HCUBE_VERTEX_ABSENT;
+
+		for (i = 0; i < CPUS_PER_VERTEX; i++)
+			all = all && cube.cpu_faulty[v * CPUS_PER_VERTEX + i];
+		cube.vstate[v] = cube.marked[v] || all ? HCUBE_VERTEX_FAULTY : cube.env_state[v];
+		cube.core_state[v] = cube.vstate[v] == HCUBE_VERTEX_HEALTHY ? HCUBE_V_HEALTHY :
+				     cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? HCUBE_V_OFFLINE :
+				     cube.vstate[v] == HCUBE_VERTEX_ABSENT ? HCUBE_V_ABSENT :
+				     HCUBE_V_FAULTY;
+		if (!usable(v))
+			cube.load[v] = 0;
+	}
+	hcube_topo_build(&cube.topo, cube.dim, cube.core_state, cube.work);
+	state_save();
+}
+
+/* Would a vertex stay healthy with CPU @cpu (or vertex @vx) marked too? */
+static bool any_healthy_with(int cpu, int vx)
+{
+	u32 v, i;
+
+	for (v = 0; v < cube.n; v++) {
+		bool all = true;
+
+		if (cube.env_state[v] != HCUBE_VERTEX_HEALTHY || cube.marked[v] || (int)v == vx)
+			continue;
+		for (i = v * CPUS_PER_VERTEX; i < (v + 1) * CPUS_PER_VERTEX; i++)
+			all = all && (cube.cpu_faulty[i] || (int)i == cpu);
+		if (!all)
+			return true;
+	}
+	return false;
+}
+
 static void put_pattern(struct mb *b, uint16_t type)
 {
 	char pat[HCUBE_MAX_DIM + 2];
@@ -494,7 +637,7 @@ static void put_pattern(struct mb *b, uint16_t type)
 
 static void put_summary(struct mb *b)
 {
-	put_u32(b, HCUBE_A_MODE, HCUBE_MODE_LLC);
+	put_u32(b, HCUBE_A_MODE, cube.mode);
 	put_u32(b, HCUBE_A_DIM, cube.dim);
 	put_u32(b, HCUBE_A_NVERTICES, cube.n);
 	put_u32(b, HCUBE_A_NHEALTHY, cube.topo.nhealthy);
@@ -526,8 +669,15 @@ static void put_vertex(struct mb *b, u32 v)
 	if (cube.vstate[v] != HCUBE_VERTEX_ABSENT) {
 		put_str(b, HCUBE_V_A_CPUS, cpus);
 		put_str(b, HCUBE_V_A_USABLE_CPUS, usable(v) ? cpus : "");
-		put_str(b, HCUBE_V_A_FAULTY_CPUS,
-			cube.vstate[v] == HCUBE_VERTEX_FAULTY && !cube.marked[v] ? cpus : "");
+		u32 c0 = v * CPUS_PER_VERTEX;
+		char faulty[32] = "";
+
+		/* CPUS_PER_VERTEX is 2: "a-b", "a", "b" or "" */
+		if (cube.cpu_faulty[c0] && cube.cpu_faulty[c0 + 1])
+			snprintf(faulty, sizeof(faulty), "%u-%u", c0, c0 + 1);
+		else if (cube.cpu_faulty[c0] || cube.cpu_faulty[c0 + 1])
+			snprintf(faulty, sizeof(faulty), "%u", c0 + !cube.cpu_faulty[c0]);
+		put_str(b, HCUBE_V_A_FAULTY_CPUS, faulty);
 		put_str(b, HCUBE_V_A_OFFLINE_CPUS,
 			cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? cpus : "");
 	}
@@ -889,6 +1039,36 @@ static void do_fault(const struct req *r)
 	}
 	if (v && !check_vertex(r, v))
 		return;
+	if (getenv("HCUBE_FAKE_STATE")) {	/* as hcube_fault_change() */
+		bool add = r->cmd == HCUBE_CMD_FAULT_ADD, was;
+		u32 id = get_u32(cpu ? cpu : v);
+
+		if (!cpu && cube.env_state[id] == HCUBE_VERTEX_ABSENT) {
+			fail(r, EINVAL, HCUBE_ERR_VERTEX_ABSENT, v, false, 0, 0);
+			return;
+		}
+		was = cpu ? cube.cpu_faulty[id] : cube.marked[id];
+		if (add && was) {
+			fail(r, EEXIST, cpu ? HCUBE_ERR_CPU_MARKED : HCUBE_ERR_VERTEX_MARKED,
+			     cpu ? cpu : v, false, 0, 0);
+			return;
+		}
+		if (!add && !was) {
+			fail(r, ENOENT, cpu ? HCUBE_ERR_CPU_UNMARKED : HCUBE_ERR_VERTEX_UNMARKED,
+			     cpu ? cpu : v, false, 0, 0);
+			return;
+		}
+		if (add && !any_healthy_with(cpu ? (int)id : -1, cpu ? -1 : (int)id)) {
+			fail(r, EBUSY, cpu ? HCUBE_ERR_CPU_LAST : HCUBE_ERR_VERTEX_LAST,
+			     cpu ? cpu : v, false, 0, 0);
+			return;
+		}
+		if (cpu)
+			cube.cpu_faulty[id] = add;
+		else
+			cube.marked[id] = add;
+		cube_refresh();
+	}
 	queue_ack(r->nlh);
 }
 
@@ -1187,6 +1367,26 @@ static void do_config_set(const struct req *r)
 		fail(r, EINVAL, "HCUBE_A_CONFIG: nothing to change", nest, false, 0, 0);
 		return;
 	}
+	if (getenv("HCUBE_FAKE_STATE")) {
+		const struct nlattr *a = (const void *)((const uint8_t *)nest + NLA_HDRLEN);
+		int left = nest->nla_len - NLA_HDRLEN;
+
+		for (; left >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= left;
+		     left -= NLA_ALIGN(a->nla_len),
+		     a = (const void *)((const uint8_t *)a + NLA_ALIGN(a->nla_len))) {
+			u16 t = a->nla_type & NLA_TYPE_MASK;
+
+			if (t == HCUBE_C_A_AUTO)
+				cube.cfg[1] = *((const uint8_t *)a + NLA_HDRLEN);
+			else if (t == HCUBE_C_A_POLICY)
+				cube.cfg[0] = get_u32(a);
+			else if (t == HCUBE_C_A_THRESHOLD)
+				cube.cfg[2] = get_u32(a);
+			else if (t == HCUBE_C_A_COOLDOWN_MS)
+				cube.cfg[3] = get_u32(a);
+		}
+		state_save();
+	}
 	queue_ack(r->nlh);
 }
 
@@ -1290,6 +1490,35 @@ static void do_topo_set(const struct req *r)
 	}
 	if (mode == HCUBE_MODE_CUSTOM && !check_groups(r))
 		return;
+	if (getenv("HCUBE_FAKE_STATE")) {
+		u32 i, v;
+
+		/* the fake's groups are fixed: custom must give exactly them */
+		for (i = 0, v = 0; mode == HCUBE_MODE_CUSTOM && i < r->ngroups; i++, v++) {
+			bool g[FAKE_NR_CPU_IDS_MAX] = { 0 };
+			u32 c, same = 0, n = 0;
+
+			parse_cpulist((const char *)r->groups[i] + NLA_HDRLEN, g);
+			for (c = 0; c < FAKE_NR_CPU_IDS; c++) {
+				n += g[c];
+				same += g[c] && c / CPUS_PER_VERTEX == v;
+			}
+			if (v >= cube.n || cube.env_state[v] == HCUBE_VERTEX_ABSENT ||
+			    n != CPUS_PER_VERTEX || same != CPUS_PER_VERTEX) {
+				fail(r, EINVAL, "fake kernel: custom groups must be its own (2 CPUs per vertex)",
+				     r->groups[i], false, 0, 0);
+				return;
+			}
+		}
+		if (mode == HCUBE_MODE_CUSTOM && r->ngroups != cube.n) {
+			fail(r, EINVAL, "fake kernel: custom groups must be its own (2 CPUs per vertex)",
+			     r->groups[0], false, 0, 0);
+			return;
+		}
+		cube.mode = mode;
+		memset(cube.marked, 0, cube.n * sizeof(bool));
+		cube_refresh();
+	}
 	queue_ack(r->nlh);
 }
 
@@ -1402,10 +1631,10 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 
 		reply_begin(&b, r, 0);
 		n = nest_begin(&b, HCUBE_A_CONFIG | NLA_F_NESTED);
-		put_u32(&b, HCUBE_C_A_POLICY, HCUBE_POLICY_DEM);
-		put_u8(&b, HCUBE_C_A_AUTO, 1);
-		put_u32(&b, HCUBE_C_A_THRESHOLD, 3);
-		put_u32(&b, HCUBE_C_A_COOLDOWN_MS, 250);
+		put_u32(&b, HCUBE_C_A_POLICY, cube.cfg[0]);
+		put_u8(&b, HCUBE_C_A_AUTO, (uint8_t)cube.cfg[1]);
+		put_u32(&b, HCUBE_C_A_THRESHOLD, cube.cfg[2]);
+		put_u32(&b, HCUBE_C_A_COOLDOWN_MS, cube.cfg[3]);
 		put_u32(&b, HCUBE_C_A_MAX_TASKS, 4096);
 		nest_end(&b, n);
 		msg_end_queue(&b);

@@ -48,11 +48,16 @@ check() {
 cases() {
 	local cpus
 	cpus=$(_hcubectl_cpus | tr ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//')
-	check expect "config fault help monitor rebalance show stats task topology" "$hc" ""
+	check expect "apply config fault help monitor rebalance show stats task topology" "$hc" ""
 	check expect "fault" "$hc" fa
-	check expect "config fault help monitor rebalance show stats task topology" "$hc" -j ""
-	check expect "--help --json --pretty --version -V -h -j -p" "$hc" -
-	check expect "config fault monitor rebalance show stats task topology" "$hc" help ""
+	check expect "apply config fault help monitor rebalance show stats task topology" "$hc" -j ""
+	check expect "--batch --help --json --pretty --version -V -b -h -j -p" "$hc" -
+	check expect "apply config fault monitor rebalance show stats task topology" "$hc" help ""
+	check expect "/etc/hostname" "$hc" -b /etc/hostnam
+	check expect "/etc/hostname" "$hc" -batch /etc/hostnam
+	check expect "/etc/hostname" "$hc" apply /etc/hostnam
+	check expect "" "$hc" apply /etc/hostname ""
+	check has "--dry-run -n" "$hc" apply -
 	check expect "add del" "$hc" fault ""
 	check expect "cpu vertex" "$hc" fault add ""
 	check expect "$cpus" "$hc" fault del cpu ""

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make install / make uninstall into a temporary DESTDIR (make check-install):
+# the persistent set-up too (the unit with the paths of PREFIX, the udev
+# rule, the examples; hcube.conf only when absent, removed only unchanged);
 # with PREFIX=/usr and with the default PREFIX, every file lands where it
 # should, with its mode and content; the installed header compiles on its
 # own, the installed tools run, the man pages open with man -l, and the
@@ -56,8 +58,28 @@ for prefix in /usr ""; do
 	want "$dest$p/share/bash-completion/completions/hcubectl" 644 \
 		tools/hcubectl/hcubectl.bash-completion
 	want "$dest$p/include/linux/hcube.h" 644 uapi/linux/hcube.h
+	# the persistent set-up: /etc for PREFIX=/usr, else PREFIX/etc
+	etc=$p/etc
+	[ "$p" = /usr ] && etc=/etc
+	printf '%s\n' "ExecStart=$p/sbin/hcubectl apply $etc/hcube/hcube.conf" \
+		"ConditionPathExists=$etc/hcube/hcube.conf" >"$tmp/unit-lines"
+	sed -e "s|@SBINDIR@|$p/sbin|g" -e "s|@SYSCONFDIR@|$etc|g" \
+		tools/hcubectl/systemd/hcube.service.in >"$tmp/hcube.service"
+	if grep -qxF -f "$tmp/unit-lines" "$tmp/hcube.service" &&
+	   [ "$(grep -cxF -f "$tmp/unit-lines" "$tmp/hcube.service")" = 2 ] && ! grep -q @ "$tmp/hcube.service"; then
+		ok "the unit runs $p/sbin/hcubectl apply $etc/hcube/hcube.conf"
+	else
+		cp "$tmp/hcube.service" "$tmp/log"
+		not_ok "the unit's paths"
+	fi
+	want "$dest/lib/systemd/system/hcube.service" 644 "$tmp/hcube.service"
+	want "$dest/lib/udev/rules.d/60-hcube.rules" 644 tools/hcubectl/systemd/60-hcube.rules
+	want "$dest$p/share/doc/hcube/hcube.conf.example" 644 tools/hcubectl/hcube.conf.example
+	want "$dest$p/share/doc/hcube/modules-load.d-hcube.conf" 644 tools/hcubectl/systemd/modules-load.conf
+	want "$dest$p/share/doc/hcube/modprobe.d-hcube.conf" 644 tools/hcubectl/systemd/modprobe.conf
+	want "$dest$etc/hcube/hcube.conf" 644 tools/hcubectl/hcube.conf.example
 	count=$(find "$dest" -type f | wc -l)
-	if [ "$count" -eq 6 ]; then ok "6 files installed"; else not_ok "$count files installed, want 6"; fi
+	if [ "$count" -eq 12 ]; then ok "12 files installed"; else not_ok "$count files installed, want 12"; fi
 
 	if [ "$prefix" = /usr ]; then
 		printf '#include <linux/hcube.h>\nint main(void) { return HCUBE_FAMILY_VERSION != 1 + 0 * HCUBE_CMD_MAX; }\n' >"$tmp/t.c"
@@ -73,6 +95,24 @@ for prefix in /usr ""; do
 				not_ok "man -l $page"
 			fi
 		done
+		# the installed example applies: every line is commented out
+		if grep -v '^#' "$dest$etc/hcube/hcube.conf" | grep -q '[^[:space:]]'; then
+			not_ok "the installed hcube.conf sets nothing until edited"
+		else
+			ok "the installed hcube.conf sets nothing until edited"
+		fi
+		sed -n 's/^#\(mode cpu\|policy\|auto\|threshold\|cooldown\|fault cpu\)/\1/p' \
+			"$dest$etc/hcube/hcube.conf" >"$tmp/uncommented.conf"
+		if HCUBE_FAKE_STATE=$tmp/fstate HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= \
+		   LD_PRELOAD=$(readlink -f "$B/hcubectl-test/fakekernel.so") \
+		   "$dest$p/sbin/hcubectl" apply --dry-run "$tmp/uncommented.conf" >"$tmp/log" 2>&1 &&
+		   grep -q 'changes to make' "$tmp/log"; then
+			ok "the example's lines, uncommented, are a valid configuration"
+		elif [ ! -e "$B/hcubectl-test/fakekernel.so" ]; then
+			skip "the example's lines, uncommented" "no $B/hcubectl-test/fakekernel.so"
+		else
+			not_ok "the example's lines, uncommented, are a valid configuration"
+		fi
 		if selftests/install/completion_test.sh \
 			"$dest$p/share/bash-completion/completions/hcubectl" \
 			"$dest$p/sbin/hcubectl" >"$tmp/log" 2>&1; then
@@ -83,6 +123,26 @@ for prefix in /usr ""; do
 		fi
 	fi
 
+	# an edited configuration survives install and uninstall
+	echo "fault cpu 5" >>"$dest$etc/hcube/hcube.conf"
+	cp "$dest$etc/hcube/hcube.conf" "$tmp/edited"
+	step "make install again" make -s --no-print-directory install "${args[@]}"
+	if cmp -s "$tmp/edited" "$dest$etc/hcube/hcube.conf"; then
+		ok "install keeps an edited $etc/hcube/hcube.conf"
+	else
+		not_ok "install keeps an edited $etc/hcube/hcube.conf"
+	fi
+	step "make uninstall" make -s --no-print-directory uninstall "${args[@]}"
+	left=$(find "$dest" -type f -o -type l)
+	if [ "$left" = "$dest$etc/hcube/hcube.conf" ] && cmp -s "$tmp/edited" "$left"; then
+		ok "uninstall left only the edited $etc/hcube/hcube.conf"
+	else
+		printf '%s\n' "$left" >"$tmp/log"
+		not_ok "uninstall left only the edited configuration"
+	fi
+	rm -f "$dest$etc/hcube/hcube.conf"
+	step "make install, then uninstall with the configuration untouched" \
+		make -s --no-print-directory install "${args[@]}"
 	step "make uninstall" make -s --no-print-directory uninstall "${args[@]}"
 	left=$(find "$dest" -type f -o -type l)
 	if [ -z "$left" ]; then

@@ -87,6 +87,30 @@ void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
 
 extern const struct hc_cmd hc_cmd_show, hc_cmd_fault, hc_cmd_task, hc_cmd_rebalance,
 	hc_cmd_stats, hc_cmd_config, hc_cmd_topology, hc_cmd_monitor;
+extern const struct hc_cmd hc_cmd_apply;
+
+/* ---- batch.c: hcubectl -batch FILE ---- */
+
+/*
+ * Run the commands of @file ("-": stdin), one per line, each by @run (its
+ * words, argv[0] "hcubectl") in a child process whose error lines say
+ * "hcubectl: FILE:LINE: ...". Stops at the first that fails: its exit
+ * status; 0 when all succeeded.
+ */
+int hc_batch(const char *file, int (*run)(int argc, char **argv));
+/*
+ * Split @line in place into words, appended to @w (v[n] stays NULL):
+ * blanks separate them, '...' and "..." quote, a backslash escapes the next
+ * character (outside '...'), a word that starts with '#' starts a comment.
+ * NULL, or what is wrong with the line.
+ */
+struct hc_words {
+	char **v;
+	int n, cap;
+};
+const char *hc_split_words(char *line, struct hc_words *w);
+/* In a batch line's process: the batch reads stdin when it is "-". */
+extern bool hc_batch_stdin;
 
 /* ---- nl.c: requests through the command's socket ---- */
 
@@ -231,6 +255,11 @@ bool hc_parse_u32(const char *s, uint32_t *v);
 /* A vertex: decimal, or binary with a 0b prefix. *why says what is wrong. */
 bool hc_parse_vertex(const char *s, uint32_t *v, const char **why);
 bool hc_parse_cpulist(const char *s, const char **why);
+/*
+ * A cpulist into @set (@n bits, zeroed first): false, with *why, when it is
+ * not one or names a CPU of @n or more.
+ */
+bool hc_cpulist_bits(const char *s, uint8_t *set, uint32_t n, const char **why);
 /* The value named @s in @names, or -1. */
 int hc_enum_parse(const char *const *names, unsigned int n, const char *s);
 /* The names of an enum joined by @sep ("mcwa, dem, ..."): static storage. */

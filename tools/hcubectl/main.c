@@ -13,9 +13,11 @@
 
 struct hc_opts hc_opts;
 
+static int hcubectl_batch_line(int argc, char **argv);
+
 static const struct hc_cmd *const commands[] = {
 	&hc_cmd_show, &hc_cmd_fault, &hc_cmd_task, &hc_cmd_rebalance, &hc_cmd_stats,
-	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor,
+	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor, &hc_cmd_apply,
 };
 
 static void top_usage(FILE *f)
@@ -23,6 +25,7 @@ static void top_usage(FILE *f)
 	size_t i;
 
 	fputs("usage: hcubectl [-j|--json] [-p|--pretty] COMMAND [ARGS]\n"
+	      "       hcubectl [-j|--json] [-p|--pretty] -b|-batch|--batch FILE\n"
 	      "\n"
 	      "The command-line client of the hcube kernel module (generic netlink\n"
 	      "family \"hcube\"), which treats the CPU groups of the machine as the\n"
@@ -35,6 +38,10 @@ static void top_usage(FILE *f)
 	      "options (before or after the command):\n"
 	      "  -j, --json     print JSON (one object or list; monitor: one per line)\n"
 	      "  -p, --pretty   print indented JSON (implies -j)\n"
+	      "  -b, -batch, --batch FILE\n"
+	      "                 run the commands of FILE ('-': stdin), one per line as\n"
+	      "                 after 'hcubectl'; '#' starts a comment; stops at the\n"
+	      "                 first that fails, with FILE:LINE in its error\n"
 	      "  -V, --version  print the version\n"
 	      "  -h, --help     this help\n"
 	      "\n"
@@ -323,21 +330,32 @@ static int run(const struct hc_cmd *cmd, const struct hc_cmd *parent, const char
 	return ret;
 }
 
-int main(int argc, char **argv)
+/*
+ * hcubectl's command line: the options before the command, then the
+ * command. @in_batch: a line of a batch file (-batch is refused there).
+ */
+static int hcubectl_main(int argc, char **argv, bool in_batch)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct hc_cmd *cmd;
+	const char *batch = NULL;
 	int ch, i;
 
+	/* ip's spelling, -batch, is --batch (getopt would read -b atch) */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++)
+		if (!strcmp(argv[i], "-batch"))
+			argv[i] = (char *)"--batch";
+	optind = 0;
 	opterr = 0;
 	/* The options before the command ('+': up to the first word). */
-	while ((ch = getopt_long(argc, argv, "+:jphV", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+:jphVb:", opts, NULL)) != -1) {
 		if (ch == 'h') {
 			top_usage(stdout);
 			return 0;
@@ -346,10 +364,21 @@ int main(int argc, char **argv)
 			version();
 			return 0;
 		}
+		if (ch == 'b') {
+			if (in_batch)
+				hc_usage_error(NULL, "-batch inside a batch file");
+			batch = optarg;
+			continue;
+		}
 		if (!output_option(ch))
 			bad_option(NULL, ch, argv);
 	}
 	i = optind;
+	if (batch) {
+		if (i < argc)
+			hc_usage_error(NULL, "-batch FILE takes no command ('%s')", argv[i]);
+		return hc_batch(batch, hcubectl_batch_line);
+	}
 	if (i >= argc)
 		hc_usage_error(NULL, "missing command");
 	if (!strcmp(argv[i], "help")) {
@@ -369,4 +398,15 @@ int main(int argc, char **argv)
 	if (!cmd)
 		hc_usage_error(NULL, "unknown command '%s'", argv[i]);
 	return run(cmd, NULL, cmd->name, argc - i, argv + i);
+}
+
+/* One line of a batch file: its words, as if after "hcubectl". */
+static int hcubectl_batch_line(int argc, char **argv)
+{
+	return hcubectl_main(argc, argv, true);
+}
+
+int main(int argc, char **argv)
+{
+	return hcubectl_main(argc, argv, false);
 }

@@ -157,6 +157,41 @@ bool hc_parse_cpulist(const char *s, const char **why)
 	}
 }
 
+bool hc_cpulist_bits(const char *s, uint8_t *set, uint32_t n, const char **why)
+{
+	const char *p = s;
+
+	memset(set, 0, (n + 7) / 8);
+	if (!hc_parse_cpulist(s, why))
+		return false;
+	while (*p) {
+		unsigned long a, b, used = 1, group = 1, c;
+
+		parse_cpu_num(&p, &a);
+		b = a;
+		if (*p == '-') {
+			p++;
+			parse_cpu_num(&p, &b);
+			if (*p == ':') {
+				p++;
+				parse_cpu_num(&p, &used);
+				p++;
+				parse_cpu_num(&p, &group);
+			}
+		}
+		if (b >= n) {
+			*why = "names a CPU past the last one";
+			return false;
+		}
+		for (c = a; c <= b; c++)
+			if ((c - a) % group < used)
+				set[c / 8] |= (uint8_t)(1U << (c % 8));
+		if (*p == ',')
+			p++;
+	}
+	return true;
+}
+
 int hc_enum_parse(const char *const *names, unsigned int n, const char *s)
 {
 	unsigned int i;
