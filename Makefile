@@ -155,12 +155,14 @@ NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
 HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
 HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
+# top's screen: ncurses (libncurses-dev), named as pkg-config --libs ncursesw does
+HCUBECTL_LIBS := $(NL_LIBS) -lncursesw -ltinfo -lm
 
 $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 # hcubectl's host tests (selftests/hcubectl/).
 $(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcubectl/extack.c tools/hcubectl/extack.h

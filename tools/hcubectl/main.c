@@ -15,7 +15,7 @@ struct hc_opts hc_opts;
 
 static const struct hc_cmd *const commands[] = {
 	&hc_cmd_show, &hc_cmd_fault, &hc_cmd_task, &hc_cmd_rebalance, &hc_cmd_stats,
-	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor,
+	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor, &hc_cmd_top,
 };
 
 static void top_usage(FILE *f)
