@@ -184,6 +184,8 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/e
 	@selftests/hcubectl/cli_test.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
 	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
+	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/top_test.sh $(BUILD)/$$b \
+		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # Kernel selftests: built on the host, run inside the VM.
 VM_TESTS := lifecycle_test nl_test balance_test policies_test job_test job_stress_test \

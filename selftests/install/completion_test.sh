@@ -48,11 +48,11 @@ check() {
 cases() {
 	local cpus
 	cpus=$(_hcubectl_cpus | tr ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//')
-	check expect "config fault help monitor rebalance show stats task topology" "$hc" ""
+	check expect "config fault help monitor rebalance show stats task top topology" "$hc" ""
 	check expect "fault" "$hc" fa
-	check expect "config fault help monitor rebalance show stats task topology" "$hc" -j ""
+	check expect "config fault help monitor rebalance show stats task top topology" "$hc" -j ""
 	check expect "--help --json --pretty --version -V -h -j -p" "$hc" -
-	check expect "config fault monitor rebalance show stats task topology" "$hc" help ""
+	check expect "config fault monitor rebalance show stats task top topology" "$hc" help ""
 	check expect "add del" "$hc" fault ""
 	check expect "cpu vertex" "$hc" fault add ""
 	check expect "$cpus" "$hc" fault del cpu ""
@@ -76,6 +76,8 @@ cases() {
 	check expect "set" "$hc" topology ""
 	check expect "cpu custom llc node" "$hc" topology set ""
 	check has "--count" "$hc" monitor --
+	check has "--delay --frames -d -n" "$hc" top -
+	check has "--dry-run" "$hc" rebalance -n -
 }
 
 # shellcheck source=/dev/null

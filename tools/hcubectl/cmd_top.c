@@ -467,7 +467,7 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 	for (c = 0; c < C_N; c++)
 		if (c != C_BAR && c != C_NOTES)
 			fixed += w[c] + 2;
-	bw = width - fixed - 2 - (w[C_NOTES] > 12 ? 12 : w[C_NOTES]);
+	bw = width - fixed - 2 - w[C_NOTES];
 	bw = bw < TOP_BAR_MIN ? TOP_BAR_MIN : bw > TOP_BAR_MAX ? TOP_BAR_MAX : bw;
 	if (nhealthy)
 		avg_cols = (int)((2 * sum * (uint64_t)bw + (uint64_t)nhealthy * max) /
@@ -872,12 +872,10 @@ static void screen_end(void)
 	err_fd = -1;
 }
 
-static void screen_begin(struct hc_ctx *c)
+static void screen_begin(void)
 {
 	const char *term = getenv("TERM");
 
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		hc_usage(c, "the full-screen view needs a terminal; -n N prints N frames as text");
 	if (!newterm(NULL, stdout, stdin))
 		hc_fatal("top: cannot use the terminal (TERM=%s)", term ? term : "");
 	curses_on = true;
@@ -938,8 +936,8 @@ static void draw(struct top *t)
 	t->scroll = t->scroll < 0 ? 0 : t->scroll > maxscroll ? maxscroll : t->scroll;
 	for (y = 0; y < t->page && t->scroll + y < nbody; y++)
 		put_line((int)f.body + y, &f.l[f.body + (size_t)(t->scroll + y)], cols);
-	status = strf("%s | q quit, r refresh%s", f.status,
-		      maxscroll ? ", arrows and PgUp/PgDn scroll" : "");
+	status = strf("q quit, r refresh%s | %s",
+		      maxscroll ? ", arrows/PgUp/PgDn scroll" : "", f.status);
 	attron(A_REVERSE);
 	mvaddnstr(rows - 1, 0, status, cols);
 	for (y = (int)strlen(status); y < cols; y++)
@@ -954,11 +952,15 @@ static void draw(struct top *t)
 static void print_frame(const struct top *t, unsigned long k)
 {
 	struct frame f = { 0 };
+	const char *cols = getenv("COLUMNS");
 	struct winsize ws;
 	int width = 80;
+	uint32_t n;
 	size_t i;
 
-	if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+	if (cols && hc_parse_u32(cols, &n) && n && n <= 10000)
+		width = (int)n;
+	else if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
 		width = ws.ws_col;
 	frame(t, width, &f);
 	if (k)
@@ -1126,6 +1128,9 @@ static int top(struct hc_ctx *c, int argc, char **argv)
 				 "0.1..3600)", d_opt);
 	}
 	t.interactive = !frames;
+	if (t.interactive && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		hc_usage(c, "the full-screen view needs a terminal on stdin and stdout; "
+			 "-n N prints N frames as text");
 
 	/* Signals only interrupt the wait: no request is cut in half. */
 	sigemptyset(&block);
@@ -1144,7 +1149,7 @@ static int top(struct hc_ctx *c, int argc, char **argv)
 
 	events_open(&t);
 	if (t.interactive)
-		screen_begin(c);
+		screen_begin();
 	ret = loop(&t, frames, &waitmask);
 	screen_end();
 
@@ -1183,9 +1188,10 @@ const struct hc_cmd hc_cmd_top = {
 	"cannot join the group: it refreshes every -d seconds only, and the status\n"
 	"line says so. Keys: q quits, r refreshes, the arrows, PgUp, PgDn, Home\n"
 	"and End scroll the vertices. -n N prints N frames as text instead (the\n"
-	"same lines, then the status line; a blank line between frames), 80\n"
-	"columns wide unless stdout is a terminal. Exits 0 on q, SIGINT, SIGTERM\n"
-	"or SIGHUP, 1 when the module is unloaded or a request fails.\n",
+	"same lines, then the status line; a blank line between frames), as wide\n"
+	"as $COLUMNS says, else as the terminal on stdout, else 80 columns. Exits\n"
+	"0 on q, SIGINT, SIGTERM or SIGHUP, 1 when the module is unloaded or a\n"
+	"request fails.\n",
 	.opts = top_opts,
 	.handler = top,
 };
