@@ -336,19 +336,21 @@ if ! command -v tmux >/dev/null; then
 	tap_end
 	exit
 fi
-TM=(tmux -L "hcubectl-top-test-$$" -f /dev/null)
+export TMUX_TMPDIR=$tmp	# the servers' sockets, removed with it
+TM=(tmux -L "hcubectl-top-test-$$-0" -f /dev/null)
+nstart=0
 trap '"${TM[@]}" kill-server 2>/dev/null; [ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
 
 # screen [-e]: the pane's lines, trailing blanks cut
 screen() {
-	"${TM[@]}" capture-pane -p "$@" -t top | sed 's/ *$//'
+	"${TM[@]}" capture-pane -p "$@" -t top 2>/dev/null | sed 's/ *$//'
 }
 
 # wait_for PATTERN: until the pane shows a line matching PATTERN (grep -E),
 # at most 20 s; status 1 when it did not
 wait_for() {
 	local i
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		screen | grep -qE -- "$1" && return 0
 		sleep 0.1
 	done
@@ -359,6 +361,10 @@ wait_for() {
 # prints EXIT=<status> and waits
 start() {
 	"${TM[@]}" kill-server 2>/dev/null
+	# a server of its own each time: a new one on the socket of one that
+	# is exiting fails ("server exited unexpectedly")
+	nstart=$((nstart + 1))
+	TM=(tmux -L "hcubectl-top-test-$$-$nstart" -f /dev/null)
 	"${TM[@]}" new-session -d -s top -x 100 -y 40 \
 		"env ASAN_OPTIONS=$ASAN_OPTIONS UBSAN_OPTIONS=$UBSAN_OPTIONS LD_PRELOAD=$FAKE $* \
 		 $BIN top -d 100; echo EXIT=\$?; sleep 600"
@@ -368,7 +374,7 @@ start() {
 # Without events the screen holds still: compare it with -n at its width.
 COLUMNS=100 HCUBE_FAKE_NOADMIN=1 fake top -n 1 -d 100
 cp "$tmp/out" "$tmp/text"
-start HCUBE_FAKE_NOADMIN=1 HCUBE_FAKE_LOG=$tmp/log
+start HCUBE_FAKE_NOADMIN=1 HCUBE_FAKE_LOG="$tmp/log"
 if wait_for '^0000 ' && wait_for '^q quit'; then
 	screen >"$tmp/screen"
 	check "top in a 100x40 terminal: the lines of top -n 1 at 100 columns, then the status" <<'PY'
@@ -456,6 +462,26 @@ if wait_for '^EXIT=0$' && ! screen | grep -qE '^(VERTEX|[01]{4}) '; then
 else
 	not_ok "top in a terminal: q"
 	screen | grep -v '^$' | head -5 | sed 's/^/#   /'
+fi
+
+# The terminal goes away (its tmux server killed): top must not stay behind.
+start HCUBE_FAKE_NOADMIN=1
+if wait_for '^0000 '; then
+	pane=$("${TM[@]}" display-message -p -t top '#{pane_pid}')
+	pid=$(pgrep -P "$pane" | head -n 1)
+	"${TM[@]}" kill-server
+	for _ in $(seq 100); do
+		[ -e "/proc/$pid" ] || break
+		sleep 0.1
+	done
+	if [ -n "$pid" ] && [ ! -e "/proc/$pid" ]; then
+		ok "top in a terminal that closes: it exits"
+	else
+		not_ok "top in a terminal that closes: pid '$pid' still runs 10 s later"
+		kill -9 "$pid" 2>/dev/null
+	fi
+else
+	not_ok "top in a terminal that closes: no vertex row after 20 s"
 fi
 
 # An error while curses has the terminal: printed after it is restored.

@@ -359,14 +359,8 @@ static char *row_line(char **cell, const int *w)
 	struct hc_str b = { 0 };
 	int i;
 
-	for (i = 0; i < C_N; i++) {
-		if (i == C_NOTES && !*cell[i])
-			break;
-		hc_str_printf(&b, "%s%*s%s", i ? "  " : "", col_right[i] ? w[i] : 0,
-			      cell[i], "");
-		if (!col_right[i] && i < C_N - 1)
-			hc_str_printf(&b, "%*s", w[i] - (int)strlen(cell[i]), "");
-	}
+	for (i = 0; i < C_N; i++)
+		hc_str_printf(&b, "%s%*s", i ? "  " : "", col_right[i] ? w[i] : -w[i], cell[i]);
 	while (b.len && b.s[b.len - 1] == ' ')
 		b.s[--b.len] = '\0';
 	return b.s ? b.s : strf("%s", "");
@@ -393,16 +387,16 @@ static char *bar(uint32_t load, uint32_t max, int w, int avg_cols, bool healthy)
 	return s;
 }
 
-static void vertex_rows(const struct top *t, struct frame *f, int width, int dim,
-			char **head)
+static void vertex_rows(const struct top *t, struct frame *f, int width, int dim)
 {
 	const struct hc_attrs_list *l = &t->v;
 	size_t i, nrows = 0, k;
-	uint32_t max = 1, nhealthy = 0;
+	uint32_t max = 1, nhealthy = 0;	/* max: the scale, at least 1 */
 	uint64_t sum = 0;
 	int w[C_N], fixed = 0, bw, avg_cols = 0, c;
 	char ***cells = hc_malloc((l->n + 1) * sizeof(*cells));
-	char num[16];
+	char num[16], *head;
+	bool loaded = false;
 
 	for (i = 0; i < l->n; i++) {
 		const struct hc_attrs *v = &l->v[i];
@@ -411,6 +405,7 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 		if (is_state(v, HCUBE_VERTEX_ABSENT))
 			continue;
 		max = load > max ? load : max;
+		loaded |= load > 0;
 		if (is_state(v, HCUBE_VERTEX_HEALTHY)) {
 			sum += load;
 			nhealthy++;
@@ -473,11 +468,15 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 		avg_cols = (int)((2 * sum * (uint64_t)bw + (uint64_t)nhealthy * max) /
 				 (2 * (uint64_t)nhealthy * max));
 	w[C_BAR] = bw;
-	if (nhealthy)
+	if (loaded)
 		add(f, LS_TEXT, "load bars: %d columns = load %u (the highest); '.' up to the "
 		    "healthy vertices' average, %.2f", bw, max, (double)sum / nhealthy);
+	else
+		add(f, LS_TEXT, "load bars: no task on any vertex");
 	add(f, LS_TEXT, "%s", "");
-	add(f, LS_HEAD, "%s", *head = row_line((char **)col_head, w));
+	head = row_line((char **)col_head, w);
+	add(f, LS_HEAD, "%s", head);
+	free(head);
 	f->body = f->n;
 
 	for (i = 0, k = 0; i < l->n; i++) {
@@ -600,11 +599,9 @@ static void tail_lines(const struct top *t, struct frame *f, int width, int dim)
 static void frame(const struct top *t, int width, struct frame *f)
 {
 	int dim = hc_tb_dim((struct nlattr **)t->cube.tb);
-	char *head = NULL;
 
 	head_lines(t, f, width, dim);
-	vertex_rows(t, f, width, dim, &head);
-	free(head);
+	vertex_rows(t, f, width, dim);
 	tail_lines(t, f, width, dim);
 	f->status = t->ev ? strf("updates: on events and every %g s", t->delay) :
 		    strf("updates: every %g s; no events: %s", t->delay, t->no_events);
@@ -1046,6 +1043,7 @@ static int loop(struct top *t, unsigned long frames, const sigset_t *waitmask)
 	for (;;) {
 		struct pollfd p[2];
 		struct timespec ts;
+		sigset_t blocked;
 		double wait, now;
 		nfds_t n = 0;
 
@@ -1081,7 +1079,17 @@ static int loop(struct top *t, unsigned long frames, const sigset_t *waitmask)
 			p[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		if (ppoll(p, n, &ts, waitmask) < 0 && errno != EINTR)
 			hc_fatal("top: poll: %s", strerror(errno));
+		/*
+		 * ppoll() delivers a signal only when it waited: one that came
+		 * while a file was ready (a hung-up terminal always is) is
+		 * still pending. Let it in.
+		 */
+		sigprocmask(SIG_SETMASK, waitmask, &blocked);
+		sigprocmask(SIG_SETMASK, &blocked, NULL);
 		if (stop_signal)
+			return 0;
+		/* the terminal is gone (its window closed): as SIGHUP */
+		if (t->interactive && (p[n - 1].revents & (POLLHUP | POLLERR | POLLNVAL)))
 			return 0;
 		if (t->ev)
 			events_read(t);
