@@ -28,6 +28,8 @@ HC=$(readlink -f "$B/hcubectl")
 tap_tmpdir
 TAP_SHOW_TAIL="python:$tmp/py"
 export T=$tmp TMUX_TMPDIR=$tmp
+# the VM runs commands with TERM=dumb; tmux's client wants a real one
+[ "${TERM:-dumb}" = dumb ] && export TERM=xterm
 TM=(tmux -L hcube-top-test -f /dev/null)
 kids=()
 fault_cpu=
