@@ -156,12 +156,14 @@ NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
 HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
 HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
 HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
+# top's screen: ncurses (libncurses-dev), named as pkg-config --libs ncursesw does
+HCUBECTL_LIBS := $(NL_LIBS) -lncursesw -ltinfo -lm
 
 $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 # hcubectl's host tests (selftests/hcubectl/).
 $(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcubectl/extack.c tools/hcubectl/extack.h
@@ -185,6 +187,8 @@ check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/e
 		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/apply_test.sh $(BUILD)/$$b \
 		$(BUILD)/hcubectl-test/fakekernel.so; done
+	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/top_test.sh $(BUILD)/$$b \
+		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
 
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that

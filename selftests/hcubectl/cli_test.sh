@@ -256,6 +256,21 @@ for BIN in "${BINS[@]}"; do
 	expect_usage "monitor: --count: 'x' is not a positive integer" monitor --count x
 	expect_usage "monitor: unexpected argument 'now'" monitor now
 
+	expect_usage "top: --frames: '0' is not a number of frames \\(valid range 1\\.\\.4294967295\\)" top -n 0
+	expect_usage "top: --frames: 'x' is not a number of frames" top --frames x
+	expect_usage "top: --frames: '-1' is not a number of frames" top -n -1
+	expect_usage "top: --delay: '0' is not a number of seconds \\(valid range 0\\.1\\.\\.3600\\)" top -n 1 -d 0
+	expect_usage "top: --delay: '0.09' is not a number of seconds" top -n 1 -d 0.09
+	expect_usage "top: --delay: '3601' is not a number of seconds" top -n 1 --delay 3601
+	expect_usage "top: --delay: 'nan' is not a number of seconds" top -n 1 -d nan
+	expect_usage "top: --delay: '2s' is not a number of seconds" top -n 1 -d 2s
+	expect_usage "top: no JSON output" -j top -n 1
+	expect_usage "top: no JSON output" top -n 1 --pretty
+	expect_usage "top: unexpected argument 'now'" top now
+	# stdout is a file here: the full screen needs a terminal
+	expect_usage "top: the full-screen view needs a terminal" top
+	expect_usage "top: the full-screen view needs a terminal" top -d 1
+
 	# ---- commands that need the kernel ----
 	if [ -e /sys/module/hcube ]; then
 		echo "# SKIP the hcube module is loaded: no 'not loaded' checks"
@@ -295,6 +310,8 @@ for BIN in "${BINS[@]}"; do
 		printf '# nothing\n\nshow\nstats\n' >"$tmp/batch"
 		expect_system "$tmp/batch:3: the hcube module is not loaded (genl family \"hcube\" not found); load it with insmod hcube.ko" \
 			-batch "$tmp/batch"
+		expect_not_loaded top -n 1
+		expect_not_loaded top --frames 3 --delay 0.5
 	fi
 done
 

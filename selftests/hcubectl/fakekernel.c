@@ -6,8 +6,9 @@
  * dumps ending in NLMSG_DONE, capped acks and errors with extended-ack TLVs
  * and policy nests), and plays a few multicast events to "monitor".
  *
- * It intercepts socket(), setsockopt(), sendmsg(), recvmsg(), poll() and
- * ppoll() on NETLINK_GENERIC sockets. Requests for the controller about
+ * It intercepts socket(), setsockopt(), sendmsg(), recvmsg(), poll(),
+ * ppoll() and close() on NETLINK_GENERIC sockets (each has its own queue of
+ * answers). Requests for the controller about
  * "hcube", and all requests to the fake family, are answered from a queue;
  * everything else goes to the real kernel. Plans come from the project's
  * own core (module/core), the code the module runs.
@@ -19,7 +20,9 @@
  *   HCUBE_FAKE_FAULTY   comma-separated unusable vertices (default for dim 4:
  *                       5 marked faulty, 6 all CPUs faulty, 8 offline,
  *                       10 absent; else none)
- *   HCUBE_FAKE_NOADMIN  set: every mutating command fails with EPERM
+ *   HCUBE_FAKE_NOADMIN  set: every mutating command fails with EPERM, and
+ *                       joining the events group too (as the module's
+ *                       group, GENL_MCAST_CAP_NET_ADMIN)
  *   HCUBE_FAKE_UNLOAD   set: after its events, "monitor" sees the family go
  *   HCUBE_FAKE_CHUNK    at most this many transfers per HCUBE_R_A_TRANSFERS
  *                       attribute (default and most: HCUBE_TRANSFERS_PER_ATTR,
@@ -101,6 +104,7 @@ static int (*real_ppoll)(struct pollfd *, nfds_t, const struct timespec *,
 			 const sigset_t *);
 static FILE *(*real_fopen)(const char *, const char *);
 static int (*real_statfs)(const char *, struct statfs *);
+static int (*real_close)(int);
 
 static void resolve(void)
 {
@@ -114,6 +118,7 @@ static void resolve(void)
 	real_ppoll = dlsym(RTLD_NEXT, "ppoll");
 	real_fopen = dlsym(RTLD_NEXT, "fopen");
 	real_statfs = dlsym(RTLD_NEXT, "statfs");
+	real_close = dlsym(RTLD_NEXT, "close");
 }
 
 /* ---- the generic netlink socket and its queue of messages to read ---- */
@@ -124,9 +129,31 @@ struct qmsg {
 	uint8_t data[];
 };
 
-static int genl_fd = -1;
-static bool cap_ack;
-static struct qmsg *qhead, **qtail = &qhead;
+/*
+ * The generic netlink sockets (hcubectl top has two: requests and events),
+ * each with its own queue; @cur is the one whose request or membership is
+ * being answered.
+ */
+#define MAX_GSOCKS	8
+
+struct gsock {
+	int fd;			/* -1: a free slot */
+	bool cap_ack;
+	struct qmsg *qhead, **qtail;
+};
+
+static struct gsock gsocks[MAX_GSOCKS] = { [0 ... MAX_GSOCKS - 1] = { .fd = -1 } };
+static struct gsock *cur;
+
+static struct gsock *gsock_of(int fd)
+{
+	size_t i;
+
+	for (i = 0; fd >= 0 && i < MAX_GSOCKS; i++)
+		if (gsocks[i].fd == fd)
+			return &gsocks[i];
+	return NULL;
+}
 
 static void enqueue(const void *data, size_t len)
 {
@@ -137,18 +164,37 @@ static void enqueue(const void *data, size_t len)
 	m->next = NULL;
 	m->len = len;
 	memcpy(m->data, data, len);
-	*qtail = m;
-	qtail = &m->next;
+	*cur->qtail = m;
+	cur->qtail = &m->next;
 }
 
-static void dequeue(void)
+static void dequeue(struct gsock *g)
 {
-	struct qmsg *m = qhead;
+	struct qmsg *m = g->qhead;
 
-	qhead = m->next;
-	if (!qhead)
-		qtail = &qhead;
+	g->qhead = m->next;
+	if (!g->qhead)
+		g->qtail = &g->qhead;
 	free(m);
+}
+
+/* A new socket on @fd (a number the kernel may have given out before). */
+static void gsock_new(int fd)
+{
+	struct gsock *g = gsock_of(fd);
+	size_t i;
+
+	for (i = 0; !g && i < MAX_GSOCKS; i++)
+		if (gsocks[i].fd < 0)
+			g = &gsocks[i];
+	if (!g) {
+		fprintf(stderr, "fake kernel: more than %d generic netlink sockets\n", MAX_GSOCKS);
+		abort();
+	}
+	while (g->qhead)
+		dequeue(g);
+	*g = (struct gsock){ .fd = fd };
+	g->qtail = &g->qhead;
 }
 
 /* ---- building messages ---- */
@@ -351,7 +397,7 @@ static void put_policy(struct mb *b, const struct nla_policy *pt)
 static void queue_error(const struct nlmsghdr *req, int error, const struct ext *x)
 {
 	bool tlvs = x && (x->msg || x->has_offs || x->pol || x->has_range || x->has_miss);
-	bool capped = cap_ack || !error;
+	bool capped = cur->cap_ack || !error;
 	struct nlmsgerr e = { .error = error };
 	struct mb b = { 0 };
 
@@ -1839,19 +1885,40 @@ int socket(int domain, int type, int protocol)
 	resolve();
 	fd = real_socket(domain, type, protocol);
 	if (fd >= 0 && domain == AF_NETLINK && protocol == NETLINK_GENERIC)
-		genl_fd = fd;
+		gsock_new(fd);
 	return fd;
+}
+
+int close(int fd)
+{
+	struct gsock *g;
+
+	resolve();
+	g = gsock_of(fd);
+	if (g) {
+		while (g->qhead)
+			dequeue(g);
+		g->fd = -1;
+	}
+	return real_close(fd);
 }
 
 int setsockopt(int fd, int level, int name, const void *val, socklen_t len)
 {
 	resolve();
-	if (fd == genl_fd && level == SOL_NETLINK && len >= sizeof(int)) {
+	cur = gsock_of(fd);
+	if (cur && level == SOL_NETLINK && len >= sizeof(int)) {
 		int v;
 
 		memcpy(&v, val, sizeof(v));
 		if (name == NETLINK_CAP_ACK)
-			cap_ack = v;
+			cur->cap_ack = v;
+		/* as the module's group (GENL_MCAST_CAP_NET_ADMIN) */
+		if (name == NETLINK_ADD_MEMBERSHIP && v == FAKE_GROUP &&
+		    getenv("HCUBE_FAKE_NOADMIN")) {
+			errno = EPERM;
+			return -1;
+		}
 		if (name == NETLINK_ADD_MEMBERSHIP && v == FAKE_GROUP) {
 			queue_events();
 			return 0;
@@ -1868,7 +1935,8 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 	bool mine;
 
 	resolve();
-	if (fd != genl_fd)
+	cur = gsock_of(fd);
+	if (!cur)
 		return real_sendmsg(fd, msg, flags);
 	for (i = 0; i < msg->msg_iovlen; i++)
 		len += msg->msg_iov[i].iov_len;
@@ -1893,10 +1961,12 @@ ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 {
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct gsock *g = gsock_of(fd);
+	struct qmsg *qhead = g ? g->qhead : NULL;
 	size_t room = 0, copied = 0, i;
 
 	resolve();
-	if (fd != genl_fd || !qhead)
+	if (!qhead)
 		return real_recvmsg(fd, msg, flags);
 	for (i = 0; i < msg->msg_iovlen; i++) {
 		size_t n = msg->msg_iov[i].iov_len;
@@ -1917,7 +1987,7 @@ ssize_t recvmsg(int fd, struct msghdr *msg, int flags)
 		size_t full = qhead->len;
 
 		if (!(flags & MSG_PEEK))
-			dequeue();
+			dequeue(g);
 		return (ssize_t)((flags & MSG_TRUNC) ? full : copied);
 	}
 }
@@ -1928,8 +1998,10 @@ static int queued_poll(struct pollfd *fds, nfds_t n)
 	int ready = 0;
 
 	for (i = 0; i < n; i++) {
+		struct gsock *g = gsock_of(fds[i].fd);
+
 		fds[i].revents = 0;
-		if (fds[i].fd == genl_fd && qhead && (fds[i].events & POLLIN)) {
+		if (g && g->qhead && (fds[i].events & POLLIN)) {
 			fds[i].revents = POLLIN;
 			ready++;
 		}

@@ -131,24 +131,6 @@ static int controller_event(struct monitor *mon, struct nlattr **tb)
 	return 0;
 }
 
-/* nlctrl's notification that a family went away: is it ours? */
-static void ctrl_event(struct monitor *mon, struct nl_msg *msg)
-{
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
-	struct nlattr *tb[CTRL_ATTR_MAX + 1];
-	struct genlmsghdr *gh;
-
-	if (!genlmsg_valid_hdr(nlh, 0))
-		return;
-	gh = nlmsg_data(nlh);
-	if (gh->cmd != CTRL_CMD_DELFAMILY ||
-	    nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), NULL))
-		return;
-	if (tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2 &&
-	    nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == mon->family)
-		mon->unloaded = true;
-}
-
 /* The events: their name in JSON, and how to print them. */
 static const struct {
 	uint8_t cmd;
@@ -182,7 +164,8 @@ static int on_event(struct nl_msg *msg, void *arg)
 	int ret = hc_msg_from(msg, mon->family, &m, tb);
 
 	if (ret > 0 && nlmsg_hdr(msg)->nlmsg_type == GENL_ID_CTRL) {
-		ctrl_event(mon, msg);
+		if (hc_family_deleted(msg, mon->family))
+			mon->unloaded = true;
 		return mon->unloaded ? NL_STOP : NL_SKIP;
 	}
 	if (ret > 0)

@@ -59,28 +59,29 @@ static uint32_t generation(const struct hc_attrs *cube)
 }
 
 /* Summary, vertices, summary again: retry if the generation moved. */
-static int fetch(struct hc_ctx *c, struct show *d)
+int hc_fetch_cube(struct hc_ctx *c, struct hc_attrs *cube, struct hc_attrs_list *v)
 {
 	struct hc_attrs again = { 0 };
+	char wc[64], wv[64];
 	int tries, ret;
 
+	snprintf(wc, sizeof(wc), "%s: cube", c->what);
+	snprintf(wv, sizeof(wv), "%s: vertices", c->what);
 	for (tries = 0; tries < 5; tries++) {
-		ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, "show: cube", cube_reply, &d->cube);
+		ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, wc, cube_reply, cube);
 		if (!ret)
-			ret = hc_get(c, HCUBE_CMD_VERTEX_GET, true, "show: vertices",
-				     vertex_reply, &d->v);
+			ret = hc_get(c, HCUBE_CMD_VERTEX_GET, true, wv, vertex_reply, v);
 		if (!ret)
-			ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, "show: cube", cube_reply,
-				     &again);
+			ret = hc_get(c, HCUBE_CMD_CUBE_GET, false, wc, cube_reply, &again);
 		if (ret)
 			break;
-		if (!d->cube.tb[HCUBE_A_GENERATION] || !again.tb[HCUBE_A_GENERATION] ||
-		    generation(&again) == generation(&d->cube))
+		if (!cube->tb[HCUBE_A_GENERATION] || !again.tb[HCUBE_A_GENERATION] ||
+		    generation(&again) == generation(cube))
 			break;
-		hc_attrs_list_free(&d->v);
+		hc_attrs_list_free(v);
 	}
 	hc_attrs_free(&again);
-	qsort(d->v.v, d->v.n, sizeof(*d->v.v), cmp_vertex);
+	qsort(v->v, v->n, sizeof(*v->v), cmp_vertex);
 	return ret;
 }
 
@@ -344,7 +345,7 @@ static int show(struct hc_ctx *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	ret = fetch(c, &d);
+	ret = hc_fetch_cube(c, &d.cube, &d.v);
 	if (ret)
 		goto out;
 	d.dim = hc_tb_dim(d.cube.tb);

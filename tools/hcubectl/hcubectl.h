@@ -86,7 +86,7 @@ void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
 extern const struct hc_cmd hc_cmd_show, hc_cmd_fault, hc_cmd_task, hc_cmd_rebalance,
-	hc_cmd_stats, hc_cmd_config, hc_cmd_topology, hc_cmd_monitor;
+	hc_cmd_stats, hc_cmd_config, hc_cmd_topology, hc_cmd_monitor, hc_cmd_top;
 extern const struct hc_cmd hc_cmd_apply;
 
 /* ---- batch.c: hcubectl -batch FILE ---- */
@@ -184,6 +184,12 @@ int hc_get(struct hc_ctx *c, uint8_t nlcmd, bool dump, const char *what,
 /* The cube's dimension (CUBE_GET, once): *dim is -1 if the kernel does not say. */
 int hc_cube_dim(struct hc_ctx *c, int *dim);
 
+/*
+ * nlctrl's notification that @family went away (CTRL_CMD_DELFAMILY with its
+ * id): the module was unloaded.
+ */
+bool hc_family_deleted(struct nl_msg *msg, int family);
+
 /* Parse a message's or a nest's attributes with a set's policy: 0 or -1. */
 int hc_parse(struct nlattr **tb, const struct hc_attr_set *set, struct nlattr *head, int len);
 int hc_parse_nested(struct nlattr **tb, const struct hc_attr_set *set,
@@ -209,6 +215,13 @@ int hc_attrs_add(struct hc_attrs_list *l, const struct hc_attr_set *set,
 void hc_attrs_list_free(struct hc_attrs_list *l);
 /* The dimension a cube summary's attributes give, or -1. */
 int hc_tb_dim(struct nlattr **tb);
+
+/*
+ * cmd_show.c: the cube summary (CUBE_GET) and the vertices (VERTEX_GET dump,
+ * appended to @v, sorted by id), fetched again while the generation moves.
+ * Errors are "<c->what>: cube: ..." or "<c->what>: vertices: ...".
+ */
+int hc_fetch_cube(struct hc_ctx *c, struct hc_attrs *cube, struct hc_attrs_list *v);
 
 /* ---- render.c: what several commands print ---- */
 

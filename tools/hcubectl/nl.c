@@ -166,6 +166,22 @@ void hc_req_nest_end(struct hc_req *r, struct nlattr *nest)
 		}
 }
 
+bool hc_family_deleted(struct nl_msg *msg, int family)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct genlmsghdr *gh;
+
+	if (nlh->nlmsg_type != GENL_ID_CTRL || !genlmsg_valid_hdr(nlh, 0))
+		return false;
+	gh = nlmsg_data(nlh);
+	if (gh->cmd != CTRL_CMD_DELFAMILY ||
+	    nla_parse(tb, CTRL_ATTR_MAX, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), NULL))
+		return false;
+	return tb[CTRL_ATTR_FAMILY_ID] && nla_len(tb[CTRL_ATTR_FAMILY_ID]) >= 2 &&
+	       nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == family;
+}
+
 int hc_parse(struct nlattr **tb, const struct hc_attr_set *set, struct nlattr *head, int len)
 {
 	memset(tb, 0, sizeof(*tb) * HC_TB_SIZE);
