@@ -65,10 +65,15 @@ hcube.ko: $(MODULE_SRC)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # The module built with sparse (C=2: every file) and W=1: no warning allowed.
+# It builds a copy of the sources in $(BUILD)/module-check: `make clean M=`
+# in the tree would delete every .o under build/ too, under other checks
+# that run beside this one (make -j check-host).
+MODCHECK := $(BUILD)/module-check
 module-check:
 	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
-	@$(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) clean
-	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
+	@rm -rf $(MODCHECK) && mkdir -p $(MODCHECK) && \
+	tar cf - Kbuild $$(find module uapi -name '*.[ch]' -o -name '*.mk') | tar xf - -C $(MODCHECK)
+	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(abspath $(MODCHECK)) C=2 W=1 modules 2>&1 | \
 		grep -v "Skipping BTF generation" ); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
 
