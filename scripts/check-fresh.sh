@@ -144,6 +144,9 @@ for t in $TARGETS; do
 	# shellcheck disable=SC2086
 	make $FRESH_MAKEFLAGS "$t" 2>&1 | tee "/root/make-$t.log" || rc=$?
 	note "make $FRESH_MAKEFLAGS $t: exit $rc, $((SECONDS - t0)) s, $(npkg) packages installed"
+	if grep -q '^deps: [0-9]* packages installed' "/root/make-$t.log"; then
+		note "  in it $(grep -h '^deps: [0-9]* packages installed' "/root/make-$t.log"), $(grep -c '^Setting up' "/root/make-$t.log") 'Setting up' lines"
+	fi
 	[ "$rc" -eq 0 ] || exit "$rc"
 done
 EOF

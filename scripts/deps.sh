@@ -18,9 +18,13 @@ done
 [ -z "$missing" ] && exit 0
 
 echo "deps: installing:$missing"
+npkg() { dpkg-query -W -f='${Status}\n' | grep -c '^install ok installed$' || true; }
+n0=$(npkg)
+t0=$(date +%s)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing
+echo "deps: $(($(npkg) - n0)) packages installed in $(($(date +%s) - t0)) s"
