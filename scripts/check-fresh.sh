@@ -21,7 +21,9 @@
 # /sys. Before a root is deleted, /proc/mounts must show nothing under it
 # and no process may run in it; it is deleted with rm --one-file-system.
 set -euo pipefail
-
+# The whole script is one { } block: bash reads it all before it runs, so
+# an edit of this file during a run (which lasts long) cannot change it.
+{
 die() { echo "check-fresh: $*" >&2; exit 1; }
 say() { echo "check-fresh: $*" >&2; }
 
@@ -188,3 +190,5 @@ say "results ($DIR/results-$stamp.txt; the root stays in $root until the next ru
 cat "$DIR/results-$stamp.txt" >&2 || true
 [ "$rc" -eq 0 ] || die "failed (exit $rc)"
 say "ok"
+exit 0
+}
