@@ -47,12 +47,16 @@ SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
 CORE_TESTS := paper_test props_test flow_test aapc_test sbn_test diffuse_test \
 	      pebble_test optimal_test policy_test
 
+# Nothing below runs a program that `make deps` installs while this file is
+# read: such values are recursive (= or ?=, never :=) and only recipes use
+# them, so they see what deps installed. `make demo` and `make check` also
+# run deps first and the rest in a sub-make. KVER ?= is recursive too.
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
 	      $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all deps tools module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -64,10 +68,15 @@ hcube.ko: $(MODULE_SRC)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 # The module built with sparse (C=2: every file) and W=1: no warning allowed.
+# It builds a copy of the sources in $(BUILD)/module-check: `make clean M=`
+# in the tree would delete every .o under build/ too, under other checks
+# that run beside this one (make -j check-host).
+MODCHECK := $(BUILD)/module-check
 module-check:
 	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
-	@$(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) clean
-	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(CURDIR) C=2 W=1 modules 2>&1 | \
+	@rm -rf $(MODCHECK) && mkdir -p $(MODCHECK) && \
+	tar cf - Kbuild $$(find module uapi -name '*.[ch]' -o -name '*.mk') | tar xf - -C $(MODCHECK)
+	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(abspath $(MODCHECK)) C=2 W=1 modules 2>&1 | \
 		grep -v "Skipping BTF generation" ); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
 
@@ -150,19 +159,25 @@ check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
 	@echo "# core: no call cycle between the core's files"
 	@scripts/check-cycles.py $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
 
-# hcubectl, on libnl-genl-3.
-NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
-NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)
+# hcubectl, on libnl-genl-3. NL_CFLAGS, NL_LIBS and HCUBECTL_CFLAGS are
+# recursive (=): pkg-config runs when a recipe uses them, after `make deps`
+# has installed libnl, never when this file is read.
+NL_PKG := libnl-genl-3.0
+NL_CFLAGS = $(shell pkg-config --cflags $(NL_PKG))
+NL_LIBS = $(shell pkg-config --libs $(NL_PKG))
+NL_NEED = @pkg-config --exists $(NL_PKG) || { echo "$(NL_PKG) not found: run 'make deps'" >&2; exit 1; }
 HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
 HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
-HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
+HCUBECTL_CFLAGS = -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
 # top's screen: ncurses (libncurses-dev), named as pkg-config --libs ncursesw does
-HCUBECTL_LIBS := $(NL_LIBS) -lncursesw -ltinfo -lm
+HCUBECTL_LIBS = $(NL_LIBS) -lncursesw -ltinfo -lm
 
 $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
+	$(NL_NEED)
 	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
+	$(NL_NEED)
 	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
 
 # hcubectl's host tests (selftests/hcubectl/).
@@ -299,22 +314,21 @@ check-gen:
 		diff -u "$$f" "$$tmp/$$f" || { echo "not ok $$f differs from the spec: run 'make gen'"; exit 1; }; \
 	done && echo "ok gen: $(words $(GEN)) files as generated from the spec"
 
-check: deps
-	$(MAKE) check-gen
-	$(MAKE) check-style
-	$(MAKE) check-spec
-	$(MAKE) check-vm-dmesg
-	$(MAKE) check-core
-	$(MAKE) check-hcubectl
-	$(MAKE) check-sim
-	$(MAKE) check-mpi
-	$(MAKE) check-docs
-	$(MAKE) check-install
-	$(MAKE) module-check
-	$(MAKE) check-dkms
-	$(MAKE) check-ksft
-	$(MAKE) check-vm
-	$(MAKE) check-rt
+# `make check`: the packages, then in sub-makes (which read this file after
+# deps ran) the host checks, CHECK_JOBS at a time (each one's output printed
+# whole when it ends: make -Otarget; any failure fails the run), then the
+# ones that boot VMs, one after the other.
+CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
+	      check-sim check-mpi check-docs check-install module-check
+CHECK_VM := check-dkms check-ksft check-vm check-rt
+CHECK_JOBS ?= 2
+.PHONY: check-host
+check-host: $(CHECK_HOST)
+
+check:
+	@scripts/deps.sh
+	$(MAKE) -j$(CHECK_JOBS) -Otarget check-host
+	@set -e; for t in $(CHECK_VM); do $(MAKE) $$t; done
 
 # hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
 # the full grid, the sensitivity runs and the plots; check-sim runs a reduced
@@ -352,7 +366,13 @@ experiment-mpi: $(BUILD)/hcube-sim
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
-demo: deps module $(BUILD)/hcubectl
+# `make demo` installs the packages first, then builds and boots in a sub-make
+# that reads this file afresh (also right under make -j).
+demo:
+	@scripts/deps.sh
+	@$(MAKE) --no-print-directory demo-vm
+
+demo-vm: module $(BUILD)/hcubectl
 	KVER=$(KVER) selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
 
 demo-plan: tools
@@ -442,3 +462,11 @@ check-docs: tools
 # 20 s. It refuses to touch an hcube that dkms already has.
 check-dkms: dkms-src tools
 	@KVER=$(KVER) selftests/dkms/check-dkms.sh $(BUILD)
+
+# The README's commands on a fresh Debian 12 (scripts/check-fresh.sh): a
+# clean bookworm made with debootstrap, this repository's HEAD cloned into
+# it, `make demo` and `make check` (FRESH_TARGETS) run in a chroot. Root
+# only; not in `make check`.
+.PHONY: check-fresh
+check-fresh:
+	scripts/check-fresh.sh

@@ -1,21 +1,13 @@
 #!/bin/sh
-# Install every Debian package the project needs. Idempotent: when all are
+# Install every Debian package the project needs: the first word of each
+# line of scripts/deps.list, which also says what uses each one. Without
+# recommendations (--no-install-recommends). Idempotent: when all are
 # present it only checks and returns.
-# libopenmpi-dev and openmpi-bin: libhcube-mpi, its tests and its
-# experiments (tools/hcube-mpi, selftests/mpi: mpicc, mpirun).
-# libncurses-dev: hcubectl top's screen (-lncursesw -ltinfo).
-# tmux: the tests of hcubectl top in a terminal (selftests/hcubectl/top_test.sh, selftests/hcube/top_test.sh).
 set -eu
 
-PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
-	linux-headers-amd64 linux-image-amd64 linux-source-6.1
-	linux-headers-rt-amd64 linux-image-rt-amd64
-	qemu-system-x86 busybox-static cpio kmod xz-utils
-	libnl-3-dev libnl-genl-3-dev sparse
-	python3 python3-yaml python3-pyroute2 gnuplot-nox jq procps util-linux stress-ng
-	dkms groff-base man-db python3-docutils bash-completion
-	libopenmpi-dev openmpi-bin
-	libncurses-dev tmux"
+LIST=${HCUBE_DEPS_LIST:-$(dirname "$0")/deps.list}
+PKGS=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/^[[:space:]]*\([^[:space:]]*\).*/\1/' "$LIST")
+[ -n "$PKGS" ] || { echo "deps: no package in $LIST" >&2; exit 1; }
 
 missing=""
 for p in $PKGS; do
@@ -26,9 +18,13 @@ done
 [ -z "$missing" ] && exit 0
 
 echo "deps: installing:$missing"
+npkg() { dpkg-query -W -f='${Status}\n' | grep -c '^install ok installed$' || true; }
+n0=$(npkg)
+t0=$(date +%s)
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -q $missing
+$SUDO apt-get install -y -q --no-install-recommends $missing
+echo "deps: $(($(npkg) - n0)) packages installed in $(($(date +%s) - t0)) s"
