@@ -29,6 +29,9 @@ CORE_HDR := module/core/hcube_core.h module/core/hcube_core_ext.h \
 	    tools/include/linux/log2.h
 
 WARN := -Wall -Wextra -Werror
+# CPPFLAGS, CFLAGS and LDFLAGS (empty unless given: debian/rules passes
+# dpkg-buildflags' hardening) are added to the installed programs, hcubectl
+# and hcube-sim, and to the core objects they link.
 UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=all
@@ -74,7 +77,7 @@ deps:
 tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
 
 $(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB)
-	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) -lm
+	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) $(LDFLAGS) -lm
 
 $(BUILD):
 	mkdir -p $@
@@ -83,7 +86,7 @@ $(BUILD):
 # objects with dependency files, and archived for the programs that use it.
 $(BUILD)/core-obj/%.o: module/core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/core-obj-san/%.o: module/core/%.c
 	@mkdir -p $(dir $@)
@@ -157,7 +160,7 @@ HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hc
 HCUBECTL_CFLAGS := -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
 
 $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
+	$(CC) $(HCUBECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) $(LDFLAGS) -lm
 
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(NL_LIBS) -lm
@@ -368,7 +371,7 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(MANDIR)/man1/hcube-sim.1 $(BASHCOMPDIR)/hcubectl \
 	     $(INCLUDEDIR)/linux/hcube.h
 
-.PHONY: install uninstall dkms-src check-install check-docs check-dkms
+.PHONY: install uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
 install: tools
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
@@ -381,11 +384,13 @@ install: tools
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
+# DKMS_DEST: where (debian/rules stages /usr/src/hcube-VERSION with it).
+DKMS_DEST ?= $(BUILD)/dkms/hcube-$(DKMS_VERSION)
 dkms-src:
-	rm -rf $(BUILD)/dkms/hcube-$(DKMS_VERSION)
+	rm -rf $(DKMS_DEST)
 	@for f in $(DKMS_FILES); do \
-		install -D -m 644 $$f $(BUILD)/dkms/hcube-$(DKMS_VERSION)/$$f || exit 1; done
-	@echo "$(BUILD)/dkms/hcube-$(DKMS_VERSION)"
+		install -D -m 644 $$f $(DKMS_DEST)/$$f || exit 1; done
+	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
 check-install: tools
@@ -400,3 +405,19 @@ check-docs: tools
 # 20 s. It refuses to touch an hcube that dkms already has.
 check-dkms: dkms-src tools
 	@KVER=$(KVER) selftests/dkms/check-dkms.sh $(BUILD)
+
+# The Debian packages hcube-dkms and hcube-tools (debian/), built with
+# dpkg-buildpackage in a copy of the tree and checked with lintian; the
+# .debs, .changes and lintian's report land in $(BUILD)/deb.
+deb:
+	@scripts/mkdeb.sh $(BUILD)/deb
+
+# debian/changelog's version against dkms.conf's PACKAGE_VERSION.
+check-deb-version:
+	@selftests/deb/check-version-test.sh
+
+# Both packages installed with dpkg -i in the VM (a writable overlay over
+# its root), DKMS builds the module there, modprobe, hcubectl, then
+# dpkg --purge must leave nothing behind. About N minutes (TCG).
+check-deb: deb
+	@KVER=$(KVER) selftests/deb/check-deb.sh $(BUILD)/deb
