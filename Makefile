@@ -304,6 +304,7 @@ check: deps
 	$(MAKE) check-mpi
 	$(MAKE) check-docs
 	$(MAKE) check-install
+	$(MAKE) check-deb-version
 	$(MAKE) module-check
 	$(MAKE) check-dkms
 	$(MAKE) check-vm

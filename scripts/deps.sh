@@ -3,6 +3,7 @@
 # present it only checks and returns.
 # libopenmpi-dev and openmpi-bin: libhcube-mpi, its tests and its
 # experiments (tools/hcube-mpi, selftests/mpi: mpicc, mpirun).
+# debhelper, dh-dkms, lintian, fakeroot and dpkg-dev: make deb (debian/).
 set -eu
 
 PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
@@ -12,7 +13,8 @@ PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
 	libnl-3-dev libnl-genl-3-dev sparse
 	python3 python3-yaml python3-pyroute2 gnuplot-nox jq procps util-linux stress-ng
 	dkms groff-base man-db python3-docutils bash-completion
-	libopenmpi-dev openmpi-bin"
+	libopenmpi-dev openmpi-bin
+	debhelper dh-dkms lintian fakeroot dpkg-dev"
 
 missing=""
 for p in $PKGS; do

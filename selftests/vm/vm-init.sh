@@ -114,6 +114,11 @@ mount -t proc -o nosuid,nodev,noexec proc "$NEWROOT/proc" || die "mount proc"
 mount -t sysfs -o nosuid,nodev,noexec sysfs "$NEWROOT/sys" || die "mount sysfs"
 mount -t devtmpfs -o mode=0755,nosuid devtmpfs "$NEWROOT/dev" || die "mount devtmpfs"
 mkdir -p "$NEWROOT/dev/pts" "$NEWROOT/dev/shm"
+# What udev would add: bash's <(...) and tools that use it (dkms) need /dev/fd.
+ln -sfn /proc/self/fd "$NEWROOT/dev/fd"
+ln -sfn /proc/self/fd/0 "$NEWROOT/dev/stdin"
+ln -sfn /proc/self/fd/1 "$NEWROOT/dev/stdout"
+ln -sfn /proc/self/fd/2 "$NEWROOT/dev/stderr"
 mount -t devpts -o nosuid,noexec,gid=5,mode=620,ptmxmode=666 devpts "$NEWROOT/dev/pts" ||
 	die "mount devpts"
 mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs "$NEWROOT/dev/shm" || die "mount /dev/shm"
