@@ -75,4 +75,4 @@ fi
 
 echo "1..$n"
 echo "# check-deb: $((n - fails)) passed, $fails failed, ${SECONDS} s"
-[ $fails -eq 0 ]
+[ "$fails" -eq 0 ]

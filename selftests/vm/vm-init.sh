@@ -128,8 +128,9 @@ if [ "$rwroot" = 1 ]; then
 	# check what an installation leaves behind.
 	up=$NEWROOT/run/hcube-vm/root-upper
 	mkdir -p "$up"
-	mount -o bind /ovl/root/upper "$up" && mount -o remount,bind,ro "$up" ||
+	mount -o bind /ovl/root/upper "$up" ||
 		die "cannot bind the root overlay's upper layer on /run/hcube-vm/root-upper"
+	mount -o remount,bind,ro "$up" || die "cannot make $up read-only"
 fi
 # debugfs first: on 6.1 it auto-mounts tracefs at /sys/kernel/debug/tracing.
 mount -t debugfs -o nosuid,nodev,noexec debugfs "$NEWROOT/sys/kernel/debug" ||
