@@ -38,10 +38,16 @@ else
 	tar --exclude=./build -cf - . | tar -xf - -C "$src"
 fi
 
-# The copy builds with its own make flags, not those of `make deb`.
+# The copy builds in a clean environment: make exports the variables of
+# its command line (make deb BUILD=... would become the copy's BUILD, and
+# its `make clean` would remove it), and CFLAGS, PREFIX or KVER of the
+# caller have no business in the packages either.
+declare -a keep=(PATH="$PATH" HOME="${HOME:-/root}")
+for v in TMPDIR LANG LC_ALL DEB_BUILD_OPTIONS DEB_BUILD_PROFILES; do
+	[ -n "${!v+set}" ] && keep+=("$v=${!v}")
+done
 echo "mkdeb: dpkg-buildpackage -us -uc -b in $src (log: $out/build.log)"
-if ! (cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
+if ! (cd "$src" && env -i "${keep[@]}" dpkg-buildpackage -us -uc -b) >"$out/build.log" 2>&1; then
 	tail -40 "$out/build.log" >&2
 	echo "mkdeb: dpkg-buildpackage failed (see $out/build.log)" >&2
 	exit 1
