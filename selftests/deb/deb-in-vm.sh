@@ -151,7 +151,7 @@ print(len(d))' "$tmp/stats" 2>"$tmp/err"); then
 	ok "hcubectl -j stats: a JSON object with $n members"
 else
 	not_ok "hcubectl -j stats does not parse"
-	cat "$tmp/stats" "$tmp/err" | tail -10 | comment
+	cat "$tmp/stats" "$tmp/err" 2>/dev/null | tail -10 | comment
 fi
 check "hcube-sim plan --dim 2 --loads 4,0,0,0" hcube-sim plan --dim 2 --loads 4,0,0,0
 page=$(man -w hcubectl 2>&1)
