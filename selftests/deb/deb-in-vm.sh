@@ -78,6 +78,15 @@ done <"$tmp/paths" >"$tmp/existed"
 echo "# the packages hold $(wc -l <"$tmp/paths") paths; $(wc -l <"$tmp/existed") exist before (shared directories)"
 
 # --- install --------------------------------------------------------------------------
+# DKMS's postinst builds for the running kernel and for the newest one in
+# /boot, here the host's PREEMPT_RT kernel: a second compile under TCG that
+# checks nothing more. Unless HCUBE_DEB_ALL_KERNELS=1, the other kernels'
+# /boot/config-* are hidden (in the overlay) as on a machine with one kernel.
+if [ "${HCUBE_DEB_ALL_KERNELS:-0}" != 1 ]; then
+	for f in /boot/config-*; do
+		[ "$f" = "/boot/config-$kver" ] || { rm -f "$f" && echo "# hidden from DKMS: $f"; }
+	done
+fi
 # dpkg's output, each line with the seconds since the start of the step
 stamped() {
 	local t0=$SECONDS line
