@@ -419,6 +419,8 @@ check-deb-version:
 
 # Both packages installed with dpkg -i in the VM (a writable overlay over
 # its root), DKMS builds the module there, modprobe, hcubectl, then
-# dpkg --purge must leave nothing behind. About N minutes (TCG).
+# dpkg --purge must leave nothing behind. Not in `make check`: DKMS
+# compiles the module under TCG (the VM may take up to HCUBE_DEB_TIMEOUT,
+# 2400 s).
 check-deb: deb
 	@KVER=$(KVER) selftests/deb/check-deb.sh $(BUILD)/deb
