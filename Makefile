@@ -32,6 +32,9 @@ CORE_HDR := module/core/hcube_core.h module/core/hcube_core_ext.h \
 	    tools/include/linux/log2.h
 
 WARN := -Wall -Wextra -Werror
+# CPPFLAGS, CFLAGS and LDFLAGS (empty unless given: debian/rules passes
+# dpkg-buildflags' hardening) are added to the installed programs, hcubectl
+# and hcube-sim, and to the core objects they link.
 UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
 SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	    -fno-sanitize-recover=all
@@ -86,7 +89,7 @@ deps:
 tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
 
 $(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB)
-	$(CC) $(UCFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) -lm
+	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) $(LDFLAGS) -lm
 
 $(BUILD):
 	mkdir -p $@
@@ -95,7 +98,7 @@ $(BUILD):
 # objects with dependency files, and archived for the programs that use it.
 $(BUILD)/core-obj/%.o: module/core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/core-obj-san/%.o: module/core/%.c
 	@mkdir -p $(dir $@)
@@ -174,7 +177,7 @@ HCUBECTL_LIBS = $(NL_LIBS) -lncursesw -ltinfo -lm
 
 $(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 	$(NL_NEED)
-	$(CC) $(HCUBECTL_CFLAGS) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
+	$(CC) $(HCUBECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $(HCUBECTL_SRC) $(LDFLAGS) $(HCUBECTL_LIBS)
 
 $(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
 	$(NL_NEED)
@@ -319,7 +322,7 @@ check-gen:
 # whole when it ends: make -Otarget; any failure fails the run), then the
 # ones that boot VMs, one after the other.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
-	      check-sim check-mpi check-docs check-install module-check
+	      check-sim check-mpi check-docs check-install check-deb-version module-check
 CHECK_VM := check-dkms check-ksft check-vm check-rt
 CHECK_JOBS ?= 2
 .PHONY: check-host
@@ -410,7 +413,7 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
-.PHONY: install uninstall dkms-src check-install check-docs check-dkms
+.PHONY: install uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
 install: tools
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
@@ -443,11 +446,13 @@ uninstall:
 		echo "$(DESTDIR)$(HCUBE_CONF) was changed: left as it is"; \
 	fi
 
+# DKMS_DEST: where (debian/rules stages /usr/src/hcube-VERSION with it).
+DKMS_DEST ?= $(BUILD)/dkms/hcube-$(DKMS_VERSION)
 dkms-src:
-	rm -rf $(BUILD)/dkms/hcube-$(DKMS_VERSION)
+	rm -rf $(DKMS_DEST)
 	@for f in $(DKMS_FILES); do \
-		install -D -m 644 $$f $(BUILD)/dkms/hcube-$(DKMS_VERSION)/$$f || exit 1; done
-	@echo "$(BUILD)/dkms/hcube-$(DKMS_VERSION)"
+		install -D -m 644 $$f $(DKMS_DEST)/$$f || exit 1; done
+	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
 check-install: tools
@@ -470,3 +475,21 @@ check-dkms: dkms-src tools
 .PHONY: check-fresh
 check-fresh:
 	scripts/check-fresh.sh
+
+# The Debian packages hcube-dkms and hcube-tools (debian/), built with
+# dpkg-buildpackage in a copy of the tree and checked with lintian; the
+# .debs, .changes and lintian's report land in $(BUILD)/deb.
+deb:
+	@scripts/mkdeb.sh $(BUILD)/deb
+
+# debian/changelog's version against dkms.conf's PACKAGE_VERSION.
+check-deb-version:
+	@selftests/deb/check-version-test.sh
+
+# Both packages installed with dpkg -i in the VM (a writable overlay over
+# its root), DKMS builds the module there, modprobe, hcubectl, then
+# dpkg --purge must leave nothing behind. Not in `make check`: DKMS
+# compiles the module under TCG (the VM may take up to HCUBE_DEB_TIMEOUT,
+# 2400 s).
+check-deb: deb
+	@KVER=$(KVER) selftests/deb/check-deb.sh $(BUILD)/deb

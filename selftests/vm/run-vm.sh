@@ -28,6 +28,9 @@
 #   --dmesg-ignore RE ignore kernel reports whose first line matches the
 #                     extended regex RE (see check-dmesg.sh); repeatable
 #   --no-dmesg-check  do not fail on kernel warnings/oopses in dmesg
+#   --writable-root   make the whole root filesystem writable in the VM: an
+#                     overlay with a tmpfs on top of the host's root, so that
+#                     e.g. dpkg -i works; writes are gone at poweroff
 #   --console         also copy the kernel console to stderr, live
 #   --tcg-thread T    "single" (default: all vCPUs run round-robin on one
 #                     host thread) or "multi" (one host thread per vCPU: real
@@ -41,7 +44,7 @@
 # HCUBE_VM=1 and HCUBE_VM_OUT=/tmp/out (a directory shared read-write with the
 # host: files the command writes there end up in the run directory).  /tmp,
 # /var/tmp and /root are writable (overlays, discarded at poweroff), the rest
-# of the host's filesystem is read-only.  Its stdout and stderr are streamed to
+# of the host's filesystem is read-only (unless --writable-root).  Its stdout and stderr are streamed to
 # this script's stdout and stderr; the kernel console goes to console.log.
 #
 # Exit status: the command's, unless
@@ -72,6 +75,7 @@ keep=0
 cwd=$REPO
 dmesg_check=1
 console=0
+rwroot=0
 declare -a envs=() ignores=()
 
 usage() {
@@ -111,6 +115,7 @@ while [ $# -gt 0 ]; do
 	--append) need_arg "$@"; append="$append $2"; shift 2 ;;
 	--dmesg-ignore) need_arg "$@"; ignores+=("$2"); shift 2 ;;
 	--no-dmesg-check) dmesg_check=0; shift ;;
+	--writable-root) rwroot=1; shift ;;
 	--console) console=1; shift ;;
 	--tcg-thread) need_arg "$@"; tcg_thread=$2; shift 2 ;;
 	-h | --help) usage 0 ;;
@@ -242,7 +247,9 @@ fi
 # delays use the TSC anyway).  Later --append arguments override these.
 cmdline="console=ttyS0,115200 loglevel=7 log_buf_len=4M panic=-1 lpj=10000000"
 cmdline+=" rcupdate.rcu_cpu_stall_timeout=60 watchdog_thresh=30"
-cmdline+=" hcubevm.deadline=$deadline${append:+ $append}"
+cmdline+=" hcubevm.deadline=$deadline"
+[ "$rwroot" = 0 ] || cmdline+=" hcubevm.rwroot=1"
+cmdline+="${append:+ $append}"
 qargs+=(
 	-kernel "$kernel"
 	-initrd "$initrd"

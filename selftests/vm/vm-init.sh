@@ -21,6 +21,12 @@
 #                           the command is abandoned (and dmesg saved) shortly
 #                           before it.
 #   hcubevm.rootcache=MODE  9p cache mode of the host root (default: loose).
+#   hcubevm.rwroot=1        make the whole root writable: an overlay of the
+#                           host's root (lower, read-only 9p) and a tmpfs
+#                           (upper), so that e.g. dpkg -i works; every write
+#                           is gone at poweroff and the host sees none. The
+#                           upper layer is visible read-only at
+#                           /run/hcube-vm/root-upper.
 #   hcubevm.debug=1         trace this script on the console.
 #
 # Anything that goes wrong before the command starts is reported on the
@@ -65,11 +71,13 @@ exec </dev/console >/dev/console 2>&1
 
 deadline=
 rootcache=loose
+rwroot=0
 # shellcheck disable=SC2013  # the command line is split into words on purpose
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	hcubevm.deadline=*) deadline=${arg#*=} ;;
 	hcubevm.rootcache=*) rootcache=${arg#*=} ;;
+	hcubevm.rwroot=1) rwroot=1 ;;
 	hcubevm.debug=1) PS4='+[$(cut -d" " -f1 /proc/uptime)] '; set -x ;;
 	esac
 done
@@ -85,18 +93,45 @@ done </modules.list
 
 # --- the host's root, read-only -------------------------------------------
 P9="trans=virtio,version=9p2000.L,msize=262144"
-mkdir -p "$NEWROOT"
-mount -t 9p -o "ro,$P9,cache=$rootcache" hostroot "$NEWROOT" ||
-	die "cannot mount the host root (9p tag hostroot)"
+mkdir -p "$NEWROOT" /ovl
+# Upper and work directories of the overlays below, in guest RAM.
+mount -t tmpfs -o mode=0755 tmpfs /ovl || die "mount /ovl"
+if [ "$rwroot" = 1 ]; then
+	# The host's root as the lower layer of an overlay on /newroot: writes
+	# anywhere land in /ovl/root/upper.
+	mkdir -p /hostroot /ovl/root/upper /ovl/root/work
+	mount -t 9p -o "ro,$P9,cache=$rootcache" hostroot /hostroot ||
+		die "cannot mount the host root (9p tag hostroot)"
+	chmod "$(stat -c %a /hostroot)" /ovl/root/upper
+	mount -t overlay -o "lowerdir=/hostroot,upperdir=/ovl/root/upper,workdir=/ovl/root/work" \
+		overlay "$NEWROOT" || die "cannot mount the writable overlay on the host root"
+else
+	mount -t 9p -o "ro,$P9,cache=$rootcache" hostroot "$NEWROOT" ||
+		die "cannot mount the host root (9p tag hostroot)"
+fi
 
 mount -t proc -o nosuid,nodev,noexec proc "$NEWROOT/proc" || die "mount proc"
 mount -t sysfs -o nosuid,nodev,noexec sysfs "$NEWROOT/sys" || die "mount sysfs"
 mount -t devtmpfs -o mode=0755,nosuid devtmpfs "$NEWROOT/dev" || die "mount devtmpfs"
 mkdir -p "$NEWROOT/dev/pts" "$NEWROOT/dev/shm"
+# What udev would add: bash's <(...) and tools that use it (dkms) need /dev/fd.
+ln -sfn /proc/self/fd "$NEWROOT/dev/fd"
+ln -sfn /proc/self/fd/0 "$NEWROOT/dev/stdin"
+ln -sfn /proc/self/fd/1 "$NEWROOT/dev/stdout"
+ln -sfn /proc/self/fd/2 "$NEWROOT/dev/stderr"
 mount -t devpts -o nosuid,noexec,gid=5,mode=620,ptmxmode=666 devpts "$NEWROOT/dev/pts" ||
 	die "mount devpts"
 mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs "$NEWROOT/dev/shm" || die "mount /dev/shm"
 mount -t tmpfs -o nosuid,nodev,mode=0755 tmpfs "$NEWROOT/run" || die "mount /run"
+if [ "$rwroot" = 1 ]; then
+	# What the command changed on the root, read-only, for tests that
+	# check what an installation leaves behind.
+	up=$NEWROOT/run/hcube-vm/root-upper
+	mkdir -p "$up"
+	mount -o bind /ovl/root/upper "$up" ||
+		die "cannot bind the root overlay's upper layer on /run/hcube-vm/root-upper"
+	mount -o remount,bind,ro "$up" || die "cannot make $up read-only"
+fi
 # debugfs first: on 6.1 it auto-mounts tracefs at /sys/kernel/debug/tracing.
 mount -t debugfs -o nosuid,nodev,noexec debugfs "$NEWROOT/sys/kernel/debug" ||
 	die "mount debugfs"
@@ -110,11 +145,12 @@ fi
 
 # Writable directories: the host's files stay visible (read-only, through
 # 9p) and writes land in a guest-private tmpfs, via overlayfs.  Falls back to
-# an empty tmpfs if overlayfs cannot be used.
-mkdir -p /ovl
-mount -t tmpfs -o mode=0755 tmpfs /ovl || die "mount /ovl"
+# an empty tmpfs if overlayfs cannot be used.  With hcubevm.rwroot=1 the
+# root overlay already makes them writable.
 n=0
-for dir in /tmp /var/tmp /root; do
+dirs="/tmp /var/tmp /root"
+[ "$rwroot" = 1 ] && dirs=
+for dir in $dirs; do
 	n=$((n + 1))
 	[ -d "$NEWROOT$dir" ] || continue
 	mode=$(stat -c %a "$NEWROOT$dir" 2>/dev/null) || mode=1777
