@@ -18,13 +18,16 @@
 # its tasks, clears its fault, and puts back the mode and the configuration
 # it found. Prints TAP; exits 1 if a check failed.
 #
-# Usage: top_test.sh [BUILD_DIR]   (default: build; needs BUILD_DIR/hcubectl)
+# Usage: top_test.sh [DIR]   (DIR/hcubectl: default, beside this file)
 
 set -u
-B=${1:-build}
+B=${1:-$(dirname "$0")}
 HC=$(readlink -f "$B/hcubectl")
 # shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/tap.sh"
+# shellcheck source=hcube_module.sh
+. "$(dirname "$0")/hcube_module.sh"
+hcube_module_need
 tap_tmpdir
 TAP_SHOW_TAIL="python:$tmp/py"
 export T=$tmp TMUX_TMPDIR=$tmp
@@ -85,6 +88,7 @@ cleanup() {
 		kill "${kids[@]}" 2>/dev/null
 		wait "${kids[@]}" 2>/dev/null
 	fi
+	hcube_module_restore
 }
 trap 'cleanup; [ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
