@@ -12,8 +12,8 @@
 # q must end top with status 0. Last, top as an unprivileged user: the
 # module refuses it the events group, and the status line says so.
 #
-# Run from the repository root as root with the module loaded (run-in-vm.sh
-# does, for HCUBE_EXTRA_TESTS=top_test.sh). It needs no task registered;
+# Run as root, one of the kselftests of selftests/hcube (the module from
+# HCUBE_KO, or loaded already). It needs no task registered;
 # it sets mode cpu and auto off, and at exit (even on failure) unregisters
 # its tasks, clears its fault, and puts back the mode and the configuration
 # it found. Prints TAP; exits 1 if a check failed.
