@@ -88,9 +88,8 @@ cleanup() {
 		kill "${kids[@]}" 2>/dev/null
 		wait "${kids[@]}" 2>/dev/null
 	fi
-	hcube_module_restore
 }
-trap 'cleanup; [ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
+trap 'cleanup; [ "$BASHPID" = "$tap_pid" ] && { hcube_module_restore; rm -rf "$tmp"; }' EXIT
 trap 'exit 1' INT TERM
 
 # The screen's rows: a VERTEX line, then "LABEL ID STATE CPUS USABLE LOAD
