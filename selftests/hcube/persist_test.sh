@@ -109,7 +109,8 @@ fault cpu 5
 fault cpu 6
 fault vertex 0b011
 EOF
-WANT="mode=cpu groups=0/1/2/3/4/5/6/7 cpus=5,6 marked=3 policy=dem auto=True threshold=2 cooldown=1500"
+# mode cpu: a vertex a CPU, in CPU order
+WANT="mode=cpu groups=$(seq -s/ 0 $((ncpu - 1))) cpus=5,6 marked=3 policy=dem auto=True threshold=2 cooldown=1500"
 
 run -j apply "$conf"
 if [ "$rc" -eq 0 ] && python3 -c "

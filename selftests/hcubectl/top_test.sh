@@ -470,14 +470,23 @@ if wait_for '^0000 '; then
 	pane=$("${TM[@]}" display-message -p -t top '#{pane_pid}')
 	pid=$(pgrep -P "$pane" | head -n 1)
 	"${TM[@]}" kill-server
-	for _ in $(seq 100); do
-		[ -e "/proc/$pid" ] || break
+	# gone, or a zombie: exited, its parent (the pane's shell, killed
+	# too) left it to an init that reaps when it will
+	running() {
+		local st
+		st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+		[ "${st%% *}" != Z ]
+	}
+	# (30 s: the ASan build's leak check at exit took over 10 s on a
+	# loaded 2-core machine, running all the while)
+	for _ in $(seq 300); do
+		running "$pid" || break
 		sleep 0.1
 	done
-	if [ -n "$pid" ] && [ ! -e "/proc/$pid" ]; then
+	if [ -n "$pid" ] && ! running "$pid"; then
 		ok "top in a terminal that closes: it exits"
 	else
-		not_ok "top in a terminal that closes: pid '$pid' still runs 10 s later"
+		not_ok "top in a terminal that closes: pid '$pid' still runs 30 s later ($(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null), in $(cat "/proc/$pid/wchan" 2>/dev/null))"
 		kill -9 "$pid" 2>/dev/null
 	fi
 else

@@ -150,6 +150,17 @@ static void bad(struct want *w, unsigned int line, const char *fmt, ...)
 	w->nbad++;
 }
 
+/* After a check of the whole file: the count of its bad lines, if any. */
+static int bad_lines(const struct want *w)
+{
+	if (!w->nbad)
+		return 0;
+	fflush(stdout);
+	fprintf(stderr, "hcubectl: apply: %s: %d bad line%s; nothing changed\n", w->name,
+		w->nbad, w->nbad > 1 ? "s" : "");
+	return HC_EXIT_USAGE;
+}
+
 static void parse_mode(struct want *w, unsigned int ln, int argc, char **argv)
 {
 	const char *modes = "cpu, node, llc, custom CPULIST..., auto";
@@ -368,13 +379,7 @@ static int parse_file(struct want *w, const char *file)
 	free(line);
 	if (f != stdin)
 		fclose(f);
-	if (w->nbad) {
-		fflush(stdout);
-		fprintf(stderr, "hcubectl: apply: %s: %d bad line%s; nothing changed\n", w->name,
-			w->nbad, w->nbad > 1 ? "s" : "");
-		return HC_EXIT_USAGE;
-	}
-	return 0;
+	return bad_lines(w);
 }
 
 /*
@@ -631,13 +636,7 @@ static int check_faults(struct apply *a, bool topo_change)
 			bad(w, f->line, "fault vertex %u: the vertex is absent (no CPU group)", f->id);
 	}
 	hc_str_free(&cl);
-	if (w->nbad) {
-		fflush(stdout);
-		fprintf(stderr, "hcubectl: apply: %s: %d bad line%s; nothing changed\n", w->name,
-			w->nbad, w->nbad > 1 ? "s" : "");
-		return HC_EXIT_USAGE;
-	}
-	return 0;
+	return bad_lines(w);
 }
 
 static void value_str(const struct apply *a, const struct change *ch, uint32_t v, bool new,

@@ -90,14 +90,23 @@ static void on_signal(int sig)
 static void add(struct frame *f, int style, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* @fmt formatted with @ap, malloc'ed. */
+static char *vstrf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		hc_fatal("out of memory");
+	return s;
+}
+
 static void add(struct frame *f, int style, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		hc_fatal("out of memory");
+	s = vstrf(fmt, ap);
 	va_end(ap);
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 64;
@@ -156,8 +165,7 @@ static char *strf(const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		hc_fatal("out of memory");
+	s = vstrf(fmt, ap);
 	va_end(ap);
 	return s;
 }
