@@ -297,6 +297,37 @@ static inline int hc_topo(struct hnl *h, uint32_t mode)
 }
 
 /* Register @n pids, on @vertex unless it is -1. */
+/*
+ * The first task a TASK_ADD reply says was not registered: its
+ * HCUBE_T_A_ERROR (a negative errno), or 0 when every one was.
+ */
+static inline int hc_task_refusal(struct hreply *rp)
+{
+	int i, len, rem;
+
+	for (i = 0; i < rp->nmsgs; i++) {
+		void *head = hnl_attrs(rp->msgs[i], &len);
+		struct nlattr *a, *e;
+
+		hnl_for_each_attr(a, head, len, rem) {
+			if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_A_TASK)
+				continue;
+			e = hnl_nested(a, HCUBE_T_A_ERROR);
+			if (e && hnl_len(e) == sizeof(int32_t) &&
+			    *(int32_t *)hnl_data(e))
+				return *(int32_t *)hnl_data(e);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Register @pids (on @vertex, or anywhere with -1): 0 when the request
+ * succeeded and every task in it was registered. TASK_ADD succeeds as a
+ * whole when a task it brings cannot be placed (no healthy vertex, say)
+ * and tells it per task: that refusal comes back here too, so no caller
+ * takes a task for registered that is not.
+ */
 static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
 			      int vertex, int threads)
 {
@@ -312,6 +343,8 @@ static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
 	if (threads)
 		hreq_flag(r, HCUBE_A_THREADS);
 	err = hnl_do(h, r, &rp);
+	if (!err)
+		err = hc_task_refusal(&rp);
 	hreply_free(&rp);
 	free(r);
 	return err;

@@ -420,8 +420,8 @@ static int is_registered(struct hnl *h, pid_t pid)
  * Register root's process @pid, and see that it is. TASK_ADD succeeds as a
  * whole when a named task cannot be placed now (no healthy vertex while
  * the soak's faults and hotplug take them all, or its CPUs going down):
- * the reply says so for that task. With the state shared, try again for
- * up to 30 s.
+ * the reply says so for that task, and hc_task_add() returns it. With the
+ * state shared, try again for up to 30 s.
  */
 static int register_kid(struct hnl *h, pid_t pid)
 {

@@ -12,6 +12,7 @@
  * under its pid there. Runs in the VM with the module loaded.
  */
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -258,6 +259,54 @@ TEST_F(sec, deadline_task_is_busy)
 	EXPECT_EQ(-EBUSY, o.err);
 	EXPECT_NE(NULL, strstr(o.msg, "SCHED_DEADLINE")) TH_LOG("'%s'", o.msg);
 	EXPECT_EQ(0, ntasks(&self->h));
+}
+
+static void *dl_thread(void *arg)
+{
+	int *ready = arg;
+	struct hc_sched_attr a = {
+		.size = sizeof(a), .sched_policy = 6 /* SCHED_DEADLINE */,
+		.sched_runtime = 1000000, .sched_deadline = 10000000,
+		.sched_period = 10000000,
+	};
+	char c = syscall(SYS_sched_setattr, 0, &a, 0) ? 'n' : 'y';
+
+	if (write(ready[1], &c, 1) != 1)
+		_exit(1);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * A job one of whose threads is SCHED_DEADLINE: the request succeeds, the
+ * reply refuses that thread (EBUSY) and registers the rest, and
+ * hc_task_add(), which every test registers with, returns the refusal.
+ */
+TEST_F(sec, deadline_thread_is_refused_in_the_reply)
+{
+	int ready[2];
+	pthread_t th;
+	pid_t job;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(ready));
+	job = fork();
+	ASSERT_LE(0, job);
+	if (!job) {
+		if (pthread_create(&th, NULL, dl_thread, ready))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	self->kids[self->nkids++] = job;
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	close(ready[0]);
+	close(ready[1]);
+	if (c != 'y')
+		SKIP(return, "SCHED_DEADLINE could not be set");
+	EXPECT_EQ(-EBUSY, hc_task_add(&self->h, &job, 1, -1, 0));
+	EXPECT_EQ(1, ntasks(&self->h));
 }
 
 /*
