@@ -53,20 +53,10 @@ static void spawn(FIXTURE_DATA(bal) *self, int n, int busy)
 static void count_by_affinity(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(bal) *self, uint32_t *count)
 {
-	int i;
+	const char *why = hc_count_by_affinity(&self->h, &cube, self->kids,
+					       self->nkids, count);
 
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
-	memset(count, 0, sizeof(uint32_t) * HC_MAXV);
-	for (i = 0; i < self->nkids; i++) {
-		cpu_set_t a, b;
-		int v = hc_vertex_of(&cube, self->kids[i]);
-
-		ASSERT_GE(v, 0) TH_LOG("pid %d is on no healthy vertex", self->kids[i]);
-		count[v]++;
-		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
-		ASSERT_EQ(0, hc_proc_cpus(self->kids[i], &b));
-		EXPECT_TRUE(CPU_EQUAL(&a, &b));
-	}
+	ASSERT_EQ(NULL, why) TH_LOG("%s", why);
 }
 
 /* max - min of @count over healthy vertices joined to C_b */
@@ -356,26 +346,6 @@ TEST_F(bal, exited_and_changed_tasks_are_reported)
 	}
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static int set_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return write_file(path, on ? "1" : "0");
-}
-
 /* A vertex of its own CPU goes offline and comes back (cpu mode). */
 TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 {
@@ -390,7 +360,7 @@ TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 		if (CPU_ISSET(cpu, &cube.v[v].cpus))
 			break;
 	ASSERT_LT(v, (int)cube.nv);
-	ASSERT_EQ(0, set_online(cpu, 0));
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
 	count_by_affinity(_metadata, self, count);
 	EXPECT_EQ(HCUBE_VERTEX_OFFLINE, cube.v[v].state);
 	EXPECT_EQ(0, count[v]);
@@ -402,7 +372,7 @@ TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 	}
 	EXPECT_LE(spread(count), 1);
 	check_module_agrees(_metadata, count);
-	ASSERT_EQ(0, set_online(cpu, 1));
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
 	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
@@ -432,7 +402,7 @@ TEST_F(bal, cpu_offline_online_in_group)
 	ASSERT_GT(cpu, 0);
 	spawn(self, 4, 0);
 	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, v, 0));
-	ASSERT_EQ(0, set_online(cpu, 0));
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
 	EXPECT_FALSE(CPU_ISSET(cpu, &cube.v[v].usable));
@@ -441,7 +411,7 @@ TEST_F(bal, cpu_offline_online_in_group)
 		EXPECT_FALSE(CPU_ISSET(cpu, &a));
 		EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[v].usable));
 	}
-	ASSERT_EQ(0, set_online(cpu, 1));
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_TRUE(CPU_ISSET(cpu, &cube.v[v].usable));
 	for (i = 0; i < 4; i++) {
@@ -530,10 +500,10 @@ TEST_F(bal, tracepoints)
 	int fd, n;
 
 	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
-	if (write_file(path, "1"))
+	if (hc_write_file(path, "1"))
 		SKIP(return, "no tracefs");
 	snprintf(path, sizeof(path), "%s/trace", t);
-	write_file(path, "");
+	hc_write_file(path, "");
 	spawn(self, 8, 0);
 	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0, 0));
 	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
@@ -546,7 +516,7 @@ TEST_F(bal, tracepoints)
 	EXPECT_NE(NULL, strstr(buf, "hcube_rebalance: policy=mcwa"));
 	EXPECT_NE(NULL, strstr(buf, "hcube_migrate: pid="));
 	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
-	write_file(path, "0");
+	hc_write_file(path, "0");
 }
 
 TEST_HARNESS_MAIN

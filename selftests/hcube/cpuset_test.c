@@ -19,25 +19,6 @@ HC_MODULE(HC_MODULE_LOADED)
 
 static struct hc_cube cube;
 
-static int write_str(const char *path, const char *s)
-{
-	FILE *f = fopen(path, "w");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fputs(s, f) >= 0;
-	return fclose(f) || !ok ? -1 : 0;
-}
-
-static int cpu_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	return write_str(path, on ? "1" : "0");
-}
-
 FIXTURE(cs) {
 	struct hnl h;
 	pid_t kids[4];
@@ -50,13 +31,13 @@ FIXTURE_SETUP(cs)
 
 	if (get_nprocs() < 4)
 		SKIP(return, "needs 4 CPUs");
-	if (write_str("/sys/fs/cgroup/cgroup.subtree_control", "+cpuset"))
+	if (hc_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+cpuset"))
 		SKIP(return, "no cgroup v2 cpuset controller");
 	ASSERT_EQ(0, hnl_open(&self->h)) TH_LOG("is the hcube module loaded?");
 	ASSERT_EQ(0, hc_reset(&self->h, HCUBE_MODE_CPU));
 	mkdir(CG, 0755);
 	snprintf(cpus, sizeof(cpus), "0-%d", get_nprocs() - 1);
-	ASSERT_EQ(0, write_str(CG "/cpuset.cpus", cpus));
+	ASSERT_EQ(0, hc_write_file(CG "/cpuset.cpus", cpus));
 	self->nkids = 0;
 }
 
@@ -67,7 +48,7 @@ FIXTURE_TEARDOWN(cs)
 	hc_task_del_all(&self->h);
 	hc_kill_all(self->kids, self->nkids);
 	for (cpu = 1; cpu < get_nprocs_conf(); cpu++)
-		cpu_online(cpu, 1);
+		hc_set_online(cpu, 1);
 	rmdir(CG);
 	hc_reset(&self->h, HCUBE_MODE_CPU);
 	hnl_close(&self->h);
@@ -83,7 +64,7 @@ static void spawn_in_cpuset(struct __test_metadata *_metadata,
 	for (i = 0; i < n; i++) {
 		self->kids[self->nkids] = hc_spawn(0);
 		snprintf(pid, sizeof(pid), "%d", self->kids[self->nkids]);
-		ASSERT_EQ(0, write_str(CG "/cgroup.procs", pid));
+		ASSERT_EQ(0, hc_write_file(CG "/cgroup.procs", pid));
 		self->nkids++;
 	}
 	usleep(100000);
@@ -128,9 +109,9 @@ TEST_F(cs, hotplug_cycles_then_a_fault)
 	spawn_in_cpuset(_metadata, self, 4);
 	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	for (cycle = 0; cycle < 3; cycle++) {
-		ASSERT_EQ(0, cpu_online(last, 0));
+		ASSERT_EQ(0, hc_set_online(last, 0));
 		usleep(300000);
-		ASSERT_EQ(0, cpu_online(last, 1));
+		ASSERT_EQ(0, hc_set_online(last, 1));
 		usleep(300000);
 	}
 	CPU_ZERO(&all);
@@ -166,7 +147,7 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	/* CPUs 2.. only: the tasks of vertices 0 and 1 must leave */
 	snprintf(cpus, sizeof(cpus), "2-%d", get_nprocs() - 1);
-	ASSERT_EQ(0, write_str(CG "/cpuset.cpus", cpus));
+	ASSERT_EQ(0, hc_write_file(CG "/cpuset.cpus", cpus));
 	usleep(200000);
 	/* a rebalance looks at every task first */
 	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, rep));

@@ -7,6 +7,7 @@
 #define HCUBE_SELFTEST_UTIL_H
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -79,6 +80,21 @@ static inline int hc_simple(struct hnl *h, uint8_t cmd, struct hreq *r,
 {
 	(void)cmd;
 	return hnl_do(h, r, rp);
+}
+
+/*
+ * Send @r (allocated by the caller, freed here) and return its errno; the
+ * reply goes to @rp, or is dropped when @rp is NULL.
+ */
+static inline int hc_send(struct hnl *h, struct hreq *r, struct hreply *rp)
+{
+	struct hreply local;
+	int err = hnl_do(h, r, rp ? rp : &local);
+
+	if (!rp)
+		hreply_free(&local);
+	free(r);
+	return err;
 }
 
 static inline int hc_get_cube(struct hnl *h, struct hc_cube *c)
@@ -267,36 +283,24 @@ static inline int hc_fault(struct hnl *h, int add, int cpu, int vertex,
 			   struct hreply *rp)
 {
 	struct hreq *r = malloc(sizeof(*r));
-	struct hreply local;
-	int err;
 
 	hreq_init(r, h, h->family, add ? HCUBE_CMD_FAULT_ADD : HCUBE_CMD_FAULT_DEL, 0);
 	if (cpu >= 0)
 		hreq_u32(r, HCUBE_A_CPU, cpu);
 	if (vertex >= 0)
 		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
-	err = hnl_do(h, r, rp ? rp : &local);
-	if (!rp)
-		hreply_free(&local);
-	free(r);
-	return err;
+	return hc_send(h, r, rp);
 }
 
 static inline int hc_topo(struct hnl *h, uint32_t mode)
 {
 	struct hreq *r = malloc(sizeof(*r));
-	struct hreply rp;
-	int err;
 
 	hreq_init(r, h, h->family, HCUBE_CMD_TOPO_SET, 0);
 	hreq_u32(r, HCUBE_A_MODE, mode);
-	err = hnl_do(h, r, &rp);
-	hreply_free(&rp);
-	free(r);
-	return err;
+	return hc_send(h, r, NULL);
 }
 
-/* Register @n pids, on @vertex unless it is -1. */
 /*
  * The first task a TASK_ADD reply says was not registered: its
  * HCUBE_T_A_ERROR (a negative errno), or 0 when every one was.
@@ -353,23 +357,16 @@ static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
 static inline int hc_task_del_all(struct hnl *h)
 {
 	struct hreq *r = malloc(sizeof(*r));
-	struct hreply rp;
-	int err;
 
 	hreq_init(r, h, h->family, HCUBE_CMD_TASK_DEL, 0);
 	hreq_flag(r, HCUBE_A_ALL);
-	err = hnl_do(h, r, &rp);
-	hreply_free(&rp);
-	free(r);
-	return err;
+	return hc_send(h, r, NULL);
 }
 
 static inline int hc_config(struct hnl *h, int policy, int autob, int threshold,
 			    int cooldown)
 {
 	struct hreq *r = malloc(sizeof(*r));
-	struct hreply rp;
-	int err;
 
 	hreq_init(r, h, h->family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(r, HCUBE_A_CONFIG);
@@ -382,10 +379,7 @@ static inline int hc_config(struct hnl *h, int policy, int autob, int threshold,
 	if (cooldown >= 0)
 		hreq_u32(r, HCUBE_C_A_COOLDOWN_MS, cooldown);
 	hreq_nest_end(r);
-	err = hnl_do(h, r, &rp);
-	hreply_free(&rp);
-	free(r);
-	return err;
+	return hc_send(h, r, NULL);
 }
 
 static inline void hc_copy_u32s(uint32_t *dst, struct nlattr *a, uint32_t max)
@@ -559,6 +553,61 @@ static inline int hc_proc_cpus(pid_t pid, cpu_set_t *set)
 	}
 	fclose(f);
 	return err;
+}
+
+/*
+ * Count @pids per vertex of the cube (read again into @c) by their affinity
+ * into @count (HC_MAXV entries). NULL when each is on exactly one healthy
+ * vertex and sched_getaffinity() agrees with /proc; else what is wrong.
+ */
+static inline const char *hc_count_by_affinity(struct hnl *h, struct hc_cube *c,
+					       const pid_t *pids, int n,
+					       uint32_t *count)
+{
+	static char why[128];
+	int i;
+
+	if (hc_get_cube(h, c))
+		return "the cube could not be read";
+	memset(count, 0, sizeof(uint32_t) * HC_MAXV);
+	for (i = 0; i < n; i++) {
+		cpu_set_t a, b;
+		int v = hc_vertex_of(c, pids[i]);
+
+		if (v < 0) {
+			snprintf(why, sizeof(why), "pid %d is on no healthy vertex", pids[i]);
+			return why;
+		}
+		count[v]++;
+		if (sched_getaffinity(pids[i], sizeof(a), &a) || hc_proc_cpus(pids[i], &b) ||
+		    !CPU_EQUAL(&a, &b)) {
+			snprintf(why, sizeof(why), "pid %d: its affinity and /proc differ", pids[i]);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* Write @s to the file @path: 0 or -errno. */
+static inline int hc_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* CPU @cpu offline (@on 0) or online: 0 or -errno. */
+static inline int hc_set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return hc_write_file(path, on ? "1" : "0");
 }
 
 /* @name installed beside the test program (as kselftest installs them). */

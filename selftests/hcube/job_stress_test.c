@@ -28,20 +28,6 @@ static int seconds(void)
 	return s && atoi(s) > 0 ? atoi(s) : 10;
 }
 
-static int cpu_online(int cpu, int on)
-{
-	char path[96];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ok = fprintf(f, "%d", on) > 0;
-	return fclose(f) || !ok ? -1 : 0;
-}
-
 /* The state letter and parent pid of @pid from /proc; -1 when gone. */
 static pid_t ppid_of(pid_t pid, char *state)
 {
@@ -226,7 +212,7 @@ static void storm(struct hnl *h, int secs, int hotplug, unsigned int *seed,
 			break;
 		case 3:
 			if (hotplug)
-				cpu_online(cpu, rand_r(seed) % 2);
+				hc_set_online(cpu, rand_r(seed) % 2);
 			break;
 		}
 		(*ops)++;
@@ -280,7 +266,7 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 	/* phase 1: faults, rebalances and hotplug of our own */
 	storm(&h, secs, 1, &seed, &ops);
 	for (cpu = 1; cpu < get_nprocs_conf(); cpu++)
-		cpu_online(cpu, 1);
+		hc_set_online(cpu, 1);
 	ASSERT_EQ(0, hc_get_cube(&h, &cube));
 	EXPECT_EQ(0, unknown_pinned(ng));
 
@@ -301,7 +287,7 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 		system("sed 's/^/# cpu-on-off-test: /' /tmp/cpu-on-off.log | tail -20");
 	EXPECT_EQ(0, rc) TH_LOG("cpu-on-off-test.sh -a failed");
 	for (cpu = 1; cpu < get_nprocs_conf(); cpu++)
-		cpu_online(cpu, 1);
+		hc_set_online(cpu, 1);
 	ASSERT_EQ(0, hc_get_cube(&h, &cube));
 	EXPECT_EQ(0, unknown_pinned(ng));
 

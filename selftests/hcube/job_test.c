@@ -263,8 +263,7 @@ static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
 		    int vertex, int unit, struct hreply *rp)
 {
 	struct hreq *r = malloc(sizeof(*r));
-	struct hreply local;
-	int err, i;
+	int i;
 
 	hreq_init(r, h, h->family, cmd, 0);
 	for (i = 0; i < n; i++)
@@ -273,11 +272,7 @@ static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
 		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
 	if (unit >= 0)
 		hreq_u32(r, HCUBE_A_UNIT, unit);
-	err = hnl_do(h, r, rp ? rp : &local);
-	if (!rp)
-		hreply_free(&local);
-	free(r);
-	return err;
+	return hc_send(h, r, rp);
 }
 
 static int balanced(uint64_t *s)

@@ -77,20 +77,10 @@ static int add_on(struct pol_state *self, int n, int vertex)
 static void count_by_affinity(struct __test_metadata *_metadata,
 			      struct pol_state *self, uint32_t *count)
 {
-	int i;
+	const char *why = hc_count_by_affinity(&self->h, &cube, self->kids,
+					       self->nkids, count);
 
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
-	memset(count, 0, sizeof(uint32_t) * HC_MAXV);
-	for (i = 0; i < self->nkids; i++) {
-		cpu_set_t a, b;
-		int v = hc_vertex_of(&cube, self->kids[i]);
-
-		ASSERT_GE(v, 0) TH_LOG("pid %d is on no healthy vertex", self->kids[i]);
-		count[v]++;
-		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
-		ASSERT_EQ(0, hc_proc_cpus(self->kids[i], &b));
-		EXPECT_TRUE(CPU_EQUAL(&a, &b));
-	}
+	ASSERT_EQ(NULL, why) TH_LOG("%s", why);
 }
 
 static int healthy(uint32_t v)
@@ -388,21 +378,6 @@ TEST_F(pol, controller_election_3cube)
 	expect_initial_controllers(_metadata);
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* The controller's CPU goes offline: a new one (hotplug); back online: kept. */
 TEST_F(pol, controller_election_hotplug)
 {
@@ -425,11 +400,11 @@ TEST_F(pol, controller_election_hotplug)
 	ASSERT_EQ(1, e.n);
 	EXPECT_CTRL_EVENT(e, 0, 0, 1, HCUBE_REASON_ADMIN);
 
-	ASSERT_EQ(0, set_online(cpu, 0));
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
 	drain(st, &e, 500);
 	ASSERT_EQ(2, e.n);
 	EXPECT_CTRL_EVENT(e, 1, 1, 2, HCUBE_REASON_HOTPLUG);
-	ASSERT_EQ(0, set_online(cpu, 1));
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
 	drain(st, &e, 500);
 	EXPECT_EQ(2, e.n);
 	ASSERT_EQ(0, hc_get_cube(&st->h, &cube));

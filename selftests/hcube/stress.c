@@ -44,21 +44,6 @@ static uint32_t below(uint32_t n)
 	return (uint32_t)((((rng * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[96];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* errnos a racing client may see; anything else is a finding */
 static int expected_err(int err)
 {
@@ -139,7 +124,7 @@ static void client(int c, uint64_t seed)
 				__atomic_add_fetch(&sh->faults, 1, __ATOMIC_RELAXED);
 			break;
 		case 3:		/* hotplug, never CPU 0 */
-			err = set_online(1 + below(ncpu - 1), below(2));
+			err = hc_set_online(1 + below(ncpu - 1), below(2));
 			/* EBUSY/EINVAL: already in that state or refused by the kernel */
 			sh->ops[c]++;
 			if (!err)
@@ -230,7 +215,7 @@ int main(int argc, char **argv)
 	for (c = 0; c < NCLIENTS; c++)
 		waitpid(clients[c], NULL, 0);
 	for (i = 1; i < ncpu; i++)
-		set_online(i, 1);
+		hc_set_online(i, 1);
 
 	for (c = 0; c < NCLIENTS; c++) {
 		printf("# %-20s %7ld ops, %6ld refused, %ld unexpected%s%s\n", names[c],
