@@ -23,13 +23,10 @@ ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
 arch=$(dpkg --print-architecture)
 dkms_deb=$D/hcube-dkms_${ver}_all.deb
 tools_deb=$D/hcube-tools_${ver}_${arch}.deb
-n=0
-fails=0
 SECONDS=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
-bail() { echo "Bail out! $1"; exit 1; }
+# shellcheck source=selftests/lib/tap.sh
+. selftests/lib/tap.sh
+bail() { tap_bail "$@"; }
 
 echo "TAP version 13"
 [ -n "$kver" ] || bail "no kernel headers: run 'make deps'"

@@ -29,14 +29,11 @@ kver=${KVER:-$(scripts/kver.sh)}
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 stage=$B/dkms/hcube-$ver
 dest=/lib/modules/$kver/updates/dkms/hcube.ko
-n=0
-fails=0
 added=0
 SECONDS=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"; }
-bail() { echo "Bail out! $1"; exit 1; }
+# shellcheck source=selftests/lib/tap.sh
+. selftests/lib/tap.sh
+bail() { tap_bail "$@"; }
 
 # run NAME CMD...: one step; its output is shown as TAP comments on failure
 run() {

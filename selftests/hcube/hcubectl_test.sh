@@ -200,10 +200,8 @@ trap on_exit EXIT
 trap 'exit 1' INT TERM
 
 echo "TAP version 13"
-for f in "$HC" "$SIM"; do
-	[ -x "$f" ] || { echo "Bail out! $f is not an executable (make $f)"; exit 1; }
-done
-command -v python3 >/dev/null || { echo "Bail out! no python3"; exit 1; }
+tap_need_exec "$HC" "$SIM"
+command -v python3 >/dev/null || tap_bail "no python3"
 
 # What the checks know besides hcubectl's output.
 cat >"$tmp/lib.py" <<'PY'

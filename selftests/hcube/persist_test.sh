@@ -47,35 +47,10 @@ run() {
 	tap_run "$HC" "$@"
 }
 
-# The module's state: mode, faulty CPUs, marked vertices, the settings.
-state() {
-	"$HC" -j show >"$tmp/show.json" && "$HC" -j config show >"$tmp/config.json" &&
-	python3 - "$tmp/show.json" "$tmp/config.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-c = json.load(open(sys.argv[2]))
-cpus = []
-for v in s['vertices']:
-    for r in filter(None, (v['faulty_cpus'] or '').split(',')):
-        a, _, b = r.partition('-')
-        cpus += range(int(a), int(b or a) + 1)
-groups = ' '.join(v['cpus'] for v in s['vertices'] if v['state'] != 'absent')
-print('mode=%s groups=%s cpus=%s marked=%s policy=%s auto=%s threshold=%s cooldown=%s' %
-      (s['mode'], groups.replace(' ', '/'), ','.join(map(str, sorted(cpus))),
-       ','.join(str(v['id']) for v in s['vertices'] if v['marked']),
-       c['policy'], c['auto'], c['threshold'], c['cooldown_ms']))
-PY
-}
-
-check_state() {
-	local got
-	got=$(state 2>&1)
-	if [ "$got" = "$2" ]; then
-		ok "$1: $got"
-	else
-		not_ok "$1: state '$got', want '$2'"
-	fi
-}
+# shellcheck source=../lib/hcube_state.sh
+. "$(dirname "$0")/hcube_state.sh"
+STATE_CMD=("$HC")
+STATE_GROUPS=1
 
 reload() {
 	"$HC" task del --all >/dev/null 2>&1

@@ -34,36 +34,9 @@ fake() {
 	tap_run env LD_PRELOAD="$FAKE" timeout 60 "$BIN" "$@"
 }
 
-# The module's state as hcubectl reads it: mode, faulty CPUs, marks, settings.
-state() {
-	env LD_PRELOAD="$FAKE" "$BIN" -j show >"$tmp/show.json" &&
-	env LD_PRELOAD="$FAKE" "$BIN" -j config show >"$tmp/config.json" &&
-	python3 - "$tmp/show.json" "$tmp/config.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-c = json.load(open(sys.argv[2]))
-cpus = []
-for v in s['vertices']:
-    for r in filter(None, v['faulty_cpus'].split(',')):
-        a, _, b = r.partition('-')
-        cpus += range(int(a), int(b or a) + 1)
-marked = [v['id'] for v in s['vertices'] if v['marked']]
-print('mode=%s cpus=%s marked=%s policy=%s auto=%s threshold=%s cooldown=%s' %
-      (s['mode'], ','.join(map(str, sorted(cpus))), ','.join(map(str, marked)),
-       c['policy'], c['auto'], c['threshold'], c['cooldown_ms']))
-PY
-}
-
-# check NAME WANT: the state is WANT
-check_state() {
-	local got
-	got=$(state 2>&1)
-	if [ "$got" = "$2" ]; then
-		ok "$1: $2"
-	else
-		not_ok "$1: state '$got', want '$2'"
-	fi
-}
+# shellcheck source=../lib/hcube_state.sh
+. "$(dirname "$0")/../lib/hcube_state.sh"
+STATE_CMD=(env LD_PRELOAD="$FAKE" "$BIN")
 
 # py NAME CODE: the JSON on stdout of the last run passes CODE (as "d")
 py() {
@@ -93,10 +66,9 @@ mutations() {
 }
 
 echo "TAP version 13"
-for f in "$BIN" "$FAKE"; do
-	[ -r "$f" ] || { echo "Bail out! $f is missing"; exit 1; }
-done
-[ -n "$MUT" ] || { echo "Bail out! no command numbers in uapi/linux/hcube.h"; exit 1; }
+tap_need_exec "$BIN"
+tap_need_file "$FAKE"
+[ -n "$MUT" ] || tap_bail "no command numbers in uapi/linux/hcube.h"
 echo "# mutating commands: $MUT"
 check_state "initial state" "mode=llc cpus= marked= policy=dem auto=True threshold=3 cooldown=250"
 

@@ -60,10 +60,8 @@ expect_err() {
 }
 
 echo "TAP version 13"
-for f in "$BIN" "$SIM"; do
-	[ -x "$f" ] || { echo "Bail out! $f is not an executable"; exit 1; }
-done
-[ -r "$FAKE" ] || { echo "Bail out! $FAKE is not readable"; exit 1; }
+tap_need_exec "$BIN" "$SIM"
+tap_need_file "$FAKE"
 
 # ---- show: the paper's Example 2 (4-cube, 5 marked, 6 faulty CPUs, 8
 # offline, 10 absent) ----

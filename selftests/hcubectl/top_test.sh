@@ -46,10 +46,8 @@ check() {
 }
 
 echo "TAP version 13"
-for f in "$BIN" "$SIM"; do
-	[ -x "$f" ] || { echo "Bail out! $f is not an executable"; exit 1; }
-done
-[ -r "$FAKE" ] || { echo "Bail out! $FAKE is not readable"; exit 1; }
+tap_need_exec "$BIN" "$SIM"
+tap_need_file "$FAKE"
 
 # The frame parser, shared by the checks: frames(path) -> list of frames,
 # each {"lines", "rows": {label: {...}}, "status", ...}.

@@ -50,7 +50,7 @@ for t in $expected; do
 done
 [ -z "$bad" ] && ok "every listed test is an executable in DIR/hcube" || not_ok "not installed:$bad"
 bad=
-for f in tap.sh hcube_module.sh hcube_module.py hcubectl hcube-sim cpu-on-off-test.sh hcube.yaml hcube.h config; do
+for f in tap.sh hcube_state.sh hcube_module.sh hcube_module.py hcubectl hcube-sim cpu-on-off-test.sh hcube.yaml hcube.h config; do
 	[ -s "$T/hcube/$f" ] || bad="$bad $f"
 done
 [ -z "$bad" ] && ok "the files the tests use are installed beside them" || not_ok "missing:$bad"

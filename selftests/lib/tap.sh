@@ -28,6 +28,28 @@ not_ok() {
 	tap_show
 }
 
+# tap_bail MESSAGE: stop here; what follows cannot run ("Bail out!").
+tap_bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# tap_need_exec FILE...: bail out unless every FILE is an executable.
+tap_need_exec() {
+	local f
+	for f; do
+		[ -x "$f" ] || tap_bail "$f is not an executable"
+	done
+}
+
+# tap_need_file FILE...: bail out unless every FILE is readable.
+tap_need_file() {
+	local f
+	for f; do
+		[ -r "$f" ] || tap_bail "$f is not readable"
+	done
+}
+
 # The output of the command under test, as TAP comments.
 tap_show() {
 	local item file
@@ -59,6 +81,22 @@ tap_tmpdir() {
 	trap '[ "$BASHPID" = "$tap_pid" ] && rm -rf "$tmp"' EXIT
 	TAP_OUT=$tmp/out
 	TAP_ERR=$tmp/err
+}
+
+# tap_usage_error NAME PATTERN CMD...: CMD refuses its arguments as a
+# command-line tool should: exit status 2, nothing on stdout, exactly one
+# line on stderr, matching the extended regex PATTERN (needs tap_tmpdir).
+tap_usage_error() {
+	local name=$1 pat=$2 lines
+	shift 2
+	tap_run "$@"
+	lines=$(wc -l <"$TAP_ERR")
+	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qE -- "$pat" "$TAP_ERR" &&
+	   [ ! -s "$TAP_OUT" ]; then
+		ok "error: $name"
+	else
+		not_ok "error: $name (exit status $rc, $lines lines on stderr)"
+	fi
 }
 
 # The plan, a summary of failures; returns 1 if a test failed.

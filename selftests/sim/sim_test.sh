@@ -19,10 +19,9 @@
 set -u
 SIM=${1:-build/hcube-sim}
 SAN=${2:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+tap_tmpdir
 
 check() {
 	local name=$1
@@ -30,19 +29,10 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
-# expect_error NAME PATTERN ARGS...: exit 2, one stderr line matching PATTERN
+# expect_error NAME PATTERN ARGS...: hcube-sim ARGS exits 2 with one
+# stderr line matching PATTERN
 expect_error() {
-	local name=$1 pat=$2 rc lines
-	shift 2
-	"$SIM" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	lines=$(wc -l <"$tmp/err")
-	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qE -- "$pat" "$tmp/err" &&
-	   [ ! -s "$tmp/out" ]; then
-		ok "error: $name"
-	else
-		not_ok "error: $name (rc $rc, $lines stderr lines: $(head -c 200 "$tmp/err"))"
-	fi
+	tap_usage_error "$1" "$2" "$SIM" "${@:3}"
 }
 
 echo "TAP version 13"
