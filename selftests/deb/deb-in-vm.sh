@@ -21,6 +21,8 @@ upper=/run/hcube-vm/root-upper
 ver=$(dpkg-deb -f "$dkms_deb" Version)
 tmp=$(mktemp -d)
 SECONDS=0
+# shellcheck source=../hcube/hcube_module.sh
+. "$(dirname "$0")/../hcube/hcube_module.sh"
 
 ok() { echo "ok $*"; }
 not_ok() { echo "not ok $*"; }
@@ -136,13 +138,10 @@ fi
 
 # --- use ----------------------------------------------------------------------------------
 check "modprobe hcube" modprobe hcube
-want=$(readelf -n "$ko" 2>/dev/null | awk '/Build ID:/ { print $3 }')
-got=$(od -An -tx1 -v /sys/module/hcube/notes/.note.gnu.build-id 2>/dev/null |
-	tr -d ' \n' | cut -c33-)
-if [ -n "$want" ] && [ "$want" = "$got" ]; then
-	ok "the loaded module is the DKMS-built $ko (build id $got)"
+if hcube_module_is "$ko"; then
+	ok "the loaded module is the DKMS-built $ko (build id $hcube_module_id)"
 else
-	not_ok "build id: loaded '$got', $ko has '$want'"
+	not_ok "build id: the loaded module's is '$hcube_module_id', not that of $ko"
 fi
 if [ "$(command -v hcubectl)" = /usr/sbin/hcubectl ]; then
 	ok "hcubectl is the installed /usr/sbin/hcubectl"

@@ -9,6 +9,8 @@ set -u
 B=${1:-build}
 ko=${HCUBE_DKMS_KO:?}
 rc=0
+# shellcheck source=../hcube/hcube_module.sh
+. "$(dirname "$0")/../hcube/hcube_module.sh"
 
 fail() { echo "FAIL: $*"; rc=1; }
 
@@ -19,13 +21,10 @@ path=$(modinfo -n hcube 2>&1)
 modprobe hcube || { echo "FAIL: modprobe hcube"; exit 1; }
 [ -d /sys/module/hcube ] || fail "no /sys/module/hcube after modprobe"
 # the loaded module is that file: the same GNU build id
-want=$(readelf -n "$ko" | awk '/Build ID:/ { print $3 }')
-got=$(od -An -tx1 -v /sys/module/hcube/notes/.note.gnu.build-id 2>/dev/null |
-	tr -d ' \n' | cut -c33-)
-if [ -n "$want" ] && [ "$want" = "$got" ]; then
-	echo "loaded: $ko (build id $got)"
+if hcube_module_is "$ko"; then
+	echo "loaded: $ko (build id $hcube_module_id)"
 else
-	fail "build id: loaded '$got', $ko has '$want'"
+	fail "build id: the loaded module's is '$hcube_module_id', not that of $ko"
 fi
 dmesg | grep -E 'hcube: .* groups on a' | tail -1
 if out=$("$B/hcubectl" show 2>&1); then

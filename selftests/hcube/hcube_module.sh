@@ -7,7 +7,8 @@
 # hcube_module_need: the module loaded already is used as it is; else it
 # is loaded from HCUBE_KO; without HCUBE_KO the test is skipped (KTAP
 # "1..0 # SKIP", exit 4). hcube_module_restore: the module loaded, or not,
-# as it was at the start; status 1 when that failed.
+# as it was at the start; status 1 when that failed. hcube_module_is KO:
+# the loaded hcube is the file KO.
 
 hcube_module_need() {
 	hcube_module_was=0
@@ -34,4 +35,16 @@ hcube_module_restore() {
 	fi
 	echo "# the module could not be put back as it was at the start"
 	return 1
+}
+
+# hcube_module_is KO: status 0 when the loaded module is the file KO (the
+# same GNU build id); the build id of the loaded module goes to
+# $hcube_module_id (empty when none is loaded).
+hcube_module_is() {
+	local want
+
+	want=$(readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3 }')
+	hcube_module_id=$(od -An -tx1 -v /sys/module/hcube/notes/.note.gnu.build-id 2>/dev/null |
+		tr -d ' \n' | cut -c33-)
+	[ -n "$want" ] && [ "$want" = "$hcube_module_id" ]
 }
