@@ -249,6 +249,19 @@ static void paired(const struct grid *g, u32 di, u32 pi, int pol, int ref,
 	sim_mean_of(m, tmp, n);
 }
 
+/* A table's header after its "| faults |": a column per policy of @cols. */
+static void md_policy_columns(FILE *md, const int *cols, u32 nc)
+{
+	u32 c;
+
+	for (c = 0; c < nc; c++)
+		fprintf(md, " %s |", sim_pol_name(cols[c]));
+	fprintf(md, "\n| ---: |");
+	for (c = 0; c < nc; c++)
+		fprintf(md, " ---: |");
+	fprintf(md, "\n");
+}
+
 /*
  * The core's further policies beside MCWA and DEM on the same instances:
  * speedup, task-hops per node and over the optimum, rounds, messages per
@@ -270,12 +283,7 @@ static void core_tables(const struct grid *g, FILE *md, u32 di, double *tmp,
 		return;
 	fprintf(md, "\nThe core's further policies beside MCWA and DEM (same instances): "
 		"speedup, mean ± 95%% CI:\n\n| faults |");
-	for (c = 0; c < nc; c++)
-		fprintf(md, " %s |", sim_pol_name(cols[c]));
-	fprintf(md, "\n| ---: |");
-	for (c = 0; c < nc; c++)
-		fprintf(md, " ---: |");
-	fprintf(md, "\n");
+	md_policy_columns(md, cols, nc);
 	for (pi = 0; pi < npoints(g, di); pi++) {
 		fprintf(md, "| %u |", fault_at(g, pi));
 		for (c = 0; c < nc; c++) {
@@ -292,12 +300,7 @@ static void core_tables(const struct grid *g, FILE *md, u32 di, double *tmp,
 		"and auto pay one AAPC per round (units per round in brackets, - "
 		"when more than floor(n/2) faults leave no AAPC and the gathering "
 		"is priced at twice the healthy diameter):\n\n| faults |");
-	for (c = 0; c < nc; c++)
-		fprintf(md, " %s |", sim_pol_name(cols[c]));
-	fprintf(md, "\n| ---: |");
-	for (c = 0; c < nc; c++)
-		fprintf(md, " ---: |");
-	fprintf(md, "\n");
+	md_policy_columns(md, cols, nc);
 	for (pi = 0; pi < npoints(g, di); pi++) {
 		u32 f = fault_at(g, pi);
 
@@ -573,14 +576,7 @@ int cmd_experiment(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "seed", required_argument, NULL, 's' },
-		{ "tasks", required_argument, NULL, 'T' },
-		{ "threshold", required_argument, NULL, 'a' },
-		{ "mig-cost", required_argument, NULL, 'M' },
-		{ "msg-cost", required_argument, NULL, 'm' },
-		{ "redistribute", required_argument, NULL, 'R' },
-		{ "round-cost", required_argument, NULL, 'C' },
-		{ "mig-charge", required_argument, NULL, 'G' },
-		{ "fixed-threshold", required_argument, NULL, 'K' },
+		SIM_MODEL_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

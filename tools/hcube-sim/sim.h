@@ -210,10 +210,20 @@ u32 sim_parse_names(const char *s, int (*parse)(const char *name), u32 n,
 		    const char *valid);
 u32 sim_parse_policies(const char *s);		/* bit mask of enum sim_pol */
 void sim_params_default(struct sim_params *p);
-/* Options --tasks (T) --threshold (a) --mig-cost (M) --msg-cost (m) --seed (s)
- * --redistribute (R) --round-cost (C) --mig-charge (G) --fixed-threshold
- * (K); false if @c is none of them.
+/*
+ * The model's options, common to run and experiment: SIM_MODEL_OPTIONS in
+ * their getopt_long() tables (with "seed", 's' of their own), and
+ * sim_model_option() for each option letter: false if @c is none of them.
  */
+#define SIM_MODEL_OPTIONS						\
+	{ "tasks", required_argument, NULL, 'T' },			\
+	{ "threshold", required_argument, NULL, 'a' },			\
+	{ "mig-cost", required_argument, NULL, 'M' },			\
+	{ "msg-cost", required_argument, NULL, 'm' },			\
+	{ "redistribute", required_argument, NULL, 'R' },		\
+	{ "round-cost", required_argument, NULL, 'C' },			\
+	{ "mig-charge", required_argument, NULL, 'G' },			\
+	{ "fixed-threshold", required_argument, NULL, 'K' }
 bool sim_model_option(struct sim_params *p, int c, const char *arg);
 const char *sim_bad_text(u32 bad);
 void sim_csv_header(FILE *f);
