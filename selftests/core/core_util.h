@@ -87,6 +87,17 @@ static inline void ctx_healthy(struct ctx *c, const u32 *load)
 	}
 }
 
+/* Tasks the plan moves from @from to @to, over all its transfers. */
+static inline u32 ctx_moved(const struct ctx *c, u32 from, u32 to)
+{
+	u32 i, sum = 0;
+
+	for (i = 0; i < c->plan.ntransfers; i++)
+		if (c->plan.transfers[i].from == from && c->plan.transfers[i].to == to)
+			sum += c->plan.transfers[i].count;
+	return sum;
+}
+
 /* "0101" -> 5: a label written highest dimension first, as in the paper. */
 static inline u32 lbl(const char *bits)
 {

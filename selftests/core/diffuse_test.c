@@ -93,16 +93,6 @@ static void setup(struct ctx *c, const u8 *state, const u32 *load)
 	}
 }
 
-static u32 moved(const struct ctx *c, u32 from, u32 to)
-{
-	u32 i, sum = 0;
-
-	for (i = 0; i < c->plan.ntransfers; i++)
-		if (c->plan.transfers[i].from == from && c->plan.transfers[i].to == to)
-			sum += c->plan.transfers[i].count;
-	return sum;
-}
-
 /*
  * A 2-cube with 2 faulty: 0 (load 0) sees only 1 (8): d = 1, l_avg = 4,
  * asks 4 * 8 / 8 = 4, within half the lead (4). 3 (4) sees only 1: l_avg
@@ -118,8 +108,8 @@ TEST(rid_plan_faulty_neighbour_skipped)
 	ASSERT_EQ(0, ctx_init(&c, 2));
 	setup(&c, st, ld);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(4, moved(&c, 1, 0));
-	EXPECT_EQ(2, moved(&c, 1, 3));
+	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
+	EXPECT_EQ(2, ctx_moved(&c, 1, 3));
 	EXPECT_EQ(2, c.plan.ntransfers);
 	EXPECT_EQ(4, c.plan.after[0]);
 	EXPECT_EQ(2, c.plan.after[1]);
@@ -130,10 +120,10 @@ TEST(rid_plan_faulty_neighbour_skipped)
 	/* the same with 2 absent and offline: the same plan */
 	c.state[2] = HCUBE_V_ABSENT;
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(4, moved(&c, 1, 0));
+	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
 	c.state[2] = HCUBE_V_OFFLINE;
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(2, moved(&c, 1, 3));
+	EXPECT_EQ(2, ctx_moved(&c, 1, 3));
 	ctx_free(&c);
 }
 
@@ -152,7 +142,7 @@ TEST(sid_plan_faulty_neighbour_skipped)
 	setup(&c, st, ld);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SID));
 	EXPECT_EQ(1, c.plan.ntransfers);
-	EXPECT_EQ(4, moved(&c, 1, 0));
+	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
 	EXPECT_EQ(4, c.plan.after[0]);
 	EXPECT_EQ(4, c.plan.after[1]);
 	EXPECT_EQ(4, c.plan.after[3]);
@@ -176,9 +166,9 @@ TEST(rid_plan_three_cube)
 	ASSERT_EQ(0, ctx_init(&c, 3));
 	setup(&c, st, ld);
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(3, moved(&c, 1, 0));
-	EXPECT_EQ(2, moved(&c, 2, 0));
-	EXPECT_EQ(2, moved(&c, 4, 0));
+	EXPECT_EQ(3, ctx_moved(&c, 1, 0));
+	EXPECT_EQ(2, ctx_moved(&c, 2, 0));
+	EXPECT_EQ(2, ctx_moved(&c, 4, 0));
 	EXPECT_EQ(3, c.plan.ntransfers);
 	/* three askers, each 2 messages per healthy neighbour */
 	EXPECT_EQ(18, c.plan.stats.messages);

@@ -100,16 +100,6 @@ TEST(election_clusters)
 	EXPECT_EQ(0, hcube_pebble_elect(HCUBE_MAX_DIM + 1, 3, st, ctrl));
 }
 
-static u32 moved(const struct ctx *c, u32 from, u32 to)
-{
-	u32 i, sum = 0;
-
-	for (i = 0; i < c->plan.ntransfers; i++)
-		if (c->plan.transfers[i].from == from && c->plan.transfers[i].to == to)
-			sum += c->plan.transfers[i].count;
-	return sum;
-}
-
 /*
  * Several owners, one receiver (Fig. 1's c): 1, 2 and 4 hold 10 and their
  * only light neighbour is 0 (idle); the rest hold 6. T = 54 on 8: light
@@ -128,10 +118,10 @@ TEST(contention_one_receiver)
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
-	EXPECT_EQ(6, moved(&c, 1, 0) + moved(&c, 2, 0) + moved(&c, 4, 0));
-	EXPECT_LE(moved(&c, 1, 0), 3);
-	EXPECT_LE(moved(&c, 2, 0), 3);
-	EXPECT_LE(moved(&c, 4, 0), 3);
+	EXPECT_EQ(6, ctx_moved(&c, 1, 0) + ctx_moved(&c, 2, 0) + ctx_moved(&c, 4, 0));
+	EXPECT_LE(ctx_moved(&c, 1, 0), 3);
+	EXPECT_LE(ctx_moved(&c, 2, 0), 3);
+	EXPECT_LE(ctx_moved(&c, 4, 0), 3);
 	EXPECT_EQ(6, c.plan.stats.migrations);
 	for (v = 1; v < 8; v++)
 		EXPECT_GE(c.plan.after[v], 6);
@@ -143,8 +133,8 @@ TEST(contention_one_receiver)
 	c.state[4] = HCUBE_V_FAULTY;
 	c.load[4] = 0;
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
-	EXPECT_EQ(3, moved(&c, 1, 0));
-	EXPECT_EQ(3, moved(&c, 2, 0));
+	EXPECT_EQ(3, ctx_moved(&c, 1, 0));
+	EXPECT_EQ(3, ctx_moved(&c, 2, 0));
 	EXPECT_EQ(0, c.plan.after[4]);
 	EXPECT_EQ(1, c.plan.stats.contended);
 	ctx_free(&c);

@@ -82,6 +82,30 @@ static void check_module_agrees(struct __test_metadata *_metadata,
 		EXPECT_EQ(count[i], cube.v[i].load) TH_LOG("vertex %u", i);
 }
 
+/*
+ * Vertex @v lost CPU @cpu (it is in @state now): no child is left on it or
+ * allowed on @cpu, the others are balanced, and the module's loads agree
+ * with the children's affinity (counted into @count).
+ */
+static void expect_evacuated(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(bal) *self, uint32_t *count, uint32_t v,
+			     int cpu, uint32_t state)
+{
+	int i;
+
+	count_by_affinity(_metadata, self, count);
+	EXPECT_EQ(state, cube.v[v].state);
+	EXPECT_EQ(0, count[v]);
+	for (i = 0; i < self->nkids; i++) {
+		cpu_set_t a;
+
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
+		EXPECT_FALSE(CPU_ISSET(cpu, &a));
+	}
+	EXPECT_LE(spread(count), 1);
+	check_module_agrees(_metadata, count);
+}
+
 TEST_F(bal, mcwa_balances_skewed_processes)
 {
 	uint32_t count[HC_MAXV];
@@ -144,7 +168,7 @@ TEST_F(bal, dry_run_moves_nothing)
 
 TEST_F(bal, fault_evacuates_and_rebalances)
 {
-	uint32_t count[HC_MAXV], i, v = 1;
+	uint32_t count[HC_MAXV], v = 1;
 	int cpu;
 
 	spawn(self, 3 * cube.nhealthy, 0);
@@ -153,17 +177,7 @@ TEST_F(bal, fault_evacuates_and_rebalances)
 		if (CPU_ISSET(cpu, &cube.v[v].usable))
 			break;
 	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
-	count_by_affinity(_metadata, self, count);
-	EXPECT_EQ(HCUBE_VERTEX_FAULTY, cube.v[v].state);
-	EXPECT_EQ(0, count[v]);
-	for (i = 0; i < (uint32_t)self->nkids; i++) {
-		cpu_set_t a;
-
-		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
-		EXPECT_FALSE(CPU_ISSET(cpu, &a));
-	}
-	EXPECT_LE(spread(count), 1);
-	check_module_agrees(_metadata, count);
+	expect_evacuated(_metadata, self, count, v, cpu, HCUBE_VERTEX_FAULTY);
 	/* cleared: the vertex is back, empty until a rebalance */
 	ASSERT_EQ(0, hc_fault(&self->h, 0, cpu, -1, NULL));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
@@ -349,7 +363,7 @@ TEST_F(bal, exited_and_changed_tasks_are_reported)
 /* A vertex of its own CPU goes offline and comes back (cpu mode). */
 TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 {
-	uint32_t count[HC_MAXV], i;
+	uint32_t count[HC_MAXV];
 	int cpu = 1, v;
 
 	if (get_nprocs() < 3)
@@ -361,17 +375,7 @@ TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 			break;
 	ASSERT_LT(v, (int)cube.nv);
 	ASSERT_EQ(0, hc_set_online(cpu, 0));
-	count_by_affinity(_metadata, self, count);
-	EXPECT_EQ(HCUBE_VERTEX_OFFLINE, cube.v[v].state);
-	EXPECT_EQ(0, count[v]);
-	for (i = 0; i < (uint32_t)self->nkids; i++) {
-		cpu_set_t a;
-
-		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
-		EXPECT_FALSE(CPU_ISSET(cpu, &a));
-	}
-	EXPECT_LE(spread(count), 1);
-	check_module_agrees(_metadata, count);
+	expect_evacuated(_metadata, self, count, v, cpu, HCUBE_VERTEX_OFFLINE);
 	ASSERT_EQ(0, hc_set_online(cpu, 1));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);

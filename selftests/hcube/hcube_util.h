@@ -31,8 +31,10 @@ struct hc_cube {
 	struct hc_vertex v[HC_MAXV];
 };
 
+/* A row of the task list; creator is 0 when has_creator is. */
 struct hc_task {
-	uint32_t pid, vertex, state;
+	uint32_t pid, vertex, state, origin, unit, creator;
+	int has_creator;
 };
 
 struct hc_report {
@@ -177,13 +179,18 @@ static inline int hc_get_tasks(struct hnl *h, struct hc_task *t, int max)
 	hreq_init(r, h, h->family, HCUBE_CMD_TASK_GET, NLM_F_DUMP);
 	err = hnl_do(h, r, &rp);
 	for (i = 0; !err && i < rp.nmsgs && n < max; i++) {
-		struct nlattr *a = hnl_msg_attr(rp.msgs[i], HCUBE_A_TASK);
+		struct nlattr *a = hnl_msg_attr(rp.msgs[i], HCUBE_A_TASK), *c;
 
 		if (!a)
 			continue;
 		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
 		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_T_A_VERTEX));
 		t[n].state = hnl_u32(hnl_nested(a, HCUBE_T_A_STATE));
+		t[n].origin = hnl_u32(hnl_nested(a, HCUBE_T_A_ORIGIN));
+		t[n].unit = hnl_u32(hnl_nested(a, HCUBE_T_A_UNIT));
+		c = hnl_nested(a, HCUBE_T_A_CREATOR);
+		t[n].has_creator = !!c;
+		t[n].creator = c ? hnl_u32(c) : 0;
 		n++;
 	}
 	hreply_free(&rp);

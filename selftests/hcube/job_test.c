@@ -176,41 +176,7 @@ static int puppet_read(struct puppet *p, pid_t *out, int n)
 	return n;
 }
 
-/* A registered task's row in the task list. */
-struct row {
-	uint32_t pid, vertex, state, origin, unit, creator;
-	int has_creator;
-};
-
-static int rows(struct hnl *h, struct row *t, int max)
-{
-	struct hreq *r = malloc(sizeof(*r));
-	struct hreply rp;
-	int err, i, n = 0;
-
-	hreq_init(r, h, h->family, HCUBE_CMD_TASK_GET, NLM_F_DUMP);
-	err = hnl_do(h, r, &rp);
-	for (i = 0; !err && i < rp.nmsgs && n < max; i++) {
-		struct nlattr *a = hnl_msg_attr(rp.msgs[i], HCUBE_A_TASK), *c;
-
-		if (!a)
-			continue;
-		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
-		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_T_A_VERTEX));
-		t[n].state = hnl_u32(hnl_nested(a, HCUBE_T_A_STATE));
-		t[n].origin = hnl_u32(hnl_nested(a, HCUBE_T_A_ORIGIN));
-		t[n].unit = hnl_u32(hnl_nested(a, HCUBE_T_A_UNIT));
-		c = hnl_nested(a, HCUBE_T_A_CREATOR);
-		t[n].has_creator = !!c;
-		t[n].creator = c ? hnl_u32(c) : 0;
-		n++;
-	}
-	hreply_free(&rp);
-	free(r);
-	return err ? err : n;
-}
-
-static struct row *row_of(struct row *t, int n, pid_t pid)
+static struct hc_task *row_of(struct hc_task *t, int n, pid_t pid)
 {
 	int i;
 
@@ -220,7 +186,7 @@ static struct row *row_of(struct row *t, int n, pid_t pid)
 	return NULL;
 }
 
-static struct row list[MAXP];
+static struct hc_task list[MAXP];
 
 /*
  * Wait until the task list has exactly @want rows (-1: any) and every pid
@@ -231,7 +197,7 @@ static int wait_rows(struct hnl *h, const pid_t *pids, int npids, int want)
 	int tries, n = -1, i;
 
 	for (tries = 0; tries < 1000; tries++) {
-		n = rows(h, list, MAXP);
+		n = hc_get_tasks(h, list, MAXP);
 		for (i = 0; n >= 0 && i < npids; i++)
 			if (!row_of(list, n, pids[i]))
 				break;
@@ -364,7 +330,7 @@ TEST_F(job, late_child_and_threads_follow_then_restored_by_del)
 {
 	pid_t all[4];
 	uint64_t s[HCUBE_S_A_MAX + 1];
-	struct row *r;
+	struct hc_task *r;
 	int n, i, cpu;
 
 	all[0] = self->p.pid;
@@ -407,7 +373,7 @@ TEST_F(job, late_child_and_threads_follow_then_restored_by_del)
 	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, all, 1, -1,
 			      HCUBE_UNIT_TREE, NULL));
 	expect_orig(_metadata, all, 4, &self->orig);
-	ASSERT_EQ(0, rows(&self->h, list, MAXP));
+	ASSERT_EQ(0, hc_get_tasks(&self->h, list, MAXP));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
 	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED] + 3, s[HCUBE_S_A_ADOPTED]);
 	EXPECT_TRUE(balanced(s));
@@ -482,7 +448,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 	ASSERT_EQ(12, puppet_read(&self->p, kids + 1, 12));
 	kids[0] = self->p.pid;
 	/* before: nothing of the tree is known */
-	ASSERT_EQ(0, rows(&self->h, list, MAXP));
+	ASSERT_EQ(0, hc_get_tasks(&self->h, list, MAXP));
 	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, -1,
 			      HCUBE_UNIT_TREE, &rp));
 	/* the reply lists all 13, registered by the command */
@@ -498,10 +464,10 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 	}
 	hreply_free(&rp);
 	EXPECT_EQ(13, tasks);
-	n = rows(&self->h, list, MAXP);
+	n = hc_get_tasks(&self->h, list, MAXP);
 	ASSERT_EQ(13, n);
 	for (i = 0; i < 13; i++) {
-		struct row *r = row_of(list, n, kids[i]);
+		struct hc_task *r = row_of(list, n, kids[i]);
 
 		ASSERT_NE(NULL, r);
 		EXPECT_EQ(HCUBE_REASON_ADMIN, r->origin);
@@ -510,7 +476,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 	/* and the tree unit of task del takes them all out */
 	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, kids, 1, -1,
 			      HCUBE_UNIT_TREE, NULL));
-	EXPECT_EQ(0, rows(&self->h, list, MAXP));
+	EXPECT_EQ(0, hc_get_tasks(&self->h, list, MAXP));
 	expect_orig(_metadata, kids, 1, &self->orig);
 }
 
@@ -531,7 +497,7 @@ TEST_F(job, thread_unit_children_get_original_affinity)
 	puppet_send(&self->p, 't', 0, 0);
 	ASSERT_EQ(2, puppet_read(&self->p, all + 1, 2));
 	expect_orig(_metadata, all + 1, 2, &self->orig);
-	ASSERT_EQ(1, rows(&self->h, list, MAXP));
+	ASSERT_EQ(1, hc_get_tasks(&self->h, list, MAXP));
 	EXPECT_EQ(HCUBE_UNIT_THREAD, list[0].unit);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
 	EXPECT_EQ(self->s0[HCUBE_S_A_RELEASED] + 2, s[HCUBE_S_A_RELEASED]);
@@ -564,7 +530,7 @@ TEST_F_TIMEOUT(job, thousand_short_lived_children_leave_nothing, 300)
 	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1000, s[HCUBE_S_A_EXITED]);
 	EXPECT_EQ(1, s[HCUBE_S_A_TASKS]);
 	EXPECT_TRUE(balanced(s));
-	ASSERT_EQ(1, rows(&self->h, list, MAXP));
+	ASSERT_EQ(1, hc_get_tasks(&self->h, list, MAXP));
 	EXPECT_EQ((uint32_t)one, list[0].pid);
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(1, cube.ntasks);
@@ -610,7 +576,7 @@ TEST_F(job, exec_by_non_leader_thread)
 		usleep(10000);
 	}
 	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1, s[HCUBE_S_A_EXITED]);
-	n = rows(&self->h, list, MAXP);
+	n = hc_get_tasks(&self->h, list, MAXP);
 	ASSERT_EQ(1, n);
 	EXPECT_EQ((uint32_t)one, list[0].pid);
 	EXPECT_EQ(HCUBE_TASK_ACTIVE, list[0].state);
