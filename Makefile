@@ -7,59 +7,21 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
-BUILD ?= build
-CC ?= gcc
-CLANG ?= clang
-KSRC_TAR ?= /usr/src/linux-source-6.1.tar.xz
-
-# Where the pieces of linux-source-6.1 the project uses are extracted (never
-# committed): the kselftest harness and checkpatch.
-LSRC := $(BUILD)/linux-source
-KSFT := $(LSRC)/tools/testing/selftests
-KSFT_FILES := kselftest_harness.h kselftest.h lib.mk run_kselftest.sh \
-	      kselftest/runner.sh kselftest/prefix.pl kselftest/module.sh \
-	      cpu-hotplug/cpu-on-off-test.sh
-CHECKPATCH := $(LSRC)/scripts/checkpatch.pl
-
-include module/core/sources.mk
-CORE_SRC := $(addprefix module/core/,$(HCUBE_CORE_OBJS:.o=.c))
-CORE_LIB := $(BUILD)/core-obj/libhcube-core.a
-CORE_LIB_SAN := $(BUILD)/core-obj-san/libhcube-core.a
-CORE_HDR := module/core/hcube_core.h module/core/hcube_core_ext.h \
-	    module/core/hcube_internal.h uapi/linux/hcube.h \
-	    tools/include/linux/types.h tools/include/linux/math64.h \
-	    tools/include/linux/bits.h tools/include/linux/bitops.h \
-	    tools/include/linux/log2.h
-
-WARN := -Wall -Wextra -Werror
-# CPPFLAGS, CFLAGS and LDFLAGS (empty unless given: debian/rules passes
-# dpkg-buildflags' hardening) are added to the installed programs, hcubectl
-# and hcube-sim, and to the core objects they link.
-UCFLAGS := -std=gnu11 -O2 -g $(WARN) -Itools/include -Imodule/core -Iuapi
-SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer \
-	    -fno-sanitize-recover=all
-# kselftest_harness.h's macros compare int literals with unsigned values and
-# pass parameters that TEST() bodies need not use: those two warnings stay
-# off for test files only.
-TEST_CFLAGS := $(UCFLAGS) -Wno-unused-parameter -Wno-sign-compare \
-	       -I$(KSFT) -Iselftests/core
-
-COMMON_SRC := tools/common/json.c
-SIM_SRC := $(wildcard tools/hcube-sim/*.c) $(COMMON_SRC)
-SIM_HDR := $(wildcard tools/hcube-sim/*.h) tools/common/json.h
-CORE_TESTS := paper_test props_test flow_test aapc_test sbn_test diffuse_test \
-	      pebble_test optimal_test policy_test
+# The build directory, the flags, the core's archives and the kernel's
+# files the project uses: scripts/Makefile.common, which every folder's
+# Makefile includes too. The folders build and test their own parts; this
+# file makes what several of them share, then hands over to them.
+include scripts/Makefile.common
 
 # Nothing below runs a program that `make deps` installs while this file is
 # read: such values are recursive (= or ?=, never :=) and only recipes use
 # them, so they see what deps installed. `make demo` and `make check` also
 # run deps first and the rest in a sub-make. KVER ?= is recursive too.
-KVER ?= $(shell scripts/kver.sh 2>/dev/null)
-KDIR ?= /lib/modules/$(KVER)/build
 MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
 	      $(CORE_SRC) $(CORE_HDR)
+SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
-.PHONY: all deps tools module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools tools-san module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools module
 
@@ -86,132 +48,37 @@ module-check:
 deps:
 	@scripts/deps.sh
 
+# The tools (tools/hcube-sim/Makefile, tools/hcubectl/Makefile), plain and
+# with ASan + UBSan. The core archive each links is made here first, so
+# that no two sub-makes write the same object.
 tools: $(BUILD)/hcube-sim $(BUILD)/hcubectl
+tools-san: $(BUILD)/hcube-sim-san $(BUILD)/hcubectl-san
+$(BUILD)/hcube-sim: $(CORE_LIB)
+$(BUILD)/hcube-sim-san: $(CORE_LIB_SAN)
 
-$(BUILD)/hcube-sim: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB)
-	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB) $(LDFLAGS) -lm
+# What the host checks share, made before they run side by side (make -j).
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
 
-$(BUILD):
-	mkdir -p $@
-
-# The core, compiled once per flavour (plain, and with ASan + UBSan) into
-# objects with dependency files, and archived for the programs that use it.
-$(BUILD)/core-obj/%.o: module/core/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
-
-$(BUILD)/core-obj-san/%.o: module/core/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(UCFLAGS) $(SANITIZE) -MMD -MP -c -o $@ $<
-
-$(CORE_LIB): $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
-	rm -f $@ && $(AR) rcs $@ $^
-
-$(CORE_LIB_SAN): $(addprefix $(BUILD)/core-obj-san/,$(HCUBE_CORE_OBJS))
-	rm -f $@ && $(AR) rcs $@ $^
-
--include $(wildcard $(BUILD)/core-obj/*.d $(BUILD)/core-obj-san/*.d)
-
-$(LSRC)/.stamp-v3: | $(BUILD)
-	rm -rf $(LSRC) $(LSRC).tmp && mkdir -p $(LSRC).tmp
-	tar -xJf $(KSRC_TAR) -C $(LSRC).tmp --strip-components=1 \
-		$(addprefix linux-source-6.1/tools/testing/selftests/,$(KSFT_FILES)) \
-		linux-source-6.1/scripts/checkpatch.pl \
-		linux-source-6.1/scripts/spelling.txt \
-		linux-source-6.1/scripts/const_structs.checkpatch
-	mv $(LSRC).tmp $(LSRC) && touch $@
-
-# Host unit tests of the core: plain, and with ASan + UBSan.
-$(BUILD)/core/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR) $(LSRC)/.stamp-v3
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_LIB)
-
-$(BUILD)/core-san/%: selftests/core/%.c selftests/core/core_util.h $(CORE_LIB_SAN) $(CORE_HDR) $(LSRC)/.stamp-v3
-	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(SANITIZE) -o $@ $< $(CORE_LIB_SAN)
-
-# libFuzzer over the planners' inputs.
-$(BUILD)/fuzz/fuzz_plan: selftests/core/fuzz_plan.c $(CORE_SRC) $(CORE_HDR)
-	@mkdir -p $(dir $@)
-	$(CLANG) -std=gnu11 -O1 -g $(WARN) -Itools/include -Imodule/core -Iuapi \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-o $@ $< $(CORE_SRC)
+# The core's host tests, the fuzzer and the core's benchmark (selftests/core).
+check-core: $(SHARED)
+	@$(SUBMAKE) -C selftests/core check
 
 FUZZ_SECONDS ?= 300
-FUZZ_CHECK_SECONDS ?= 20
+fuzz: $(SHARED)
+	@$(SUBMAKE) -C selftests/core fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
-fuzz: $(BUILD)/fuzz/fuzz_plan
-	@mkdir -p $(BUILD)/fuzz/corpus
-	$< -max_total_time=$(FUZZ_SECONDS) -seed=1 $(BUILD)/fuzz/corpus
+bench-core: $(SHARED)
+	@$(SUBMAKE) -C selftests/core bench
 
-check-core: $(addprefix $(BUILD)/core/,$(CORE_TESTS)) \
-	    $(addprefix $(BUILD)/core-san/,$(CORE_TESTS)) \
-	    $(BUILD)/fuzz/fuzz_plan $(BUILD)/hcube-sim
-	@set -e; for t in $(CORE_TESTS); do \
-		echo "# core: $$t"; $(BUILD)/core/$$t; \
-		echo "# core (asan+ubsan): $$t"; $(BUILD)/core-san/$$t; \
-	done
-	@echo "# core: fuzz_plan for $(FUZZ_CHECK_SECONDS)s"
-	@mkdir -p $(BUILD)/fuzz/check-corpus
-	@$(BUILD)/fuzz/fuzz_plan -max_total_time=$(FUZZ_CHECK_SECONDS) -seed=1 \
-		$(BUILD)/fuzz/check-corpus 2>$(BUILD)/fuzz/check.log || \
-		{ tail -50 $(BUILD)/fuzz/check.log; exit 1; }
-	@grep -E '^Done|^#[0-9]+ *DONE' $(BUILD)/fuzz/check.log | tail -1
-	@echo "# core: hcube-sim plan"
-	@selftests/core/sim_plan_test.sh $(BUILD)/hcube-sim
-	@echo "# core: no call cycle between the core's files"
-	@scripts/check-cycles.py $(addprefix $(BUILD)/core-obj/,$(HCUBE_CORE_OBJS))
-
-# hcubectl, on libnl-genl-3. NL_CFLAGS, NL_LIBS and HCUBECTL_CFLAGS are
-# recursive (=): pkg-config runs when a recipe uses them, after `make deps`
-# has installed libnl, never when this file is read.
-NL_PKG := libnl-genl-3.0
-NL_CFLAGS = $(shell pkg-config --cflags $(NL_PKG))
-NL_LIBS = $(shell pkg-config --libs $(NL_PKG))
-NL_NEED = @pkg-config --exists $(NL_PKG) || { echo "$(NL_PKG) not found: run 'make deps'" >&2; exit 1; }
-HCUBECTL_SRC := $(wildcard tools/hcubectl/*.c) $(COMMON_SRC)
-HCUBECTL_HDR := $(wildcard tools/hcubectl/*.h) tools/common/json.h uapi/linux/hcube.h
-HCUBECTL_CFLAGS = -std=gnu11 -O2 -g $(WARN) -Iuapi -Itools/common $(NL_CFLAGS)
-# top's screen: ncurses (libncurses-dev), named as pkg-config --libs ncursesw does
-HCUBECTL_LIBS = $(NL_LIBS) -lncursesw -ltinfo -lm
-
-$(BUILD)/hcubectl: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(NL_NEED)
-	$(CC) $(HCUBECTL_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $(HCUBECTL_SRC) $(LDFLAGS) $(HCUBECTL_LIBS)
-
-$(BUILD)/hcubectl-san: $(HCUBECTL_SRC) $(HCUBECTL_HDR) | $(BUILD)
-	$(NL_NEED)
-	$(CC) $(HCUBECTL_CFLAGS) $(SANITIZE) -o $@ $(HCUBECTL_SRC) $(HCUBECTL_LIBS)
-
-# hcubectl's host tests (selftests/hcubectl/).
-$(BUILD)/hcubectl-test/extack_test: selftests/hcubectl/extack_test.c tools/hcubectl/extack.c tools/hcubectl/extack.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) $(SANITIZE) -Itools/hcubectl -o $@ $< tools/hcubectl/extack.c
-
-# The module's generated policies, compiled unchanged (tools/include/net/netlink.h).
-$(BUILD)/hcubectl-test/fakekernel.so: selftests/hcubectl/fakekernel.c module/hcube_nl_gen.c module/hcube_errors.h \
-		module/hcube_nl_gen.h tools/include/net/netlink.h $(CORE_SRC) $(CORE_HDR) uapi/linux/hcube.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O1 -g $(WARN) -shared -fPIC -Iuapi -Itools/include -Imodule/core -Imodule \
-		-o $@ $< module/hcube_nl_gen.c $(CORE_SRC) -ldl
-
-# hcubectl without the module: usage, errors, extack parsing, and a fake
-# kernel (LD_PRELOAD) whose plans come from the real core.
-check-hcubectl: $(BUILD)/hcubectl $(BUILD)/hcubectl-san $(BUILD)/hcubectl-test/extack_test \
-		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim
-	@$(BUILD)/hcubectl-test/extack_test
-	@selftests/hcubectl/cli_test.sh $(BUILD)/hcubectl $(BUILD)/hcubectl-san
-	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/fake_test.sh $(BUILD)/$$b \
-		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
-	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/apply_test.sh $(BUILD)/$$b \
-		$(BUILD)/hcubectl-test/fakekernel.so; done
-	@set -e; for b in hcubectl hcubectl-san; do selftests/hcubectl/top_test.sh $(BUILD)/$$b \
-		$(BUILD)/hcubectl-test/fakekernel.so $(BUILD)/hcube-sim; done
+# hcubectl without the module (selftests/hcubectl): usage, errors, extack
+# parsing, and a fake kernel (LD_PRELOAD) whose plans come from the real core.
+check-hcubectl: $(SHARED)
+	@$(SUBMAKE) -C selftests/hcubectl check
 
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that
 # run_kselftest.sh runs inside the VM.
-selftests: tools $(LSRC)/.stamp-v3
+selftests: tools $(LSRC_STAMP)
 	$(MAKE) -C selftests/hcube BUILD=$(abspath $(BUILD)) OUTPUT=$(abspath $(BUILD))/selftests/hcube \
 		install INSTALL_PATH=$(abspath $(BUILD))/kselftest
 
@@ -257,37 +124,16 @@ check-debug: tools selftests
 soak: module tools selftests
 	selftests/soak/run-soak.sh
 
-$(BUILD)/bench_core: selftests/core/bench_core.c selftests/core/core_util.h $(CORE_LIB) $(CORE_HDR)
-	$(CC) $(UCFLAGS) -Iselftests/core -o $@ $< $(CORE_LIB)
-
-bench-core: $(BUILD)/bench_core
-	$<
-
-# The module's cost and effect, measured in the VM (Documentation/performance.md):
-# rebalance against the userspace way, and makespan under four policies.
-# Not in `make check`: 18 minutes for BENCH_TOPOS="8x2 16x2" on the 2-core machine. Sizes: see selftests/bench/run-bench.sh.
-$(BUILD)/bench/hcube_bench: selftests/bench/hcube_bench.c selftests/hcube/hcube_nl.h \
-		selftests/hcube/hcube_util.h uapi/linux/hcube.h
-	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 -O2 -g $(WARN) -D_GNU_SOURCE -Iuapi -Iselftests/hcube -o $@ $< -lpthread
-
-# The bench-only module hcube_bare.ko (the physical limit of a rebalance),
-# built from a copy so that Kbuild's objects stay out of the sources.
-$(BUILD)/bench/bare/hcube_bare.ko: selftests/bench/bare/hcube_bare.c selftests/bench/bare/Kbuild
-	@test -n "$(KVER)" || { echo "no kernel headers: run 'make deps'"; exit 1; }
-	@mkdir -p $(dir $@)
-	cp $^ $(dir $@)
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/$(dir $@) modules
-
-BENCH_OUT ?= $(BUILD)/bench
-bench: module $(BUILD)/bench/hcube_bench $(BUILD)/bench/bare/hcube_bare.ko
-	KVER=$(KVER) BENCH_OUT=$(BENCH_OUT) selftests/bench/run-bench.sh
+# The module's cost and effect, measured in the VM (selftests/bench/Makefile,
+# Documentation/performance.md). Not in `make check`.
+bench: module
+	@$(SUBMAKE) -C selftests/bench run
 
 # checkpatch --strict over every file that is compiled into the kernel.
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h) \
 	    selftests/bench/bare/hcube_bare.c
 
-check-style: $(LSRC)/.stamp-v3
+check-style: $(LSRC_STAMP)
 	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"
 	@out=$$(perl $(CHECKPATCH) --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
@@ -334,8 +180,9 @@ check:
 	@set -e; for t in $(CHECK_VM); do $(MAKE) $$t; done
 
 # hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
-# the full grid, the sensitivity runs and the plots; check-sim runs a reduced
-# grid that asserts properties, with the plain and the ASan/UBSan build.
+# the full grid, the sensitivity runs and the plots; check-sim
+# (selftests/sim) runs a reduced grid that asserts properties, with the
+# plain and the ASan/UBSan build.
 .PHONY: experiment check-sim
 
 experiment: $(BUILD)/hcube-sim
@@ -348,14 +195,8 @@ experiment-sbn: $(BUILD)/hcube-sim
 	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
 	cp $(BUILD)/sbn/sbn.md Documentation/benchmarks/sbn.md
 
-$(BUILD)/hcube-sim-san: $(SIM_SRC) $(SIM_HDR) $(CORE_HDR) $(CORE_LIB_SAN)
-	$(CC) $(UCFLAGS) $(SANITIZE) -Itools/common -o $@ $(SIM_SRC) $(CORE_LIB_SAN) -lm
-
-check-sim: $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
-	@selftests/sim/sim_test.sh $(BUILD)/hcube-sim $(BUILD)/hcube-sim-san
-	@echo "# sim: no call cycle between hcube-sim's files"
-	@scripts/check-cycles.py --cflags "$(UCFLAGS) -Itools/common" \
-		$(filter tools/hcube-sim/%,$(SIM_SRC))
+check-sim: $(SHARED)
+	@$(SUBMAKE) -C selftests/sim check
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
 # MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
