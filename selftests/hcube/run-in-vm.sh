@@ -37,7 +37,17 @@ done
 # a marker in the kernel log: what comes after it is the tests' doing
 echo "hcube-selftests: start" >/dev/kmsg 2>/dev/null || true
 out=$(mktemp)
-# through a pipe: the runner appends to /dev/stdout, which must not be a file
-"$K/run_kselftest.sh" "${args[@]}" | tee "$out"
+last=$SECONDS
+# through a pipe: the runner appends to /dev/stdout, which must not be a
+# file; each test's time follows its result, as a comment
+"$K/run_kselftest.sh" "${args[@]}" | while IFS= read -r line; do
+	printf '%s\n' "$line"
+	case $line in
+	"ok "* | "not ok "*)
+		echo "# time: $((SECONDS - last)) s"
+		last=$SECONDS
+		;;
+	esac
+done | tee "$out"
 echo "# topology: $(nproc) CPUs, $(ls -d /sys/devices/system/node/node* | wc -l) node(s), kernel $(uname -r)"
 ktap_summary "$out" "$want"
