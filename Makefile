@@ -56,6 +56,10 @@ tools-san: $(BUILD)/hcube-sim-san $(BUILD)/hcubectl-san
 $(BUILD)/hcube-sim: $(CORE_LIB)
 $(BUILD)/hcube-sim-san: $(CORE_LIB_SAN)
 
+# The build directory's files by their relative names too (make build/hcubectl).
+$(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
+	@$(MAKE) --no-print-directory $(BUILD)/$*
+
 # What the host checks share, made before they run side by side (make -j).
 SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
 
