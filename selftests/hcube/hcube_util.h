@@ -7,6 +7,7 @@
 #define HCUBE_SELFTEST_UTIL_H
 
 #include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
@@ -593,6 +594,40 @@ static inline const char *hc_count_by_affinity(struct hnl *h, struct hc_cube *c,
 		}
 	}
 	return NULL;
+}
+
+/*
+ * A child of @parent (the lowest pid), found by the parent pids in
+ * /proc/PID/stat: /proc/PID/task/TID/children needs CONFIG_PROC_CHILDREN,
+ * which the debug kernel lacks. 0 when it has none.
+ */
+static inline pid_t hc_child_of(pid_t parent)
+{
+	struct dirent *d;
+	pid_t best = 0;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		char path[300], buf[512], *p;
+		pid_t pid = atoi(d->d_name), pp;
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (p && sscanf(p + 2, "%*c %d", &pp) == 1 && pp == parent &&
+		    (!best || pid < best))
+			best = pid;
+	}
+	closedir(dir);
+	return best;
 }
 
 /* Write @s to the file @path: 0 or -errno. */

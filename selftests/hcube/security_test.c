@@ -378,25 +378,10 @@ TEST_F(sec, pid_namespace_translates_and_hides)
 	close(back[1]);
 	/* the inner init's pid here, then its sleeping child's */
 	for (i = 0; i < 500 && (!inner || !sleeper); i++) {
-		char path[96];
-
 		usleep(20000);
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", outer, outer);
-		f = fopen(path, "r");
-		if (f) {
-			if (fscanf(f, "%d", &inner) != 1)
-				inner = 0;
-			fclose(f);
-		}
-		if (!inner)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", inner, inner);
-		f = fopen(path, "r");
-		if (f) {
-			if (fscanf(f, "%d", &sleeper) != 1)
-				sleeper = 0;
-			fclose(f);
-		}
+		inner = hc_child_of(outer);
+		if (inner)
+			sleeper = hc_child_of(inner);
 	}
 	ASSERT_GT(sleeper, 0) TH_LOG("the namespace's sleeper did not start");
 	ASSERT_EQ(0, hc_task_add(&self->h, &sleeper, 1, -1, 0));

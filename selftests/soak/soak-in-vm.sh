@@ -104,14 +104,19 @@ hotplug_loop() {
 	echo "$k" >"$T/hotplug"
 }
 
-# the processes below $1, and itself
+# the processes below $1, and itself, from their parent pids (not from
+# /proc/PID/task/TID/children: the debug kernel has no CONFIG_PROC_CHILDREN)
 tree_pids() {
-	local c
-	echo "$1"
-	# shellcheck disable=SC2013 # one pid a word
-	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		tree_pids "$c"
-	done
+	ps -e -o pid= -o ppid= | awk -v root="$1" '
+	{ kids[$2] = kids[$2] " " $1 }
+	END {
+		n = 1; q[1] = root; out = root
+		for (i = 1; i <= n; i++) {
+			m = split(kids[q[i]], a, " ")
+			for (j = 1; j <= m; j++) { q[++n] = a[j]; out = out " " a[j] }
+		}
+		print out
+	}'
 }
 
 # send $2 to every process of the tree at $1, twice: the second pass
