@@ -56,9 +56,12 @@ tools-san: $(BUILD)/hcube-sim-san $(BUILD)/hcubectl-san
 $(BUILD)/hcube-sim: $(CORE_LIB)
 $(BUILD)/hcube-sim-san: $(CORE_LIB_SAN)
 
-# The build directory's files by their relative names too (make build/hcubectl).
+# The build directory's files by their relative names too (make build/hcubectl),
+# when it is below this directory.
+ifneq ($(filter $(CURDIR)/%,$(BUILD)),)
 $(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
 	@$(MAKE) --no-print-directory $(BUILD)/$*
+endif
 
 # What the host checks share, made before they run side by side (make -j).
 SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
