@@ -354,11 +354,10 @@ static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
 		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
 	if (threads)
 		hreq_flag(r, HCUBE_A_THREADS);
-	err = hnl_do(h, r, &rp);
+	err = hc_send(h, r, &rp);
 	if (!err)
 		err = hc_task_refusal(&rp);
 	hreply_free(&rp);
-	free(r);
 	return err;
 }
 
@@ -596,34 +595,44 @@ static inline const char *hc_count_by_affinity(struct hnl *h, struct hc_cube *c,
 	return NULL;
 }
 
+/* @pid's parent pid and state letter, from /proc/PID/stat; -1 when gone. */
+static inline pid_t hc_ppid_of(pid_t pid, char *state)
+{
+	char path[64], buf[512], *p;
+	pid_t pp = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f)) {
+		p = strrchr(buf, ')');
+		if (!p || sscanf(p + 2, "%c %d", state, &pp) != 2)
+			pp = -1;
+	}
+	fclose(f);
+	return pp;
+}
+
 /*
- * A child of @parent (the lowest pid), found by the parent pids in
- * /proc/PID/stat: /proc/PID/task/TID/children needs CONFIG_PROC_CHILDREN,
- * which the debug kernel lacks. 0 when it has none.
+ * A child of @parent (the lowest pid), found by the parent pids:
+ * /proc/PID/task/TID/children needs CONFIG_PROC_CHILDREN, which the debug
+ * kernel lacks. 0 when it has none.
  */
 static inline pid_t hc_child_of(pid_t parent)
 {
 	struct dirent *d;
 	pid_t best = 0;
 	DIR *dir = opendir("/proc");
+	char state;
 
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
-		char path[300], buf[512], *p;
-		pid_t pid = atoi(d->d_name), pp;
-		FILE *f;
+		pid_t pid = atoi(d->d_name);
 
-		if (pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", d->d_name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		fclose(f);
-		if (p && sscanf(p + 2, "%*c %d", &pp) == 1 && pp == parent &&
-		    (!best || pid < best))
+		if (pid > 0 && hc_ppid_of(pid, &state) == parent && (!best || pid < best))
 			best = pid;
 	}
 	closedir(dir);

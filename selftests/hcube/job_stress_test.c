@@ -28,31 +28,11 @@ static int seconds(void)
 	return s && atoi(s) > 0 ? atoi(s) : 10;
 }
 
-/* The state letter and parent pid of @pid from /proc; -1 when gone. */
-static pid_t ppid_of(pid_t pid, char *state)
-{
-	char path[64], buf[512], *p;
-	pid_t pp = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		if (!p || sscanf(p + 2, "%c %d", state, &pp) != 2)
-			pp = -1;
-	}
-	fclose(f);
-	return pp;
-}
-
 static int alive(pid_t tid)
 {
 	char state = 0;
 
-	return ppid_of(tid, &state) >= 0 && state != 'Z' && state != 'X';
+	return hc_ppid_of(tid, &state) >= 0 && state != 'Z' && state != 'X';
 }
 
 static int descends(pid_t pid, pid_t root)
@@ -64,7 +44,7 @@ static int descends(pid_t pid, pid_t root)
 
 		if (pid == root)
 			return 1;
-		pid = ppid_of(pid, &state);
+		pid = hc_ppid_of(pid, &state);
 	}
 	return 0;
 }
@@ -92,7 +72,7 @@ static void print_state(pid_t pid)
 {
 	static struct hc_task t[8192];
 	char state;
-	pid_t pp = ppid_of(pid, &state);
+	pid_t pp = hc_ppid_of(pid, &state);
 	struct hnl h;
 	int n, i;
 
