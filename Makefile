@@ -175,18 +175,29 @@ check-gen:
 # `make check`: the packages, then in sub-makes (which read this file after
 # deps ran) the host checks, CHECK_JOBS at a time (each one's output printed
 # whole when it ends: make -Otarget; any failure fails the run), then the
-# ones that boot VMs, one after the other.
+# ones that boot VMs, also CHECK_JOBS at a time. qemu's TCG runs a VM on
+# one host core, so on 2 cores the PREEMPT_RT suite runs beside the
+# standard kernel's DKMS, kselftest and suite VMs, which CHECK_VM_ORDER
+# keeps in that order (DKMS installs into this host's /lib/modules, which
+# the VMs see). What the checks share (module, tools, selftests) is built
+# once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
 	      check-sim check-mpi check-docs check-install check-deb-version module-check
 CHECK_VM := check-dkms check-ksft check-vm check-rt
 CHECK_JOBS ?= 2
-.PHONY: check-host
+.PHONY: check-host check-vms
 check-host: $(CHECK_HOST)
+check-vms: $(CHECK_VM)
+ifeq ($(CHECK_VM_ORDER),1)
+check-ksft: | check-dkms
+check-vm: | check-ksft
+endif
 
 check:
 	@scripts/deps.sh
 	$(MAKE) -j$(CHECK_JOBS) -Otarget check-host
-	@set -e; for t in $(CHECK_VM); do $(MAKE) $$t; done
+	@echo "# the VM checks, $(CHECK_JOBS) at a time: each one's output when it ends"
+	$(MAKE) -j$(CHECK_JOBS) -Otarget CHECK_VM_ORDER=1 check-vms
 
 # hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
 # the full grid, the sensitivity runs and the plots; check-sim
