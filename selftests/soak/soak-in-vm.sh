@@ -70,7 +70,15 @@ fuzz_messages() {
 	     END { print s + 0 }' "$@"
 }
 
-# the tids of every live process below $1, and its own
+# is task $1 alive: not gone, not a zombie (an exited child that its
+# stopped parent has not reaped: the module saw it exit)
+live() {
+	local st
+	st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) || return 1
+	case ${st%% *} in Z | X | "") return 1 ;; esac
+}
+
+# the tids of every process below $1, and its own
 tree_tids() {
 	local p
 	for p in $(tree_pids "$1"); do
@@ -140,10 +148,9 @@ stressng_job() {
 		>"$T/stress-ng.log" 2>&1 &
 	pid=$!
 	sleep 1
-	if ! "$HC" task add "$pid" --tree >"$T/task-add.log" 2>&1; then
-		echo "# task add $pid --tree: $(head -c 300 "$T/task-add.log")" >&2
-		refused=1
-	fi
+	"$HC" task add "$pid" --tree >"$T/task-add.log" 2>&1 ||
+		echo "# task add $pid --tree: $(grep -v '^registered ' "$T/task-add.log" | head -c 300)" >&2
+	grep -q "^registered pid $pid " "$T/task-add.log" || refused=1
 	sleep $((secs / 2))
 	# stop the whole tree, let the module see the last births, compare
 	signal_tree "$pid" STOP
@@ -156,10 +163,18 @@ print(" ".join(str(t["pid"]) for t in json.load(sys.stdin)))')
 	for t in $tids; do
 		case " $reg " in
 		*" $t "*) ;;
-		*) [ -d "/proc/$t" ] && missing=$((missing + 1)) && gone="$gone $t" ;;
+		*) live "$t" && missing=$((missing + 1)) && gone="$gone $t" ;;
 		esac
 	done
-	[ $missing = 0 ] || echo "# stress-ng job $pid: live, not registered:$gone" >&2
+	if [ $missing != 0 ]; then
+		echo "# stress-ng job $pid: live, not registered:$gone" >&2
+		for t in $gone; do
+			echo "#   $t: $(sed 's/.*) //' "/proc/$t/stat" 2>/dev/null | cut -d' ' -f1,2)" \
+				"$(grep Cpus_allowed_list "/proc/$t/status" 2>/dev/null)"
+		done | head -5 >&2
+		"$HC" stats 2>&1 | sed 's/^/#   /' >&2
+		"$HC" config show 2>&1 | sed 's/^/#   /' >&2
+	fi
 	signal_tree "$pid" CONT
 	wait "$pid"
 	ops=$(awk '$4 ~ /^(fork|clone|vfork)$/ && $5 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' \
