@@ -341,8 +341,8 @@ TEST_F(sec, unprivileged_reader_sees_its_own_tasks_and_no_events)
  */
 TEST_F(sec, pid_namespace_translates_and_hides)
 {
-	int go[2], back[2], n = -1, i;
-	char self_exe[256], arg_go[16], arg_back[16];
+	int go[2], back[2], n = -1, i, exe;
+	char self_exe[32], arg_go[16], arg_back[16];
 	pid_t outer, inner = 0, sleeper = 0, root = hc_spawn(0);
 	uint32_t seen[8];
 	FILE *f;
@@ -355,11 +355,15 @@ TEST_F(sec, pid_namespace_translates_and_hides)
 		SKIP(return, "this kernel has no user namespaces (CONFIG_USER_NS)");
 	ASSERT_EQ(0, pipe(go));
 	ASSERT_EQ(0, pipe(back));
-	/* the binary's path: nobody may not read root's /proc/PID/exe */
-	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
-	ASSERT_GT(n, 0);
-	self_exe[n] = 0;
-	n = -1;
+	/*
+	 * The binary, for nobody to run: neither root's /proc/PID/exe (nobody
+	 * may not read it) nor its path (below /root, say, nobody may not
+	 * search it), but a descriptor opened here, which unshare inherits
+	 * and executes as /proc/self/fd/N.
+	 */
+	exe = open("/proc/self/exe", O_RDONLY);
+	ASSERT_GE(exe, 0);
+	snprintf(self_exe, sizeof(self_exe), "/proc/self/fd/%d", exe);
 	outer = fork();
 	ASSERT_GE(outer, 0);
 	if (outer == 0) {
@@ -374,6 +378,7 @@ TEST_F(sec, pid_namespace_translates_and_hides)
 		_exit(127);
 	}
 	self->kids[self->nkids++] = outer;
+	close(exe);
 	close(go[0]);
 	close(back[1]);
 	/* the inner init's pid here, then its sleeping child's */
