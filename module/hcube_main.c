@@ -16,9 +16,6 @@
 #include <linux/threads.h>
 #include "hcube.h"
 
-#define CREATE_TRACE_POINTS
-#include "hcube_trace.h"
-
 static struct hcube hcube;
 
 static char *mode = "auto";
