@@ -44,6 +44,8 @@ module-check:
 	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(abspath $(MODCHECK)) C=2 W=1 modules 2>&1 | \
 		grep -v "Skipping BTF generation" ); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
+	@echo "# module: no call cycle between the module's files"
+	@scripts/check-cycles.py $$(ls $(MODCHECK)/module/*.o | grep -v '/hcube\.mod\.o$$')
 
 deps:
 	@scripts/deps.sh
