@@ -28,6 +28,7 @@
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
@@ -223,6 +224,39 @@ struct hcube {
 	/* the netlink layer's, while the family is registered */
 	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 };
+
+/*
+ * The phases of a rebalance, timed only in the module that `make bench`
+ * builds with HCUBE_BENCH_PHASES=y (module/hcube_bench.c, which logs them):
+ * how its time divides between finding changed tasks, planning and moving,
+ * and how much of the moving is set_cpus_allowed_ptr() itself. In every
+ * other build these are empty.
+ */
+enum hcube_bench_phase {
+	HCUBE_BENCH_FIND,	/* hcube_find_changed() */
+	HCUBE_BENCH_EVACUATE,	/* hcube_evacuate_all() */
+	HCUBE_BENCH_PLAN,	/* the loads and the policy's plan */
+	HCUBE_BENCH_ROUTES,	/* the plan into routes */
+	HCUBE_BENCH_MOVES,	/* the routes applied */
+	HCUBE_BENCH_NPHASES
+};
+
+#ifdef HCUBE_BENCH_PHASES
+void hcube_bench_start(void);
+void hcube_bench_mark(enum hcube_bench_phase ph);
+int hcube_bench_set_cpus(struct task_struct *p, const struct cpumask *mask);
+void hcube_bench_report(struct hcube *hc, u32 moved);
+#else
+static inline void hcube_bench_start(void) { }
+static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
+static inline int hcube_bench_set_cpus(struct task_struct *p,
+				       const struct cpumask *mask)
+{
+	return set_cpus_allowed_ptr(p, mask);
+}
+
+static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
+#endif
 
 /*
  * Tell the listeners of the "events" group: @cmd is one of the family's

@@ -213,9 +213,12 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	r->policy = policy;
 	r->trigger = trigger;
 	r->dry_run = dry_run;
+	hcube_bench_start();
 	hcube_find_changed(hc, r);
+	hcube_bench_mark(HCUBE_BENCH_FIND);
 	if (!dry_run)
 		hcube_evacuate_all(hc, r);
+	hcube_bench_mark(HCUBE_BENCH_EVACUATE);
 
 	hcube_load_snapshot(hc, hc->m.load);
 	memcpy(r->before, hc->m.load, hc->nv * sizeof(u32));
@@ -244,6 +247,7 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	}
 	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
 		return -EIO;
+	hcube_bench_mark(HCUBE_BENCH_PLAN);
 	r->plan = &hc->plan;
 	memcpy(r->planned, hc->plan.after, hc->nv * sizeof(u32));
 
@@ -257,8 +261,11 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 				hcube_routes_max(hc->dim), &nroutes, hc->m.work);
 	if (WARN_ONCE(err, "hcube: routes failed: %s\n", hcube_strerror(err)))
 		return -EIO;
+	hcube_bench_mark(HCUBE_BENCH_ROUTES);
 	for (i = 0; i < nroutes; i++)
 		r->moved += hcube_apply_route(hc, r, &hc->m.routes[i]);
+	hcube_bench_mark(HCUBE_BENCH_MOVES);
+	hcube_bench_report(hc, r->moved);
 	hcube_load_snapshot(hc, r->after);
 	hc->cnt.rebalances++;
 	if (trigger == HCUBE_REASON_AUTO)

@@ -372,7 +372,7 @@ static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
 	if (!cpumask_and(mask, hc->v[v].usable, hcube_task_allowed(t)))
 		return -EXDEV;
 	epoch = hcube_mask_offlines(hc, mask);
-	err = set_cpus_allowed_ptr(t->task, mask);
+	err = hcube_bench_set_cpus(t->task, mask);
 	if (err)
 		return err;
 	cpumask_copy(hcube_task_given(t), mask);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the bench VM, from the repository root (run-bench.sh starts
 # it): loads hcube.ko, then runs `hcube_bench cost $BENCH_COST_ARGS` when
-# BENCH_COST is 1 and `hcube_bench makespan $BENCH_MAKESPAN_ARGS` when
+# BENCH_COST is 1 (then again with the phases module, with
+# $BENCH_PHASES_ARGS when they are not empty) and `hcube_bench makespan $BENCH_MAKESPAN_ARGS` when
 # BENCH_MAKESPAN is 1, and `hcube_bench idle $BENCH_IDLE_ARGS` when
 # BENCH_IDLE is 1. The R lines go to stdout.
 set -eu
@@ -28,6 +29,17 @@ echo "# vm cmdline: $(cat /proc/cmdline)"
 # shellcheck disable=SC2086
 if [ "${BENCH_COST:-1}" = 1 ]; then
 	"$B/bench/hcube_bench" cost ${BENCH_COST_ARGS:-}
+fi
+# Where a rebalance's time goes: the same cost rounds (BENCH_PHASES_ARGS)
+# with hcube built with HCUBE_BENCH_PHASES=y, which logs each rebalance's
+# phases. Its R cost lines become "R cost-phases", its log lines "R phases".
+PHASES_KO=$B/bench/phases/hcube.ko
+if [ "${BENCH_COST:-1}" = 1 ] && [ -n "${BENCH_PHASES_ARGS:-}" ] && [ -e "$PHASES_KO" ]; then
+	rmmod hcube
+	insmod "$PHASES_KO" mode=cpu
+	# shellcheck disable=SC2086
+	"$B/bench/hcube_bench" cost $BENCH_PHASES_ARGS | sed 's/^R cost /R cost-phases /'
+	dmesg | sed -n "s/.*hcube: bench phases: /R phases cpus=$(nproc) /p"
 fi
 # shellcheck disable=SC2086
 if [ "${BENCH_IDLE:-0}" = 1 ]; then

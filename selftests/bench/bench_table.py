@@ -148,6 +148,48 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
+def phases_table(rows):
+    """Where a rebalance's time goes: the phases module's log lines (one
+    per rebalance that moved tasks; medians), beside the bare loop of the
+    same VM's rounds with that module (its "cost-phases" line)."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r["kind"] == "phases" and r["moved"] > 0:
+            groups[(r["cpus"], r["tasks"])].append(r)
+    if not groups:
+        return ""
+    bare = {(r["cpus"], r["n"]): r for r in rows if r["kind"] == "cost-phases"}
+    def ms(k, g):
+        return statistics.median(x[k] for x in g) / 1e6
+
+    body = []
+    for key in sorted(groups):
+        g = groups[key]
+        moved = statistics.median(x["moved"] for x in g)
+        parts = [ms(k, g) for k in ("find_ns", "evacuate_ns", "plan_ns",
+                                     "routes_ns", "moves_ns")]
+        sca = ms("set_cpus_ns", g)
+        total = statistics.median(sum(x[k] for k in ("find_ns", "evacuate_ns",
+                                                      "plan_ns", "routes_ns",
+                                                      "moves_ns")) for x in g) / 1e6
+        b = bare.get(key, {}).get("bare_ms", 0)
+        body.append([key[0], key[1], "%d" % moved, len(g)] +
+                    ["%.2f" % p for p in parts] +
+                    ["%.2f" % sca,
+                     "%.2f" % ((parts[4] - sca) * 1e3 / moved) if moved else "-",
+                     "%.2f" % total,
+                     "%.2f" % b if b > 0 else "-",
+                     "%.2f" % (sca / b) if b > 0 else "-",
+                     "%.2f" % (total / b) if b > 0 else "-"])
+    return ("### Where a rebalance's time goes (the phases module; medians)\n\n" +
+            table(["vCPUs", "tasks", "moved", "rebalances", "find changed ms",
+                   "evacuate ms", "plan ms", "routes ms", "moves ms",
+                   "of which set_cpus_allowed_ptr() ms",
+                   "the rest of a move µs", "sum ms", "bare loop ms (same VM)",
+                   "set_cpus_allowed_ptr() in the module / bare",
+                   "sum / bare"], body) + "\n")
+
+
 def profile_tables(rows):
     rows = [r for r in rows if r["kind"] == "profile"]
     if not rows:
@@ -165,7 +207,7 @@ def main():
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (cost_tables(rows), idle_table(rows), profile_tables(rows),
+    for s in (cost_tables(rows), phases_table(rows), idle_table(rows), profile_tables(rows),
               makespan_tables(rows)):
         if s:
             print(s)

@@ -10,6 +10,9 @@
 #   BENCH_COST_N          threads registered, per VM [1024,4096,16384]
 #   BENCH_REPS            rebalances timed per size, each way [5]
 #   BENCH_DRY             dry runs timed per size [5]
+#   BENCH_PHASES          1: each cost VM runs its rounds again with the phases
+#                         module (where a rebalance's time goes) [1];
+#                         BENCH_PHASES_N its threads [16384]
 #   BENCH_PROFILE         1: one more VM, a function_graph profile of a run [1]
 #   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096]
 #   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2 16x2"]
@@ -31,6 +34,12 @@ topos=${BENCH_TOPOS-8x2 16x2 32x4}
 mtopos=${BENCH_MAKESPAN_TOPOS-8x2 16x2}
 export BENCH_COST_ARGS="-n ${BENCH_COST_N:-1024,4096,16384} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
 export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}${BENCH_THRESHOLD:+ -t $BENCH_THRESHOLD}${BENCH_COOLDOWN_MS:+ -c $BENCH_COOLDOWN_MS}"
+# the phases module's rounds (BENCH_PHASES=0: none)
+if [ "${BENCH_PHASES:-1}" = 1 ]; then
+	export BENCH_PHASES_ARGS="-n ${BENCH_PHASES_N:-16384} -r ${BENCH_REPS:-5} -k 1"
+else
+	export BENCH_PHASES_ARGS=
+fi
 export BENCH_IDLE_ARGS="-n ${BENCH_IDLE_N:-0,16384} -s ${BENCH_IDLE_S:-60}"
 itopo=${BENCH_IDLE_TOPO-8x2}
 rc=0
@@ -41,7 +50,7 @@ rc=0
 	echo "host: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/^Mem:/ {print $2 " GiB"}'), kernel $(uname -r)"
 	echo "qemu: $(${HCUBE_VM_QEMU:-qemu-system-x86_64} --version | head -1)"
 	echo "guest: Debian $(scripts/kver.sh 2>/dev/null), TCG (cost: one host thread, makespan: one per vCPU), -cpu max, ${BENCH_MEM:-2048} MiB, slab_nomerge"
-	echo "cost args: $BENCH_COST_ARGS; idle args: $BENCH_IDLE_ARGS; makespan args: $BENCH_MAKESPAN_ARGS"
+	echo "cost args: $BENCH_COST_ARGS; phases args: ${BENCH_PHASES_ARGS:-none}; idle args: $BENCH_IDLE_ARGS; makespan args: $BENCH_MAKESPAN_ARGS"
 } >"$out/machine.txt"
 cat "$out/machine.txt"
 
@@ -52,6 +61,7 @@ run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, idle 0
 		--mem "${BENCH_MEM:-2048}" --timeout "${BENCH_TIMEOUT:-1500}" --tcg-thread "$4" \
 		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN --env BENCH_IDLE \
 		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_IDLE_ARGS \
+		--env BENCH_PHASES_ARGS \
 		-- selftests/bench/bench-in-vm.sh >"$5" || { echo "# FAILED: $1" >&2; rc=1; }
 	grep -v '^R ' "$5" >&2
 }
