@@ -6,9 +6,10 @@
  *
  * - hcube.lock, a mutex, guards struct hcube but for what follows. The
  *   netlink ops (the family is parallel_ops) and the module's worker take
- *   it. Inside it, the CPU hotplug lock is taken (for reading) only for a
- *   snapshot of the present CPUs' topology (TOPO_SET, and at load); no
- *   path takes hcube.lock while holding the hotplug lock.
+ *   it. Inside it, the CPU hotplug lock is taken (for reading) for a
+ *   snapshot of the present CPUs' topology (TOPO_SET, and at load) and
+ *   around each change of a task's mask (hcube_set_cpus()); no path takes
+ *   hcube.lock while holding the hotplug lock.
  * - hcube.hp_lock, a spinlock, guards what the CPU hotplug callbacks
  *   record: hp_online, hp_pending and cpu_offlines. The callbacks take
  *   only it, record the change and queue the worker, which applies it
@@ -226,39 +227,6 @@ struct hcube {
 };
 
 /*
- * The phases of a rebalance, timed only in the module that `make bench`
- * builds with HCUBE_BENCH_PHASES=y (module/hcube_bench.c, which logs them):
- * how its time divides between finding changed tasks, planning and moving,
- * and how much of the moving is set_cpus_allowed_ptr() itself. In every
- * other build these are empty.
- */
-enum hcube_bench_phase {
-	HCUBE_BENCH_FIND,	/* hcube_find_changed() */
-	HCUBE_BENCH_EVACUATE,	/* hcube_evacuate_all() */
-	HCUBE_BENCH_PLAN,	/* the loads and the policy's plan */
-	HCUBE_BENCH_ROUTES,	/* the plan into routes */
-	HCUBE_BENCH_MOVES,	/* the routes applied */
-	HCUBE_BENCH_NPHASES
-};
-
-#ifdef HCUBE_BENCH_PHASES
-void hcube_bench_start(void);
-void hcube_bench_mark(enum hcube_bench_phase ph);
-int hcube_bench_set_cpus(struct task_struct *p, const struct cpumask *mask);
-void hcube_bench_report(struct hcube *hc, u32 moved);
-#else
-static inline void hcube_bench_start(void) { }
-static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
-static inline int hcube_bench_set_cpus(struct task_struct *p,
-				       const struct cpumask *mask)
-{
-	return set_cpus_allowed_ptr(p, mask);
-}
-
-static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
-#endif
-
-/*
  * Tell the listeners of the "events" group: @cmd is one of the family's
  * *_NTF commands. Domain code calls this, never the netlink layer, which
  * sets hcube.notify when it registers the family (hcube_nl_init()).
@@ -318,7 +286,7 @@ bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
 void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
-int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask);
+int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask);
 int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
 bool hcube_in_cpuset(struct task_struct *p);
 int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
@@ -398,5 +366,38 @@ void hcube_events_drain(struct hcube *hc);
 /* hcube_nl.c */
 int hcube_nl_init(struct hcube *hc);
 void hcube_nl_exit(struct hcube *hc);
+
+/*
+ * The phases of a rebalance, timed only in the module that `make bench`
+ * builds with HCUBE_BENCH_PHASES=y (module/hcube_bench.c, which logs them):
+ * how its time divides between finding changed tasks, planning and moving,
+ * and how much of the moving is set_cpus_allowed_ptr() itself. In every
+ * other build these are empty.
+ */
+enum hcube_bench_phase {
+	HCUBE_BENCH_FIND,	/* hcube_find_changed() */
+	HCUBE_BENCH_EVACUATE,	/* hcube_evacuate_all() */
+	HCUBE_BENCH_PLAN,	/* the loads and the policy's plan */
+	HCUBE_BENCH_ROUTES,	/* the plan into routes */
+	HCUBE_BENCH_MOVES,	/* the routes applied */
+	HCUBE_BENCH_NPHASES
+};
+
+#ifdef HCUBE_BENCH_PHASES
+void hcube_bench_start(void);
+void hcube_bench_mark(enum hcube_bench_phase ph);
+int hcube_bench_set_cpus(struct task_struct *p, const struct cpumask *mask);
+void hcube_bench_report(struct hcube *hc, u32 moved);
+#else
+static inline void hcube_bench_start(void) { }
+static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
+static inline int hcube_bench_set_cpus(struct task_struct *p,
+				       const struct cpumask *mask)
+{
+	return hcube_set_cpus(p, mask);
+}
+
+static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
+#endif
 
 #endif

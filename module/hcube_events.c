@@ -92,7 +92,7 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
 {
 	if (!cpumask_equal(&p->cpus_mask, hcube_task_orig(c)) &&
 	    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
-		set_cpus_allowed_ptr(p, hcube_task_orig(c));
+		hcube_set_cpus(p, hcube_task_orig(c));
 }
 
 /*
@@ -240,7 +240,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		if (!(p->flags & PF_EXITING) &&
 		    !cpumask_equal(&p->cpus_mask, hcube_task_orig(t)) &&
 		    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
-			set_cpus_allowed_ptr(p, hcube_task_orig(t));
+			hcube_set_cpus(p, hcube_task_orig(t));
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
 		return false;

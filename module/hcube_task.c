@@ -33,6 +33,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cgroup.h>
+#include <linux/cpu.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -294,13 +295,25 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 	return v;
 }
 
-/* Set @p's mask to @mask and read it back. */
-int hcube_task_set_mask(struct task_struct *p, const struct cpumask *mask)
+/*
+ * hcube's one way to set a task's mask, with the CPU hotplug lock held for
+ * reading (inside hcube.lock or alone; never under the hotplug lock). On
+ * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
+ * deactivation of the CPUs of its new mask can leave the task on a CPU
+ * outside the mask with no migration pending: the stopper completes the
+ * request, then __migrate_task() gives up on the inactive destination.
+ * Such a task keeps running there, and on PREEMPT_RT its next
+ * migrate_enable() warns in affine_move_task() (make check's stress did
+ * that). The lock is held for one call, so hotplug waits for at most one
+ * move.
+ */
+int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
 {
-	int err = set_cpus_allowed_ptr(p, mask);
+	int err;
 
-	if (!err && !cpumask_equal(&p->cpus_mask, mask))
-		err = -EIO;
+	cpus_read_lock();
+	err = set_cpus_allowed_ptr(p, mask);
+	cpus_read_unlock();
 	return err;
 }
 
@@ -454,7 +467,7 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
 	    !(p->flags & PF_EXITING) && !hcube_task_sync(hc, t)) {
-		int err = set_cpus_allowed_ptr(p, hcube_task_orig(t));
+		int err = hcube_set_cpus(p, hcube_task_orig(t));
 
 		if (err)
 			pr_info("pid %d: original affinity %*pbl not restored: %d\n",
@@ -928,7 +941,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	smp_mb();
 	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to);
 	if (err) {
-		set_cpus_allowed_ptr(p, hcube_task_orig(t));
+		hcube_set_cpus(p, hcube_task_orig(t));
 		xa_erase(&hc->tasks, t->id);
 		hcube_task_hash_del(hc, t);
 		return err;
