@@ -17,8 +17,6 @@ include scripts/Makefile.common
 # read: such values are recursive (= or ?=, never :=) and only recipes use
 # them, so they see what deps installed. `make demo` and `make check` also
 # run deps first and the rest in a sub-make. KVER ?= is recursive too.
-MODULE_SRC := Kbuild module/core/sources.mk $(wildcard module/*.c module/*.h uapi/linux/*.h) \
-	      $(CORE_SRC) $(CORE_HDR)
 SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
 .PHONY: all deps tools tools-san module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean

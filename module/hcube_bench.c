@@ -6,12 +6,12 @@
  * selftests/bench builds as a second module beside the real one. After
  * each rebalance that moved tasks it logs one line, "hcube: bench phases:"
  * and key=value pairs in nanoseconds, that bench-in-vm.sh collects. The
- * clock is read around every set_cpus_allowed_ptr() call too, which the
- * real module does not do: its own rebalance time is measured without
- * this file. set_cpus_ns times hcube_set_cpus(), the call with the
- * CPU hotplug lock taken around it. The clock is local_clock(), the TSC: the bench VM's
- * clocksource is the HPET, and under TCG a read of it (ktime_get_ns())
- * is a device access that costs a good part of a move.
+ * clock is read around every set_cpus_allowed_ptr() call too (set_cpus_ns:
+ * hcube_set_cpus(), the call with the CPU hotplug lock around it), which
+ * the real module does not do: its own rebalance time is measured without
+ * this file. The clock is local_clock(), the TSC: the bench VM's
+ * clocksource is the HPET, and under TCG a read of it (ktime_get_ns()) is
+ * a device access that costs a good part of a move.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

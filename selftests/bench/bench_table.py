@@ -148,6 +148,9 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
+PHASES = ("find_ns", "evacuate_ns", "plan_ns", "routes_ns", "moves_ns")
+
+
 def phases_table(rows):
     """Where a rebalance's time goes: the phases module's log lines (one
     per rebalance that moved tasks; medians), beside the bare loop of the
@@ -159,6 +162,7 @@ def phases_table(rows):
     if not groups:
         return ""
     bare = {(r["cpus"], r["n"]): r for r in rows if r["kind"] == "cost-phases"}
+
     def ms(k, g):
         return statistics.median(x[k] for x in g) / 1e6
 
@@ -166,12 +170,9 @@ def phases_table(rows):
     for key in sorted(groups):
         g = groups[key]
         moved = statistics.median(x["moved"] for x in g)
-        parts = [ms(k, g) for k in ("find_ns", "evacuate_ns", "plan_ns",
-                                     "routes_ns", "moves_ns")]
+        parts = [ms(k, g) for k in PHASES]
         sca = ms("set_cpus_ns", g)
-        total = statistics.median(sum(x[k] for k in ("find_ns", "evacuate_ns",
-                                                      "plan_ns", "routes_ns",
-                                                      "moves_ns")) for x in g) / 1e6
+        total = statistics.median(sum(x[k] for k in PHASES) for x in g) / 1e6
         b = bare.get(key, {}).get("bare_ms", 0)
         body.append([key[0], key[1], "%d" % moved, len(g)] +
                     ["%.2f" % p for p in parts] +
