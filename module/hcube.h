@@ -5,18 +5,21 @@
  * Locking, outermost first:
  *
  * - hcube.lock, a mutex, guards struct hcube but for what follows. The
- *   netlink ops (the family is parallel_ops) and the module's worker take
- *   it. Inside it, the CPU hotplug lock is taken (for reading) for a
- *   snapshot of the present CPUs' topology (TOPO_SET, and at load) and
- *   around each change of a task's mask (hcube_set_cpus()); no path takes
- *   hcube.lock while holding the hotplug lock.
+ *   netlink ops (the family is parallel_ops), the module's worker and its
+ *   pass take it. Inside it: a cpuset's files are read (the kernfs lock
+ *   and the cpuset's callback_lock, taken by the cpuset's own code), and
+ *   the CPU hotplug lock is taken (for reading) for a snapshot of the
+ *   present CPUs' topology (TOPO_SET, and at load) and around a batch of
+ *   at most HCUBE_BATCH mask changes (hcube_set_cpus()), never around a
+ *   cpuset read. No path takes hcube.lock while holding the hotplug lock.
  * - hcube.hp_lock, a spinlock, guards what the CPU hotplug callbacks
- *   record: hp_online, hp_pending and cpu_offlines. The callbacks take
- *   only it, record the change and queue the worker, which applies it
- *   under hcube.lock: nothing proportional to tasks or plans runs under
- *   the hotplug lock.
- * - hcube.hash_lock, a spinlock, guards the writers of hcube.by_task,
- *   inside hcube.lock or alone (a new task registering itself).
+ *   record: hp_online, hp_pending and the offline counts. The callbacks
+ *   take only it, record the change and queue the worker, which applies
+ *   it under hcube.lock: nothing proportional to tasks or plans runs
+ *   under the hotplug lock.
+ * - hcube.hash_lock, a spinlock, makes a look-up in hcube.by_task and the
+ *   change it decides one step, inside hcube.lock or alone (a new task
+ *   registering itself).
  * - the births' pool lock, a raw spinlock, taken alone by the fork probe.
  *
  * The tracepoint probes take no lock: they look records up under RCU.
@@ -25,10 +28,10 @@
 #define HCUBE_MODULE_H
 
 #include <linux/cpumask.h>
-#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/llist.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
@@ -45,8 +48,21 @@ struct hcube_vertex {
 	cpumask_var_t usable;	/* cpus that are online and not faulty */
 	u8 state;		/* enum hcube_vertex_state */
 	bool marked;		/* the vertex itself is marked faulty */
+	bool dirty;		/* usable changed: its tasks need new masks */
 	u32 load;		/* tasks on the tasks list */
 	struct list_head tasks;	/* active tasks placed here */
+};
+
+/*
+ * Who registered a task: the sender of the TASK_ADD and the opener of its
+ * socket. Kept, shared by the job's records, and asked again before each
+ * move (hcube_perm.c).
+ */
+struct hcube_creds {
+	refcount_t ref;
+	const struct cred *sender;
+	const struct cred *opener;	/* or NULL */
+	bool any;		/* both may change any task's affinity */
 };
 
 /*
@@ -60,31 +76,39 @@ struct hcube_vertex {
  * on hcube.changed, in hcube.tasks and counted. It is found by the
  * tracepoint probes in hcube.by_task under RCU, and freed after an RCU
  * grace period when its last reference goes.
+ *
+ * What a move reads and writes comes last, cache-line aligned, and the
+ * mask hcube gave the task right after it: one cache line for a move on
+ * a machine of up to 64 CPUs.
  */
 struct hcube_task {
-	struct hlist_node hnode;	/* hcube.by_task, RCU */
-	struct list_head vnode;		/* vertex tasks list, or hcube.changed */
+	struct rhash_head hnode;	/* hcube.by_task, RCU */
 	struct llist_node exit_node;	/* hcube.exits */
 	struct llist_node adopt_node;	/* hcube.adopts */
-	struct task_struct *task;	/* referenced */
 	struct pid *creator;		/* referenced, or NULL (admin) */
+	struct hcube_task *creator_rec;	/* pending only: its creator's, referenced */
 	struct pid *exit_pid;		/* referenced: its pid when it exited */
+	struct hcube_creds *creds;	/* the registrant's, referenced */
+	u64 reg_ns;			/* ktime_get_ns() when it was hashed */
 	refcount_t ref;
-	unsigned long flags;		/* HCUBE_TF_* bits */
 	u32 id;				/* index in hcube.tasks, once linked */
-	u32 epoch;			/* offlines of its CPUs when masked */
-	u16 vertex;
-	u8 state;			/* enum hcube_task_state */
+	u32 job;			/* the TASK_ADD unit it belongs to */
 	u8 origin;			/* HCUBE_REASON_ADMIN, _FORK or _THREAD */
 	u8 unit;			/* HCUBE_UNIT_JOB or _THREAD */
-	bool remask_pending;		/* our last mask change failed: retry */
 	struct rcu_head rcu;
+	struct {
+		struct list_head vnode;	/* vertex tasks list, or hcube.changed */
+		struct task_struct *task;	/* referenced; the hash key */
+		unsigned long flags;	/* HCUBE_TF_* bits */
+		u32 epoch;		/* its vertex's offline count when masked */
+		u16 vertex;
+		u8 state;		/* enum hcube_task_state */
+		bool remask_pending;	/* our last mask change failed: retry */
+	} ____cacheline_aligned;
 	/*
-	 * cpumask_size() bytes each: affinity at registration (for a new
-	 * thread or child, its creator's), the mask hcube last set, and what
-	 * the task's cpuset allows as far as hcube knows (every possible CPU
-	 * in the root cpuset; else its affinity at registration, then what
-	 * the cpuset itself sets).
+	 * cpumask_size() bytes each: the mask hcube last gave it, then its
+	 * affinity at registration (for a new thread or child, its
+	 * creator's).
 	 */
 	unsigned long masks[];
 };
@@ -96,21 +120,18 @@ enum {
 	HCUBE_TF_EXITED,	/* the exit probe saw it */
 	HCUBE_TF_GONE,		/* unregistered: out of the hash or leaving it */
 	HCUBE_TF_REMOVED,	/* unregistered by a command or the unload */
+	HCUBE_TF_ROOT,		/* a thread of the process a TASK_ADD pid named */
+	HCUBE_TF_MOVED,		/* given a mask since the last verification */
 };
 
-static inline struct cpumask *hcube_task_orig(struct hcube_task *t)
+static inline struct cpumask *hcube_task_given(struct hcube_task *t)
 {
 	return to_cpumask(t->masks);
 }
 
-static inline struct cpumask *hcube_task_given(struct hcube_task *t)
+static inline struct cpumask *hcube_task_orig(struct hcube_task *t)
 {
 	return (struct cpumask *)((char *)t->masks + cpumask_size());
-}
-
-static inline struct cpumask *hcube_task_allowed(struct hcube_task *t)
-{
-	return (struct cpumask *)((char *)t->masks + 2 * cpumask_size());
 }
 
 struct hcube_config {
@@ -124,7 +145,7 @@ struct hcube_counters {
 	u64 rebalances, auto_rebalances, dry_runs;
 	u64 migrations, moved, failures, evacuations;
 	u64 exited, changed, registered, unregistered;
-	u64 adopted;
+	u64 adopted, revoked;
 };
 
 /* Per-task lines kept in a report. */
@@ -175,21 +196,46 @@ struct hcube_ntf {
 	const struct hcube_report *report;	/* REBALANCE_NTF */
 };
 
+/* The masks a batch of moves set, verified against the cpusets after. */
+#define HCUBE_BATCH	64
+
+struct hcube_batch {
+	u32 n;
+	bool cpus_locked;	/* the CPU hotplug lock, held for the batch */
+	bool verifying;		/* hcube_moves_flush() at work */
+	struct hcube_task *t[HCUBE_BATCH];
+	struct cgroup_subsys_state *css[HCUBE_BATCH];
+};
+
+/* What the cpusets of the tasks at hand allow, read once an operation. */
+#define HCUBE_CS_ENTRIES	8
+
+struct hcube_cs_cache {
+	u32 n, next;
+	struct {
+		struct cgroup_subsys_state *css;	/* referenced */
+		cpumask_var_t allowed;
+	} e[HCUBE_CS_ENTRIES];
+	char *buf;		/* a cpuset file's text */
+	size_t bufsize;
+};
+
 struct hcube {
 	struct mutex lock;		/* guards all of struct hcube */
 	u32 mode;			/* enum hcube_mode */
 	u32 dim, nv, ngroups;
 	u32 cdim, nclusters;		/* pebble clusters: 2^cdim labels each */
 	struct hcube_vertex *v;		/* nv entries */
-	u16 *cpu_vertex;		/* nr_cpu_ids entries */
+	u16 *cpu_vertex;		/* nr_cpu_ids entries; read without the lock */
+	u32 *voff;			/* HCUBE_MAX_VERTICES: times a CPU of each went offline */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
 	cpumask_var_t online;		/* CPUs online, as last applied by the worker */
 	spinlock_t hp_lock;		/* the hotplug callbacks' record: */
 	cpumask_var_t hp_online;	/* CPUs online, as the callbacks see them */
-	u32 *cpu_offlines;		/* nr_cpu_ids: times each went offline */
 	bool hp_pending;		/* a change the worker has not applied */
 	cpumask_var_t cube_cpus;	/* every CPU of a group */
 	cpumask_var_t scratch;		/* a mask being built, under hcube.lock */
+	cpumask_var_t scratch2, scratch3;	/* more */
 	cpumask_var_t isolated;		/* isolated CPUs not to use, set at load */
 	u32 generation;
 
@@ -199,19 +245,27 @@ struct hcube {
 	struct hcube_plan plan;
 
 	/* tasks */
-	DECLARE_HASHTABLE(by_task, 12);	/* every record not gone, RCU */
-	spinlock_t hash_lock;		/* guards by_task's writers */
+	struct rhashtable by_task;	/* every record not gone, RCU */
+	spinlock_t hash_lock;		/* makes a look-up and its change one */
 	struct xarray tasks;		/* linked records, by id */
 	struct list_head changed;	/* tasks whose affinity others changed */
 	u32 ntasks;			/* linked records */
+	u32 next_job;			/* the job of the next TASK_ADD pid */
 	atomic_t nrecords;		/* records, pending ones too (max_tasks) */
 	atomic_t nhashed;		/* records in by_task, tombstones too */
 	struct llist_head exits;	/* records the exit probe saw */
 	struct llist_head adopts;	/* pending records to link */
 	struct hcube_events *ev;	/* probes and births */
 	unsigned int max_tasks;		/* module parameter max_tasks */
-	struct workqueue_struct *wq;	/* ordered: the worker, the trigger */
+	struct workqueue_struct *wq;	/* ordered: the worker, the trigger, the pass */
 	struct work_struct work;	/* the worker (hcube_events_kick()) */
+	struct hcube_batch batch;	/* moves not verified yet */
+	struct hcube_cs_cache cs;	/* cpusets read by the operation at hand */
+
+	/* the pass over every task, in slices (hcube_pass_start()) */
+	struct work_struct pass_work;
+	unsigned long pass_pos;		/* the next task id */
+	bool pass_on;
 
 	struct hcube_config cfg;
 	struct hcube_counters cnt;
@@ -246,8 +300,16 @@ static inline void hcube_lock(struct hcube *hc)
 	mutex_lock(&hc->lock);
 }
 
+void hcube_moves_flush(struct hcube *hc);
+void hcube_moves_done(struct hcube *hc);
+
+/*
+ * Every mask set under the lock is verified against the cpusets before
+ * the lock goes (hcube_moves_done()).
+ */
 static inline void hcube_unlock(struct hcube *hc)
 {
+	hcube_moves_done(hc);
 	mutex_unlock(&hc->lock);
 }
 
@@ -260,46 +322,21 @@ static inline void hcube_events_kick(struct hcube *hc)
 	queue_work(hc->wq, &hc->work);
 }
 
+/* The one-word fast path of the mask comparisons a move makes. */
+static inline bool hcube_mask_equal(const struct cpumask *a, const struct cpumask *b)
+{
+	if (nr_cpu_ids <= BITS_PER_LONG)
+		return cpumask_bits(a)[0] == cpumask_bits(b)[0];
+	return cpumask_equal(a, b);
+}
+
 /*
  * The module's files in the order they depend on each other: each calls
  * only the files listed before it (and the core), never one listed after
  * it; hcube_main.c, which loads and unloads the module, calls them all.
  */
 
-/* hcube_task.c */
-int hcube_tasks_init(void);
-void hcube_tasks_exit(void);
-void hcube_tasks_sweep(struct hcube *hc);
-u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask);
-struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p);
-struct hcube_task *hcube_task_alloc(gfp_t gfp);
-void hcube_task_put(struct hcube_task *t);
-bool hcube_task_hash_add(struct hcube *hc, struct hcube_task *t);
-void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
-void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
-void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
-int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
-		    struct hcube_report *r);
-int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
-		      struct hcube_report *r);
-bool hcube_task_changed(struct hcube *hc, struct hcube_task *t);
-void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
-void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
-			    struct hcube_report *r);
-int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask);
-int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
-bool hcube_in_cpuset(struct task_struct *p);
-int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
-void hcube_tasks_release_all(struct hcube *hc);
-void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
-		       int error);
-int hcube_task_check(struct hcube *hc, struct task_struct *p);
-
-/*
- * Who asks: the sender of a request and the opener of its socket. hcube
- * registers, unregisters or lists a task for them only as far as
- * sched_setaffinity() would let both change it (hcube_may_set()).
- */
+/* hcube_perm.c */
 struct hcube_caller {
 	const struct cred *cred;	/* the sender's, current_cred() */
 	struct file *file;		/* the socket's, for its opener */
@@ -307,22 +344,89 @@ struct hcube_caller {
 
 bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p);
 bool hcube_same_euid(const struct cred *cred, struct task_struct *p);
+struct hcube_creds *hcube_creds_get(const struct hcube_caller *who);
+void hcube_creds_put(struct hcube_creds *c);
+bool hcube_creds_may_set(const struct hcube_creds *c, struct task_struct *p);
 
-/* A set of tasks named by a request, referenced (hcube_task.c). */
+/* hcube_cpuset.c */
+int hcube_cs_init(struct hcube *hc);
+void hcube_cs_exit(struct hcube *hc);
+void hcube_cs_forget(struct hcube *hc);
+const struct cpumask *hcube_cs_lookup(struct hcube *hc,
+				      struct cgroup_subsys_state *css);
+const struct cpumask *hcube_cs_allowed(struct hcube *hc, struct task_struct *p,
+				       struct cgroup_subsys_state **cssp);
+int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
+int hcube_cs_fallback_of(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
+struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p);
+int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
+		  char *buf, size_t size);
+void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
+		     const struct cpumask *allowed, struct cpumask *dst,
+		     char *buf, size_t size);
+int hcube_set_within(struct task_struct *p, const struct cpumask *want);
+
+/* hcube_task.c */
+int hcube_tasks_init(struct hcube *hc);
+void hcube_tasks_exit(struct hcube *hc);
+void hcube_tasks_sweep(struct hcube *hc);
+struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p);
+struct hcube_task *hcube_task_alloc(gfp_t gfp);
+void hcube_task_put(struct hcube_task *t);
+int hcube_task_hash_add(struct hcube *hc, struct hcube_task *t);
+void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
+void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
+void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
+int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v);
+int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
+		    struct hcube_report *r);
+int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
+		      struct hcube_report *r);
+u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
+bool hcube_task_others(struct hcube *hc, struct hcube_task *t);
+void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
+void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
+			    struct hcube_report *r);
+int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask);
+int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
+int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
+void hcube_tasks_release_all(struct hcube *hc);
+void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
+		       int error);
+int hcube_task_check(struct hcube *hc, struct task_struct *p);
+
+/* hcube_taskset.c: a set of tasks named by a request, referenced */
+struct hcube_proc_key;
+
 struct hcube_taskset {
 	struct task_struct **task;
 	u32 *src;		/* the request's pid index that brought it */
 	bool *named;		/* the task the pid names */
 	u32 n, cap;
 	u32 unit;		/* enum hcube_unit of the request */
+	struct hcube_proc_key *keys;	/* the named processes, sorted */
+	u32 nkeys;
 };
 
 int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src);
 int hcube_taskset_expand(struct hcube_taskset *s);
+int hcube_taskset_again(struct hcube_taskset *s);
 void hcube_taskset_free(struct hcube_taskset *s);
+int hcube_taskset_dedup(struct hcube_taskset *s, u32 *bad);
+bool hcube_taskset_root(const struct hcube_taskset *s, u32 i);
+
+/* hcube_register.c */
+
+/* What a TASK_ADD did, for its reply. */
+struct hcube_added {
+	u32 registered, exited, refused;
+	struct hcube_task **out;	/* per entry of the set: record, NULL or ERR_PTR */
+	u32 cap;			/* entries of out */
+};
+
 int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 			 const struct hcube_caller *who, int vertex,
-			 struct hcube_task **out, u32 *bad);
+			 struct hcube_added *a, u32 *bad);
 int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			   const struct hcube_caller *who, u32 *bad);
 int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who);
@@ -336,6 +440,7 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 		    struct netlink_ext_ack *extack);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
 void hcube_after_change(struct hcube *hc, u32 trigger);
+void hcube_pass_start(struct hcube *hc);
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc);
 void hcube_report_release(struct hcube_report *r);
 bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
@@ -358,10 +463,11 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		       struct netlink_ext_ack *extack, const struct nlattr *attr);
 
 /* hcube_events.c */
-int hcube_events_init(struct hcube *hc, u32 births);
+int hcube_events_init(struct hcube *hc, u32 births, bool pool_only);
 void hcube_events_stop(struct hcube *hc);
 void hcube_events_exit(struct hcube *hc);
 void hcube_events_drain(struct hcube *hc);
+void hcube_events_last_pass(struct hcube *hc);
 
 /* hcube_nl.c */
 int hcube_nl_init(struct hcube *hc);
@@ -370,12 +476,11 @@ void hcube_nl_exit(struct hcube *hc);
 /*
  * The phases of a rebalance, timed only in the module that `make bench`
  * builds with HCUBE_BENCH_PHASES=y (module/hcube_bench.c, which logs them):
- * how its time divides between finding changed tasks, planning and moving,
- * and how much of the moving is set_cpus_allowed_ptr() itself. In every
- * other build these are empty.
+ * how its time divides between evacuating, planning and moving, and how
+ * much of the moving is set_cpus_allowed_ptr() itself. In every other
+ * build these are empty.
  */
 enum hcube_bench_phase {
-	HCUBE_BENCH_FIND,	/* hcube_find_changed() */
 	HCUBE_BENCH_EVACUATE,	/* hcube_evacuate_all() */
 	HCUBE_BENCH_PLAN,	/* the loads and the policy's plan */
 	HCUBE_BENCH_ROUTES,	/* the plan into routes */
@@ -386,17 +491,12 @@ enum hcube_bench_phase {
 #ifdef HCUBE_BENCH_PHASES
 void hcube_bench_start(void);
 void hcube_bench_mark(enum hcube_bench_phase ph);
-int hcube_bench_set_cpus(struct task_struct *p, const struct cpumask *mask);
+void hcube_bench_set_cpus(u64 ns);
 void hcube_bench_report(struct hcube *hc, u32 moved);
 #else
 static inline void hcube_bench_start(void) { }
 static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
-static inline int hcube_bench_set_cpus(struct task_struct *p,
-				       const struct cpumask *mask)
-{
-	return hcube_set_cpus(p, mask);
-}
-
+static inline void hcube_bench_set_cpus(u64 ns) { }
 static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
 #endif
 

@@ -2,12 +2,20 @@
 /*
  * hcube: rebalancing and evacuation.
  *
- * A rebalance is synchronous, under hcube.lock: snapshot the loads,
- * let the core plan, decompose the plan into routes (each task moves once,
- * straight to its final vertex, sources paired with destinations along the
- * plan's edges), move the tasks with set_cpus_allowed_ptr() and read each
- * mask back. A dry run stops after the plan. After the vertices' states
- * changed, hcube_after_change() gives tasks new masks, evacuates and
+ * A rebalance is synchronous, under hcube.lock: snapshot the loads that
+ * hcube keeps as tasks come, go and move, let the core plan, decompose the
+ * plan into routes (each task moves once, straight to its final vertex,
+ * sources paired with destinations along the plan's edges) and move the
+ * tasks. Each move checks its task first (hcube_task_move()): a task whose
+ * affinity someone else changed leaves its route (another task of the
+ * vertex goes instead), and when any did, the loads were off by them:
+ * hcube plans again from the loads without them, at most twice. Nothing
+ * looks at every task before planning: that is the pass, afterwards, in
+ * slices on the workqueue (hcube_pass_start()), which finds the tasks that
+ * no move looked at. A dry run plans and changes nothing.
+ *
+ * After the vertices' states changed, hcube_after_change() gives the
+ * tasks of the vertices whose CPUs changed their new masks, evacuates and
  * rebalances; the automatic trigger rebalances when loads drift apart.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -56,8 +64,8 @@ void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 static void hcube_report_failure(struct hcube *hc, struct hcube_report *r,
 				 struct hcube_task *t, int err)
 {
-	if (err == -EAGAIN)
-		return;	/* reported as changed */
+	if (err == -EAGAIN || err == -EPERM)
+		return;	/* reported as changed, or let go (its event) */
 	if (err == -ESRCH) {
 		r->exited++;	/* its exit, on its way, unregisters it */
 		return;
@@ -100,6 +108,7 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 			if (w == hc->nv)
 				break;
 			err = hcube_task_move(hc, t, w, r);
+			cond_resched();
 			if (err == -EXDEV) {
 				/* its cpuset has no CPU there: the nearest it allows */
 				hcube_task_remask(hc, t, r);
@@ -119,28 +128,6 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 	return moved;
 }
 
-/*
- * Before planning: the tasks of healthy vertices whose mask is not the one
- * hcube gave (a rebalance moves tasks, so it may look at each): changed by
- * someone else, they leave the loads; changed by their cpuset or by
- * hotplug, they get their mask again, on another vertex if their cpuset
- * left theirs.
- */
-static void hcube_find_changed(struct hcube *hc, struct hcube_report *r)
-{
-	struct hcube_task *t, *tmp;
-	u32 i;
-
-	for (i = 0; i < hc->nv; i++) {
-		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
-			continue;
-		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
-			if (!(t->task->flags & PF_EXITING) &&
-			    !cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)))
-				hcube_task_remask(hc, t, r);
-	}
-}
-
 /* Move @count tasks from vertex @from to vertex @to; failures stay. */
 static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 			     const struct hcube_route *rt)
@@ -156,6 +143,8 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 		err = hcube_task_move(hc, t, rt->to, r);
 		if (err == -EXDEV)
 			continue;	/* its cpuset: another task goes instead */
+		if (err == -EAGAIN || err == -EPERM)
+			continue;	/* changed, or let go: another goes instead */
 		if (err)
 			hcube_report_failure(hc, r, t, err);
 		else
@@ -197,34 +186,14 @@ static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
 		dst[i] = hc->v[i].state == HCUBE_VERTEX_HEALTHY ? hc->v[i].load : 0;
 }
 
-/*
- * Rebalance with @policy; the caller has reset hc->report (an evacuation
- * may already be recorded in it). @extack may be NULL.
- */
-int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
-		    struct netlink_ext_ack *extack)
+/* Plan with @policy from the loads in hc->m.load; 0 or -errno. */
+static int hcube_plan(struct hcube *hc, u32 policy, struct netlink_ext_ack *extack)
 {
-	struct hcube_report *r = &hc->report;
-	u64 t0 = ktime_get_ns();
-	struct hcube_cube cube;
-	u32 i, nroutes;
+	struct hcube_cube cube = {
+		.dim = hc->dim, .state = hc->m.state, .load = hc->m.load,
+	};
 	int err;
 
-	r->policy = policy;
-	r->trigger = trigger;
-	r->dry_run = dry_run;
-	hcube_bench_start();
-	hcube_find_changed(hc, r);
-	hcube_bench_mark(HCUBE_BENCH_FIND);
-	if (!dry_run)
-		hcube_evacuate_all(hc, r);
-	hcube_bench_mark(HCUBE_BENCH_EVACUATE);
-
-	hcube_load_snapshot(hc, hc->m.load);
-	memcpy(r->before, hc->m.load, hc->nv * sizeof(u32));
-	cube.dim = hc->dim;
-	cube.state = hc->m.state;
-	cube.load = hc->m.load;
 	err = hcube_plan_build(&hc->plan, policy, &cube,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	if (err == HCUBE_E_NEED_MCWA) {
@@ -247,31 +216,88 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	}
 	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
 		return -EIO;
-	hcube_bench_mark(HCUBE_BENCH_PLAN);
-	r->plan = &hc->plan;
-	memcpy(r->planned, hc->plan.after, hc->nv * sizeof(u32));
+	return 0;
+}
 
-	if (dry_run) {
-		memcpy(r->after, r->before, hc->nv * sizeof(u32));
-		hc->cnt.dry_runs++;
-		goto done;
-	}
+/* Apply the plan made from @before; the tasks moved. */
+static u32 hcube_apply(struct hcube *hc, struct hcube_report *r, const u32 *before)
+{
+	u32 i, nroutes, moved = 0;
+	int err;
 
-	err = hcube_plan_routes(&hc->plan, r->before, hc->m.routes,
+	err = hcube_plan_routes(&hc->plan, before, hc->m.routes,
 				hcube_routes_max(hc->dim), &nroutes, hc->m.work);
 	if (WARN_ONCE(err, "hcube: routes failed: %s\n", hcube_strerror(err)))
-		return -EIO;
+		return 0;
 	hcube_bench_mark(HCUBE_BENCH_ROUTES);
 	for (i = 0; i < nroutes; i++)
-		r->moved += hcube_apply_route(hc, r, &hc->m.routes[i]);
+		moved += hcube_apply_route(hc, r, &hc->m.routes[i]);
+	return moved;
+}
+
+/* Replans of a rebalance whose moves found tasks changed or let go. */
+#define HCUBE_REPLANS	2
+
+/**
+ * hcube_rebalance() - evacuate, plan and move
+ * @hc: the cube, locked
+ * @policy: the policy to plan with (hcube_policy_for() asked already)
+ * @dry_run: plan only: nothing changes but the dry-run counter
+ * @trigger: HCUBE_REASON_*: what asked for it
+ * @extack: where a refusal goes, or NULL
+ *
+ * The caller has reset hc->report (an evacuation may already be in it).
+ * Return: 0 or -errno.
+ */
+int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
+		    struct netlink_ext_ack *extack)
+{
+	struct hcube_report *r = &hc->report;
+	u64 t0 = ktime_get_ns(), gone;
+	u32 round;
+	int err;
+
+	r->policy = policy;
+	r->trigger = trigger;
+	r->dry_run = dry_run;
+	hcube_bench_start();
+	if (!dry_run)
+		hcube_evacuate_all(hc, r);
+	hcube_bench_mark(HCUBE_BENCH_EVACUATE);
+	hcube_load_snapshot(hc, hc->m.load);
+	memcpy(r->before, hc->m.load, hc->nv * sizeof(u32));
+	for (round = 0;; round++) {
+		err = hcube_plan(hc, policy, extack);
+		if (err)
+			return err;
+		if (!round)
+			hcube_bench_mark(HCUBE_BENCH_PLAN);
+		r->plan = &hc->plan;
+		memcpy(r->planned, hc->plan.after, hc->nv * sizeof(u32));
+		if (dry_run) {
+			memcpy(r->after, r->before, hc->nv * sizeof(u32));
+			hc->cnt.dry_runs++;
+			goto done;
+		}
+		gone = hc->cnt.changed + hc->cnt.revoked;
+		memcpy(hc->m.scratch, hc->m.load, hc->nv * sizeof(u32));
+		r->moved += hcube_apply(hc, r, hc->m.scratch);
+		hc->cnt.migrations += hc->plan.stats.migrations;
+		if (gone == hc->cnt.changed + hc->cnt.revoked || round == HCUBE_REPLANS)
+			break;
+		/* some tasks were not where the loads said: plan again without them */
+		hcube_load_snapshot(hc, hc->m.load);
+	}
+	hcube_moves_flush(hc);
 	hcube_bench_mark(HCUBE_BENCH_MOVES);
 	hcube_bench_report(hc, r->moved);
 	hcube_load_snapshot(hc, r->after);
 	hc->cnt.rebalances++;
 	if (trigger == HCUBE_REASON_AUTO)
 		hc->cnt.auto_rebalances++;
-	hc->cnt.migrations += hc->plan.stats.migrations;
 	hc->cnt.moved += r->moved;
+	/* what no move looked at: after, in slices */
+	hcube_pass_start(hc);
 done:
 	r->duration_ns = ktime_get_ns() - t0;
 	trace_hcube_rebalance(policy, hc->plan.applied, trigger, dry_run,
@@ -284,28 +310,32 @@ done:
 }
 
 /*
- * Give the tasks of healthy vertices their vertex's current mask. One that
- * fails (a CPU coming online is not active yet, say) is tried again a
- * little later.
+ * Give the tasks of the healthy vertices whose usable CPUs changed their
+ * new masks. One that fails (a CPU coming online is not active yet, say)
+ * is tried again a little later, by a pass.
  */
-static u32 hcube_remask_all(struct hcube *hc)
+static void hcube_remask_dirty(struct hcube *hc)
 {
 	struct hcube_task *t, *tmp;
 	u32 i, failed = 0;
 
 	for (i = 0; i < hc->nv; i++) {
+		if (!hc->v[i].dirty)
+			continue;
+		hc->v[i].dirty = false;
 		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
 			continue;
-		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode)
+		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode) {
 			if (hcube_task_remask(hc, t, NULL))
 				failed++;
+			cond_resched();
+		}
 	}
 	if (failed && !hc->stopping)
-		mod_delayed_work(system_wq, &hc->retry_work,
+		mod_delayed_work(hc->wq, &hc->retry_work,
 				 msecs_to_jiffies(10U << min(hc->retries, 7U)));
 	else if (!failed)
 		hc->retries = 0;
-	return failed;
 }
 
 static void hcube_retry_workfn(struct work_struct *work)
@@ -315,18 +345,81 @@ static void hcube_retry_workfn(struct work_struct *work)
 
 	hcube_lock(hc);
 	if (!hc->stopping && ++hc->retries <= 32)
-		hcube_remask_all(hc);
+		hcube_pass_start(hc);
+	hcube_unlock(hc);
+}
+
+/* The tasks one slice of the pass looks at. */
+#define HCUBE_PASS_SLICE	256
+
+/**
+ * hcube_pass_start() - look at every task again, in slices
+ * @hc: the cube, locked
+ *
+ * Each active task whose mask is not what hcube gave is dealt with as a
+ * move would: changed by someone else (it leaves its vertex's load),
+ * rewritten by its cpuset or by the scheduler (it gets its vertex's mask
+ * again), or no longer the registrant's to move (let go). The pass runs
+ * on the module's workqueue, HCUBE_PASS_SLICE tasks at a time, taking
+ * hcube.lock for each slice only. It follows every rebalance that moved
+ * tasks, hotplug (cpusets rewrite their tasks' masks then) and remasks
+ * that failed.
+ */
+void hcube_pass_start(struct hcube *hc)
+{
+	if (hc->stopping)
+		return;
+	hc->pass_pos = 0;
+	if (!hc->pass_on) {
+		hc->pass_on = true;
+		queue_work(hc->wq, &hc->pass_work);
+	}
+}
+
+static void hcube_pass_workfn(struct work_struct *work)
+{
+	struct hcube *hc = container_of(work, struct hcube, pass_work);
+	struct hcube_task *t;
+	unsigned long id;
+	u32 n = 0, failed = 0;
+
+	hcube_lock(hc);
+	if (hc->stopping) {
+		hc->pass_on = false;
+		hcube_unlock(hc);
+		return;
+	}
+	xa_for_each_start(&hc->tasks, id, t, hc->pass_pos) {
+		if (t->state == HCUBE_TASK_ACTIVE && hcube_task_remask(hc, t, NULL))
+			failed++;
+		if (++n == HCUBE_PASS_SLICE) {
+			hc->pass_pos = id + 1;
+			break;
+		}
+	}
+	if (n < HCUBE_PASS_SLICE)
+		hc->pass_on = false;
+	else
+		queue_work(hc->wq, &hc->pass_work);
+	if (failed)
+		mod_delayed_work(hc->wq, &hc->retry_work,
+				 msecs_to_jiffies(10U << min(hc->retries, 7U)));
+	hcube_auto_schedule(hc);
 	hcube_unlock(hc);
 }
 
 /*
- * After the vertex states changed: new masks for tasks on healthy vertices,
- * tasks off vertices that can no longer run them (nearest first) and, when
- * some had to move, a rebalance with the configured policy.
+ * After the vertices' states changed: new masks for the tasks of the
+ * vertices whose CPUs changed, tasks off vertices that can no longer run
+ * them (nearest first) and, when some had to move, a rebalance with the
+ * configured policy. After hotplug, a pass: cpusets rewrite their tasks'
+ * masks then.
  */
 void hcube_after_change(struct hcube *hc, u32 trigger)
 {
-	hcube_remask_all(hc);
+	hcube_remask_dirty(hc);
+	if (trigger == HCUBE_REASON_HOTPLUG)
+		hcube_pass_start(hc);
 	hcube_report_reset(&hc->report, hc);
 	if (!hcube_evacuate_all(hc, &hc->report)) {
 		hcube_auto_schedule(hc);
@@ -339,12 +432,15 @@ void hcube_after_change(struct hcube *hc, u32 trigger)
 void hcube_balance_init(struct hcube *hc)
 {
 	INIT_DELAYED_WORK(&hc->retry_work, hcube_retry_workfn);
+	INIT_WORK(&hc->pass_work, hcube_pass_workfn);
 }
 
-/* Unload: no remask is left to retry. */
+/* Unload: no remask is left to retry, no pass to run. */
 void hcube_balance_stop(struct hcube *hc)
 {
 	cancel_delayed_work_sync(&hc->retry_work);
+	cancel_work_sync(&hc->pass_work);
+	hc->pass_on = false;
 }
 
 /*

@@ -6,10 +6,9 @@
  * selftests/bench builds as a second module beside the real one. After
  * each rebalance that moved tasks it logs one line, "hcube: bench phases:"
  * and key=value pairs in nanoseconds, that bench-in-vm.sh collects. The
- * clock is read around every set_cpus_allowed_ptr() call too (set_cpus_ns:
- * hcube_set_cpus(), the call with the CPU hotplug lock around it), which
- * the real module does not do: its own rebalance time is measured without
- * this file. The clock is local_clock(), the TSC: the bench VM's
+ * clock is read around every set_cpus_allowed_ptr() call too (set_cpus_ns),
+ * which the real module does not do: its own rebalance time is measured
+ * without this file. The clock is local_clock(), the TSC: the bench VM's
  * clocksource is the HPET, and under TCG a read of it (ktime_get_ns()) is
  * a device access that costs a good part of a move.
  */
@@ -36,14 +35,10 @@ void hcube_bench_mark(enum hcube_bench_phase ph)
 	hcube_bench.at[ph] = local_clock();
 }
 
-int hcube_bench_set_cpus(struct task_struct *p, const struct cpumask *mask)
+void hcube_bench_set_cpus(u64 ns)
 {
-	u64 t0 = local_clock();
-	int err = hcube_set_cpus(p, mask);
-
-	hcube_bench.set_cpus_ns += local_clock() - t0;
+	hcube_bench.set_cpus_ns += ns;
 	hcube_bench.set_cpus_calls++;
-	return err;
 }
 
 /* The phases between marks; a phase not reached counts 0. */
@@ -56,9 +51,8 @@ static u64 hcube_bench_span(enum hcube_bench_phase ph)
 
 void hcube_bench_report(struct hcube *hc, u32 moved)
 {
-	pr_info("bench phases: tasks=%u moved=%u find_ns=%llu evacuate_ns=%llu plan_ns=%llu routes_ns=%llu moves_ns=%llu set_cpus_ns=%llu set_cpus_calls=%u\n",
-		hc->ntasks, moved, hcube_bench_span(HCUBE_BENCH_FIND),
-		hcube_bench_span(HCUBE_BENCH_EVACUATE),
+	pr_info("bench phases: tasks=%u moved=%u evacuate_ns=%llu plan_ns=%llu routes_ns=%llu moves_ns=%llu set_cpus_ns=%llu set_cpus_calls=%u\n",
+		hc->ntasks, moved, hcube_bench_span(HCUBE_BENCH_EVACUATE),
 		hcube_bench_span(HCUBE_BENCH_PLAN),
 		hcube_bench_span(HCUBE_BENCH_ROUTES),
 		hcube_bench_span(HCUBE_BENCH_MOVES),

@@ -224,12 +224,13 @@ int hcube_topology_set(struct hcube *hc, u32 m, cpumask_var_t *groups,
 	hc->cdim = hcube_pebble_cdim(dim);
 	hc->nclusters = 1U << (dim - hc->cdim);
 	cpumask_clear(hc->cube_cpus);
+	/* read without the lock (hcube_mask_vertex(), the hotplug callbacks) */
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		hc->cpu_vertex[cpu] = HCUBE_NO_VERTEX;
+		WRITE_ONCE(hc->cpu_vertex[cpu], HCUBE_NO_VERTEX);
 	for (i = 0; i < ngroups; i++) {
 		cpumask_or(hc->cube_cpus, hc->cube_cpus, v[i].cpus);
 		for_each_cpu(cpu, v[i].cpus)
-			hc->cpu_vertex[cpu] = i;
+			WRITE_ONCE(hc->cpu_vertex[cpu], i);
 	}
 	hcube_refresh(hc);
 	/* the initial election is no change: TOPO_NTF tells of the rebuild */
@@ -295,6 +296,8 @@ void hcube_refresh(struct hcube *hc)
 		v->state = hcube_vertex_state(hc, v, hc->faulty, v->marked, usable);
 		if (v->state != HCUBE_VERTEX_HEALTHY)
 			cpumask_clear(usable);
+		if (!cpumask_equal(v->usable, usable))
+			v->dirty = true;
 		cpumask_copy(v->usable, usable);
 		/* the core knows healthy and not: isolated is as good as faulty */
 		hc->m.state[i] = v->state == HCUBE_VERTEX_ISOLATED ?
@@ -420,9 +423,12 @@ static int hcube_cpu_down(unsigned int cpu)
 {
 	struct hcube *hc = hcube_hp_cube;
 
+	u16 v = READ_ONCE(hc->cpu_vertex[cpu]);
+
 	spin_lock(&hc->hp_lock);
 	cpumask_clear_cpu(cpu, hc->hp_online);
-	WRITE_ONCE(hc->cpu_offlines[cpu], hc->cpu_offlines[cpu] + 1);
+	if (v != HCUBE_NO_VERTEX)
+		WRITE_ONCE(hc->voff[v], hc->voff[v] + 1);
 	hc->hp_pending = true;
 	spin_unlock(&hc->hp_lock);
 	hcube_events_kick(hc);
@@ -537,13 +543,15 @@ int hcube_cpu_init(struct hcube *hc, u32 mode, bool use_isolated)
 
 	spin_lock_init(&hc->hp_lock);
 	hc->cpu_vertex = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_vertex), GFP_KERNEL);
-	hc->cpu_offlines = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_offlines), GFP_KERNEL);
-	if (!hc->cpu_vertex || !hc->cpu_offlines ||
+	hc->voff = kcalloc(HCUBE_MAX_VERTICES, sizeof(*hc->voff), GFP_KERNEL);
+	if (!hc->cpu_vertex || !hc->voff ||
 	    !zalloc_cpumask_var(&hc->faulty, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->hp_online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->cube_cpus, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->scratch, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->scratch2, GFP_KERNEL) ||
+	    !zalloc_cpumask_var(&hc->scratch3, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->isolated, GFP_KERNEL)) {
 		hcube_cpu_exit(hc);
 		return -ENOMEM;
@@ -570,12 +578,14 @@ void hcube_cpu_exit(struct hcube *hc)
 	hcube_mem_free(&hc->m);
 	hcube_vertices_free(hc->v, hc->nv);
 	free_cpumask_var(hc->isolated);
+	free_cpumask_var(hc->scratch3);
+	free_cpumask_var(hc->scratch2);
 	free_cpumask_var(hc->scratch);
 	free_cpumask_var(hc->cube_cpus);
 	free_cpumask_var(hc->online);
 	free_cpumask_var(hc->hp_online);
 	free_cpumask_var(hc->faulty);
-	kfree(hc->cpu_offlines);
+	kfree(hc->voff);
 	kfree(hc->cpu_vertex);
 }
 

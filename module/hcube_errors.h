@@ -82,5 +82,7 @@
 	"HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem"
 #define HCUBE_ERR_NO_HEALTHY		"no healthy vertex to balance on"
 #define HCUBE_ERR_CONFIG_REQUIRED	"HCUBE_A_CONFIG is required"
+#define HCUBE_ERR_SYS_NICE \
+	"moving registered tasks needs CAP_SYS_NICE as well as CAP_NET_ADMIN"
 
 #endif /* HCUBE_ERRORS_H */

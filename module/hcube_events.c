@@ -14,8 +14,10 @@
  * too, and linked by the worker under hcube.lock), or, when the creator
  * is a thread unit, unregistered, or max_tasks is reached, gives the child
  * its creator's original affinity. So no child keeps a mask hcube set
- * unless hcube manages it. When the pool is empty (a fork storm), the
- * creation is counted as lost and the worker finds such tasks by a scan.
+ * unless hcube manages it. When the pool is empty (a fork storm) a birth
+ * is allocated on the spot; when that fails too, the creation is counted
+ * as lost and the worker finds such tasks by a scan: tasks created after
+ * their creator was registered, with a vertex's mask and no record.
  *
  * Exit. The sched_process_exit probe marks a registered task's record and
  * queues it for the worker, which unregisters it.
@@ -40,6 +42,7 @@ struct hcube_birth {
 	struct hcube *hc;
 	struct hcube_task *creator;	/* referenced */
 	bool thread;			/* a thread of the creator's process */
+	bool pooled;			/* from the pool, else allocated */
 	unsigned long inherited[];	/* the child's mask at creation */
 };
 
@@ -50,6 +53,7 @@ struct hcube_events {
 	void *pool;
 	size_t bsize;
 	u32 *free, nfree;
+	bool pool_only;			/* no birth allocated (tests) */
 	atomic_t lost_pending;		/* births that could not be made */
 };
 
@@ -65,6 +69,7 @@ static struct hcube_birth *hcube_birth_at(struct hcube_events *ev, u32 i)
 	return ev->pool + (size_t)i * ev->bsize;
 }
 
+/* A birth from the pool or, when it is empty, allocated; NULL when neither. */
 static struct hcube_birth *hcube_birth_get(struct hcube_events *ev)
 {
 	struct hcube_birth *b = NULL;
@@ -74,6 +79,15 @@ static struct hcube_birth *hcube_birth_get(struct hcube_events *ev)
 	if (ev->nfree)
 		b = hcube_birth_at(ev, ev->free[--ev->nfree]);
 	raw_spin_unlock_irqrestore(&ev->pool_lock, flags);
+	if (b) {
+		b->pooled = true;
+		return b;
+	}
+	if (ev->pool_only)
+		return NULL;
+	b = kmalloc(ev->bsize, GFP_ATOMIC | __GFP_NOWARN);
+	if (b)
+		b->pooled = false;
 	return b;
 }
 
@@ -81,18 +95,25 @@ static void hcube_birth_put(struct hcube_events *ev, struct hcube_birth *b)
 {
 	unsigned long flags;
 
+	if (!b->pooled) {
+		kfree(b);
+		return;
+	}
 	raw_spin_lock_irqsave(&ev->pool_lock, flags);
 	ev->free[ev->nfree++] = ((void *)b - ev->pool) / ev->bsize;
 	raw_spin_unlock_irqrestore(&ev->pool_lock, flags);
 }
 
-/* Give @p its creator's original affinity, if its mask is still hcube's. */
+/*
+ * Give @p its creator's original affinity (within what its cpuset
+ * allows), if its mask is still hcube's.
+ */
 static void hcube_release(struct hcube *hc, struct hcube_task *c,
 			  struct task_struct *p)
 {
 	if (!cpumask_equal(&p->cpus_mask, hcube_task_orig(c)) &&
 	    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
-		hcube_set_cpus(p, hcube_task_orig(c));
+		hcube_set_within(p, hcube_task_orig(c));
 }
 
 /*
@@ -100,20 +121,22 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
  * task running this (a birth) or, for the lost-creation scan, any task.
  * Registers it (a pending record), or gives it @c's original affinity.
  */
-static void hcube_born(struct hcube *hc, struct hcube_task *c,
+static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 		       struct task_struct *p, bool thread,
 		       const struct cpumask *inherited)
 {
 	struct hcube_task *t;
+	int v;
 
+	v = hcube_mask_vertex(hc, inherited);
 	if ((p->flags & PF_EXITING) || !cpumask_equal(&p->cpus_mask, inherited) ||
-	    hcube_mask_vertex(hc, inherited) < 0)
-		return;	/* exiting, or its mask is not (or no longer) hcube's */
+	    v < 0)
+		return false;	/* exiting, or its mask is not (or no longer) hcube's */
 	if (READ_ONCE(hc->stopping) || c->unit == HCUBE_UNIT_THREAD ||
 	    test_bit(HCUBE_TF_REMOVED, &c->flags)) {
 		hcube_release(hc, c, p);
 		atomic64_inc(&hc->released);
-		return;
+		return true;
 	}
 	t = NULL;
 	if (atomic_inc_return(&hc->nrecords) <= hc->max_tasks)
@@ -124,22 +147,26 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 		atomic64_inc(&hc->refused);
 		hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
 			.reason = HCUBE_REASON_REFUSED, .p = p, .creator = c->task });
-		return;
+		return true;
 	}
 	t->task = get_task_struct(p);
 	t->creator = get_task_pid(c->task, PIDTYPE_PID);
-	t->vertex = READ_ONCE(c->vertex);	/* reported if it is found changed */
+	refcount_inc(&c->ref);
+	t->creator_rec = c;
+	refcount_inc(&c->creds->ref);
+	t->creds = c->creds;
+	t->job = c->job;
+	t->vertex = v;	/* reported if it is found changed */
 	t->origin = thread ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK;
 	t->unit = HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
-	t->epoch = hcube_mask_offlines(hc, inherited);
-	cpumask_copy(hcube_task_allowed(t), hcube_task_allowed(c));
-	if (!hcube_task_hash_add(hc, t)) {
-		/* an admin registered it meanwhile */
+	t->epoch = READ_ONCE(hc->voff[v]);
+	if (hcube_task_hash_add(hc, t)) {
+		/* an admin registered it meanwhile (or no memory: the scan) */
 		atomic_dec(&hc->nrecords);
 		hcube_task_put(t);
-		return;
+		return false;
 	}
 	/* as in hcube_register_one(): the exit probe or this sees the other */
 	smp_mb();
@@ -148,6 +175,7 @@ static void hcube_born(struct hcube *hc, struct hcube_task *c,
 	refcount_inc(&t->ref);	/* the adopts list's */
 	llist_add(&t->adopt_node, &hc->adopts);
 	hcube_events_kick(hc);
+	return true;
 }
 
 static void hcube_birth_fn(struct callback_head *cb)
@@ -170,8 +198,9 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	struct hcube_birth *b;
 	struct hcube_task *c;
 
-	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD))
-		return;
+	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD) ||
+	    hcube_mask_vertex(hc, &child->cpus_mask) < 0)
+		return;	/* no record, or the child has no mask hcube gives */
 	rcu_read_lock();
 	c = hcube_task_lookup(hc, parent);
 	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
@@ -222,15 +251,23 @@ static void hcube_probe_exit(void *data, struct task_struct *p)
 	rcu_read_unlock();
 }
 
-/* Link a pending record, under hcube.lock. True when a task was evacuated. */
+/*
+ * Link a pending record, under hcube.lock. True when a task was evacuated.
+ * A record whose creator was unregistered since its birth (task del of
+ * its job) is let go instead: the child gets its creator's original
+ * affinity.
+ */
 static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 {
 	struct task_struct *p = t->task;
+	struct hcube_task *c = t->creator_rec;
+	bool gone = test_bit(HCUBE_TF_GONE, &t->flags);
+	bool let_go = c && test_bit(HCUBE_TF_REMOVED, &c->flags);
 	int u;
 
-	if (hc->stopping || test_bit(HCUBE_TF_GONE, &t->flags) ||
+	if (hc->stopping || gone || let_go ||
 	    xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b, GFP_KERNEL)) {
-		if (!hc->stopping && !test_bit(HCUBE_TF_GONE, &t->flags)) {
+		if (!hc->stopping && !gone && !let_go) {
 			atomic64_inc(&hc->refused);
 			hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
 				.reason = HCUBE_REASON_REFUSED, .p = p });
@@ -240,10 +277,14 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		if (!(p->flags & PF_EXITING) &&
 		    !cpumask_equal(&p->cpus_mask, hcube_task_orig(t)) &&
 		    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
-			hcube_set_cpus(p, hcube_task_orig(t));
+			hcube_set_within(p, hcube_task_orig(t));
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
 		return false;
+	}
+	if (c) {
+		t->creator_rec = NULL;
+		hcube_task_put(c);
 	}
 	if (test_bit(HCUBE_TF_EXITED, &t->flags)) {
 		/* it was gone before it could be linked: both events */
@@ -253,12 +294,12 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		return false;
 	}
 	/*
-	 * Its mask at creation, and the offline counts then, are its given
-	 * mask and epoch: a change since is hotplug's (the kernel broke it,
-	 * it is hcube's again) or someone else's.
+	 * Its mask at creation, and its vertex's offline count then, are its
+	 * given mask and epoch: a change since is the kernel's (it is hcube's
+	 * to set again) or someone else's.
 	 */
 	u = hcube_mask_vertex(hc, hcube_task_given(t));
-	if (u < 0 || hcube_task_changed(hc, t)) {
+	if (u < 0 || hcube_task_others(hc, t)) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
 		hcube_task_notify(hc, t, t->origin);
@@ -273,10 +314,51 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	return false;
 }
 
+/* Link the pending records and unregister the exited ones. */
+static void hcube_drain(struct hcube *hc)
+{
+	struct llist_node *exits = llist_del_all(&hc->exits);
+	struct llist_node *adopts = llist_del_all(&hc->adopts);
+	struct hcube_task *t, *tmp;
+	bool evacuate = false;
+
+	/* what was set before is verified first: no batch spans this */
+	hcube_moves_flush(hc);
+	/*
+	 * Exits first, then adopts: a record's adoption was queued before its
+	 * exit, so an exit taken here has its adoption taken too.
+	 */
+	adopts = llist_reverse_order(adopts);
+	llist_for_each_entry_safe(t, tmp, adopts, adopt_node) {
+		evacuate |= hcube_adopt(hc, t);
+		hcube_task_put(t);
+		cond_resched();
+	}
+	llist_for_each_entry_safe(t, tmp, exits, exit_node) {
+		if (test_bit(HCUBE_TF_LINKED, &t->flags))
+			hcube_task_del(hc, t, HCUBE_REASON_EXITED);
+		else if (test_bit(HCUBE_TF_REMOVED, &t->flags))
+			hcube_task_hash_del(hc, t);	/* a tombstone */
+		hcube_task_put(t);
+		cond_resched();
+	}
+	if (evacuate && !hc->stopping)
+		hcube_after_change(hc, HCUBE_REASON_FORK);
+}
+
+/* Netlink commands that change or move tasks first link what is pending. */
+void hcube_events_drain(struct hcube *hc)
+{
+	hcube_drain(hc);
+}
+
 /*
- * The lost-creation scan: tasks with an hcube mask, no record, whose
- * creator (its process's leader for a thread, else its parent) has one.
- * Each pass finds one more generation. Under hcube.lock.
+ * The lost-creation scan: tasks with a vertex's mask and no record, whose
+ * creator (its process's leader for a thread, else its parent) has one and
+ * was registered before they were created. A task the user pinned to one
+ * vertex's CPUs before its creator was registered is not one. Each pass
+ * finds one more generation; the scan stops at a pass that finds none.
+ * Without hcube.lock but to link what it found.
  */
 struct hcube_orphan {
 	struct task_struct *p;
@@ -301,7 +383,8 @@ static u32 hcube_scan_collect(struct hcube *hc, struct hcube_orphan *o, u32 room
 			continue;
 		cp = thread ? p->group_leader : rcu_dereference(p->real_parent);
 		c = hcube_task_lookup(hc, cp);
-		if (!c || c->state == HCUBE_TASK_CHANGED)
+		if (!c || READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
+		    p->start_time < c->reg_ns)
 			continue;
 		if (n < room && refcount_inc_not_zero(&c->ref)) {
 			o[n].p = get_task_struct(p);
@@ -314,69 +397,50 @@ static u32 hcube_scan_collect(struct hcube *hc, struct hcube_orphan *o, u32 room
 	return n;
 }
 
-static void hcube_drain(struct hcube *hc);
-
 static void hcube_scan_lost(struct hcube *hc)
 {
-	u32 room = 64, n, i, pass;
+	u32 room = 64, n, i, pass, acted = 1;
 	struct hcube_orphan *o;
 
-	for (pass = 0; pass < 64; pass++) {
+	for (pass = 0; acted && pass < 64; pass++) {
 		o = kvcalloc(room, sizeof(*o), GFP_KERNEL);
 		if (!o)
 			return;
 		n = hcube_scan_collect(hc, o, room);
+		acted = 0;
 		for (i = 0; i < min(n, room); i++) {
 			if (!o[i].p)
 				continue;
-			hcube_born(hc, o[i].c, o[i].p, o[i].thread,
-				   &o[i].p->cpus_mask);
+			acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread,
+					    &o[i].p->cpus_mask);
 			hcube_task_put(o[i].c);
 			put_task_struct(o[i].p);
+			cond_resched();
 		}
 		kvfree(o);
+		hcube_lock(hc);
 		hcube_drain(hc);
-		if (!n)
-			return;
-		if (n > room)
+		hcube_unlock(hc);
+		if (n > room) {
 			room = n + n / 4;
+			acted = 1;	/* some were not looked at */
+		}
 	}
-	pr_warn_ratelimited("lost-creation scan: still finding tasks after %u passes\n",
-			    pass);
+	if (acted)
+		pr_warn_ratelimited("lost-creation scan: still finding tasks after %u passes\n",
+				    pass);
 }
 
-/* Link the pending records and unregister the exited ones. */
-static void hcube_drain(struct hcube *hc)
+/*
+ * Unload, once the probes are gone and the births done: a task created
+ * from a registered one whose birth was lost, or whose fork reached the
+ * probe after the probes went, still has a vertex's mask; it gets its
+ * creator's original affinity.
+ */
+void hcube_events_last_pass(struct hcube *hc)
 {
-	struct llist_node *exits = llist_del_all(&hc->exits);
-	struct llist_node *adopts = llist_del_all(&hc->adopts);
-	struct hcube_task *t, *tmp;
-	bool evacuate = false;
-
-	/*
-	 * Exits first, then adopts: a record's adoption was queued before its
-	 * exit, so an exit taken here has its adoption taken too.
-	 */
-	adopts = llist_reverse_order(adopts);
-	llist_for_each_entry_safe(t, tmp, adopts, adopt_node) {
-		evacuate |= hcube_adopt(hc, t);
-		hcube_task_put(t);
-	}
-	llist_for_each_entry_safe(t, tmp, exits, exit_node) {
-		if (test_bit(HCUBE_TF_LINKED, &t->flags))
-			hcube_task_del(hc, t, HCUBE_REASON_EXITED);
-		else if (test_bit(HCUBE_TF_REMOVED, &t->flags))
-			hcube_task_hash_del(hc, t);	/* a tombstone */
-		hcube_task_put(t);
-	}
-	if (evacuate && !hc->stopping)
-		hcube_after_change(hc, HCUBE_REASON_FORK);
-}
-
-/* Netlink commands that change or move tasks first link what is pending. */
-void hcube_events_drain(struct hcube *hc)
-{
-	hcube_drain(hc);
+	atomic_set(&hc->ev->lost_pending, 0);
+	hcube_scan_lost(hc);
 }
 
 static void hcube_events_workfn(struct work_struct *work)
@@ -394,10 +458,10 @@ static void hcube_events_workfn(struct work_struct *work)
 	if (!hc->stopping)
 		hcube_hotplug_apply(hc);
 	hcube_drain(hc);
-	if (atomic_xchg(&hc->ev->lost_pending, 0) && !hc->stopping)
-		hcube_scan_lost(hc);
 	hcube_auto_schedule(hc);
 	hcube_unlock(hc);
+	if (atomic_xchg(&hc->ev->lost_pending, 0) && !READ_ONCE(hc->stopping))
+		hcube_scan_lost(hc);
 }
 
 /* The automatic trigger: what is pending linked first. */
@@ -424,8 +488,11 @@ static void hcube_find_tp(struct tracepoint *tp, void *priv)
 		ev->tp_exit = tp;
 }
 
-/* The probes, with room for @births creations in flight, and the worker. */
-int hcube_events_init(struct hcube *hc, u32 births)
+/*
+ * The probes, with a pool of @births creations in flight (more are
+ * allocated, unless @pool_only), and the worker.
+ */
+int hcube_events_init(struct hcube *hc, u32 births, bool pool_only)
 {
 	struct hcube_events *ev;
 	u32 i;
@@ -435,6 +502,7 @@ int hcube_events_init(struct hcube *hc, u32 births)
 	if (!ev)
 		return -ENOMEM;
 	raw_spin_lock_init(&ev->pool_lock);
+	ev->pool_only = pool_only;
 	INIT_WORK(&hc->work, hcube_events_workfn);
 	INIT_DELAYED_WORK(&hc->auto_work, hcube_auto_workfn);
 	ev->bsize = ALIGN(sizeof(struct hcube_birth) + cpumask_size(),

@@ -3,11 +3,13 @@
  * hcube: a machine's CPU groups as the vertices of a hypercube, faults,
  * CPU hotplug and the balancing of registered tasks between the groups.
  * This file loads and unloads the module and holds its parameters; the
- * rest, from the bottom up: hcube_task.c (registered tasks),
- * hcube_balance.c (evacuation, rebalancing, the automatic trigger),
- * hcube_cpu.c (vertices, faults, hotplug), hcube_events.c (new threads
- * and children, exits, the worker) and hcube_nl.c (the generic netlink
- * family), over the core in core/.
+ * rest, from the bottom up: hcube_perm.c (who may change a task),
+ * hcube_cpuset.c (what a task's cpuset allows), hcube_task.c (registered
+ * tasks and their moves), hcube_taskset.c and hcube_register.c (TASK_ADD
+ * and TASK_DEL), hcube_balance.c (evacuation, rebalancing, the pass, the
+ * automatic trigger), hcube_cpu.c (vertices, faults, hotplug),
+ * hcube_events.c (new threads and children, exits, the worker) and
+ * hcube_nl.c (the generic netlink family), over the core in core/.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -32,7 +34,29 @@ MODULE_PARM_DESC(max_tasks, "most tasks that can be registered (1..4194304, defa
 
 static unsigned int births = 1024;
 module_param(births, uint, 0444);
-MODULE_PARM_DESC(births, "new threads and children of registered tasks being set up at once, at most (1..65536, default 1024)");
+MODULE_PARM_DESC(births, "new threads and children of registered tasks being set up at once from a pool, before others are allocated (1..65536, default 1024)");
+
+/*
+ * For the tests of the lost-creation scan: a creation that finds the pool
+ * of births empty is lost instead of given an allocated birth.
+ */
+static bool lose_births;
+module_param(lose_births, bool, 0);
+MODULE_PARM_DESC(lose_births, "tests only: a creation that finds no birth in the pool is lost (the scan finds it) instead of allocated");
+
+/*
+ * For the tests of the load's error paths: make its step N (1..6) fail
+ * with -ENOMEM, as if out of memory there. 0, the default: none.
+ */
+static unsigned int init_fail_step;
+module_param(init_fail_step, uint, 0);
+MODULE_PARM_DESC(init_fail_step, "tests only: the step of the load to fail (1..6; 0: none)");
+
+/* -ENOMEM when step @step of the load is the one to fail (init_fail_step). */
+static int hcube_init_fails(unsigned int step)
+{
+	return init_fail_step == step ? -ENOMEM : 0;
+}
 
 static const char *const hcube_modes[] = {
 	[HCUBE_MODE_CPU] = "cpu",
@@ -95,11 +119,7 @@ static int __init hcube_init(void)
 		return -EINVAL;
 	}
 
-	err = hcube_tasks_init();
-	if (err)
-		return err;
 	mutex_init(&hc->lock);
-	hash_init(hc->by_task);
 	spin_lock_init(&hc->hash_lock);
 	xa_init_flags(&hc->tasks, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&hc->changed);
@@ -111,32 +131,48 @@ static int __init hcube_init(void)
 	hc->cfg.threshold = 1;
 	hc->cfg.cooldown_ms = 1000;
 
-	err = hcube_cpu_init(hc, m, isolated);
+	/*
+	 * The family goes last: no request can come before everything else
+	 * is ready, so a failure on the way leaves no task registered.
+	 */
+	err = hcube_init_fails(1) ?: hcube_tasks_init(hc);
+	if (err)
+		return err;
+	err = hcube_init_fails(2) ?: hcube_cs_init(hc);
 	if (err)
 		goto tasks_exit;
-	/* The family exists before the hotplug callbacks go live. */
-	err = hcube_events_init(hc, births);
+	err = hcube_init_fails(3) ?: hcube_cpu_init(hc, m, isolated);
+	if (err)
+		goto cs_exit;
+	err = hcube_init_fails(4) ?: hcube_events_init(hc, births, lose_births);
 	if (err)
 		goto cpu_exit;
-	err = hcube_nl_init(hc);
+	err = hcube_init_fails(5) ?: hcube_hotplug_start(hc);
 	if (err)
 		goto stop_events;
-	err = hcube_hotplug_start(hc);
+	err = hcube_init_fails(6) ?: hcube_nl_init(hc);
 	if (err)
-		goto nl_exit;
+		goto hotplug_stop;
 	pr_info("%s mode, %u groups on a %u-cube\n", hcube_mode_name(hc->mode),
 		hc->ngroups, hc->dim);
 	return 0;
 
-nl_exit:
-	hcube_nl_exit(hc);
+hotplug_stop:
+	hcube_hotplug_stop(hc);
 stop_events:
+	hcube_lock(hc);
+	hc->stopping = true;
+	hcube_unlock(hc);
+	hcube_balance_stop(hc);
 	hcube_events_stop(hc);
 	hcube_events_exit(hc);
 cpu_exit:
 	hcube_cpu_exit(hc);
+cs_exit:
+	hcube_cs_exit(hc);
 tasks_exit:
-	hcube_tasks_exit();
+	hcube_tasks_sweep(hc);
+	hcube_tasks_exit(hc);
 	return err;
 }
 
@@ -144,24 +180,27 @@ static void __exit hcube_exit(void)
 {
 	struct hcube *hc = &hcube;
 
-	/* The hotplug callbacks go first, the family after them. */
+	/* The family goes first: no request after this. */
+	hcube_nl_exit(hc);
 	hcube_hotplug_stop(hc);
 	hcube_lock(hc);
 	hc->stopping = true;
 	hcube_unlock(hc);
-	hcube_nl_exit(hc);
 	hcube_balance_stop(hc);
 
 	/*
 	 * Every task gets its affinity back while the probes still see its
 	 * new threads and children; then the probes go, and the births in
-	 * flight give those their creator's original affinity.
+	 * flight give those their creator's original affinity. A last pass
+	 * finds what a lost birth, or a fork that reached the probe after it
+	 * went, left with a vertex's mask.
 	 */
 	hcube_lock(hc);
 	hcube_tasks_release_all(hc);
 	hcube_report_release(&hc->report);
 	hcube_unlock(hc);
 	hcube_events_stop(hc);
+	hcube_events_last_pass(hc);
 	hcube_lock(hc);
 	hcube_tasks_sweep(hc);
 	hcube_unlock(hc);
@@ -169,7 +208,8 @@ static void __exit hcube_exit(void)
 
 	xa_destroy(&hc->tasks);
 	hcube_cpu_exit(hc);
-	hcube_tasks_exit();
+	hcube_cs_exit(hc);
+	hcube_tasks_exit(hc);
 }
 
 module_init(hcube_init);

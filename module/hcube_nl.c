@@ -8,7 +8,11 @@
  * range is set at init from nr_cpu_ids. The vertex id range depends on the
  * cube and is checked in the handlers, which also answer -ERANGE and attach
  * a policy describing the current range. Every command that changes state
- * needs CAP_NET_ADMIN.
+ * needs CAP_NET_ADMIN; those that move registered tasks (faults, topology,
+ * configuration, a rebalance that is not a dry run) need CAP_SYS_NICE as
+ * well, the capability sched_setaffinity() asks of who changes another
+ * user's task. TASK_ADD and TASK_DEL ask sched_setaffinity()'s question of
+ * each task instead.
  *
  * The family is the layer above the domain (cube, tasks, balancing,
  * events): it calls into it, and hears of events through hcube.notify.
@@ -28,6 +32,7 @@
 #include "hcube_nl_gen.h"
 
 #define HCUBE_NL_DRAIN	0x01	/* link pending new tasks before the doit */
+#define HCUBE_NL_MOVES	0x02	/* moves registered tasks: CAP_SYS_NICE too */
 
 /* A required attribute: the missing type in the ack, and a message. */
 #define HCUBE_REQUIRE(info, attr, msg) ({			\
@@ -219,25 +224,26 @@ static u32 hcube_pid_in(struct pid *pid, struct pid_namespace *ns)
 }
 
 /*
- * A task nest. @ns: the reader's pid namespace, NULL for the initial one.
- * The state is read now: an active task whose affinity someone else
- * changed shows as changed before hcube acts on it.
+ * A task nest. @ns: the reader's pid namespace, NULL for the initial one;
+ * @state: what to show (a listing reads it now, hcube_task_state(); an
+ * event the record's), but for the reasons that have their own.
  */
 static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube *hc,
-			   struct hcube_task *t, struct pid_namespace *ns, u32 reason)
+			   struct hcube_task *t, struct pid_namespace *ns, u32 reason,
+			   u32 state)
 {
 	bool exited = reason == HCUBE_REASON_EXITED;
 	struct task_struct *p = t->task;
 	struct nlattr *nest = nla_nest_start(skb, type);
 	char comm[TASK_COMM_LEN];
-	u32 state = t->state, pid;
+	u32 pid;
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (exited)
 		state = HCUBE_TASK_EXITED;
-	else if (state == HCUBE_TASK_ACTIVE && hcube_task_changed(hc, t))
-		state = HCUBE_TASK_CHANGED;
+	else if (reason == HCUBE_REASON_REMOVED || reason == HCUBE_REASON_REVOKED)
+		state = HCUBE_TASK_REMOVED;
 	pid = exited && t->exit_pid ? hcube_pid_in(t->exit_pid, ns) :
 	      ns ? task_pid_nr_ns(p, ns) : task_pid_nr(p);
 	get_task_comm(comm, p);
@@ -506,38 +512,6 @@ static const struct hcube_nl_msg_ops hcube_vertex_msg = {
 	.next = hcube_vertex_next,
 };
 
-static int hcube_task_fill(struct sk_buff *skb, struct hcube *hc,
-			   const struct hcube_nl_data *d)
-{
-	return hcube_fill_task(skb, HCUBE_A_TASK, hc, d->task, d->ns, 0);
-}
-
-/*
- * The registered tasks the reader may see: all of them for CAP_NET_ADMIN,
- * else those running with the reader's effective uid; with pids of the
- * reader's pid namespace, and none a pid there does not name.
- */
-static bool hcube_task_next(struct hcube *hc, struct hcube_nl_data *d)
-{
-	const struct cred *cred = current_cred();
-	struct hcube_task *t;
-
-	for (t = xa_find(&hc->tasks, &d->pos, ULONG_MAX, XA_PRESENT); t;
-	     t = xa_find_after(&hc->tasks, &d->pos, ULONG_MAX, XA_PRESENT)) {
-		if (task_pid_nr_ns(t->task, d->ns) &&
-		    (d->admin || hcube_same_euid(cred, t->task))) {
-			d->task = t;
-			return true;
-		}
-	}
-	return false;
-}
-
-static const struct hcube_nl_msg_ops hcube_task_msg = {
-	.fill = hcube_task_fill,
-	.next = hcube_task_next,
-};
-
 static const struct hcube_nl_msg_ops hcube_stats_msg = {
 	.fill = hcube_fill_stats,
 };
@@ -622,7 +596,8 @@ static int hcube_task_ntf_fill(struct sk_buff *skb, struct hcube *hc,
 
 	if (!n->task)
 		return hcube_fill_refused(skb, n->p, n->creator);
-	return hcube_fill_task(skb, HCUBE_A_TASK, hc, n->task, NULL, n->reason);
+	return hcube_fill_task(skb, HCUBE_A_TASK, hc, n->task, NULL, n->reason,
+			       n->task->state);
 }
 
 static const struct hcube_nl_msg_ops hcube_task_ntf_msg = {
@@ -633,7 +608,6 @@ static const struct hcube_nl_msg_ops hcube_task_ntf_msg = {
 static const struct hcube_nl_msg_ops *const hcube_nl_requests[HCUBE_CMD_MAX + 1] = {
 	[HCUBE_CMD_CUBE_GET] = &hcube_cube_msg,
 	[HCUBE_CMD_VERTEX_GET] = &hcube_vertex_msg,
-	[HCUBE_CMD_TASK_GET] = &hcube_task_msg,
 	[HCUBE_CMD_STATS_GET] = &hcube_stats_msg,
 	[HCUBE_CMD_CONFIG_GET] = &hcube_config_msg,
 };
@@ -752,6 +726,88 @@ static int hcube_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ? err : skb->len;
 }
 
+/*
+ * Is @t one the reader may see? All of them for CAP_NET_ADMIN, else those
+ * running with the reader's effective uid; with pids of the reader's pid
+ * namespace, and none a pid there does not name. Under RCU.
+ */
+static bool hcube_task_visible(struct hcube_task *t, struct pid_namespace *ns,
+			       bool admin, const struct cred *cred)
+{
+	return task_pid_nr_ns(t->task, ns) &&
+	       (admin || hcube_same_euid(cred, t->task));
+}
+
+/* The next record at or after *pos that the reader may see, referenced. */
+static struct hcube_task *hcube_task_next(struct hcube *hc, unsigned long *pos,
+					  struct pid_namespace *ns, bool admin)
+{
+	const struct cred *cred = current_cred();
+	struct hcube_task *t;
+	u32 looked = 0;
+
+	for (;;) {
+		rcu_read_lock();
+		for (t = xa_find(&hc->tasks, pos, ULONG_MAX, XA_PRESENT);
+		     t && looked < 256;
+		     t = xa_find_after(&hc->tasks, pos, ULONG_MAX, XA_PRESENT), looked++)
+			if (hcube_task_visible(t, ns, admin, cred) &&
+			    refcount_inc_not_zero(&t->ref))
+				break;
+		rcu_read_unlock();
+		if (!t || looked < 256)
+			return t;
+		/* a long stretch of others' tasks: let others run */
+		looked = 0;
+		cond_resched();
+	}
+}
+
+/*
+ * TASK_GET's dump takes no hcube.lock: the records are found under RCU and
+ * each is held by a reference while its nest is filled, so a reader who
+ * sees few of many tasks delays no rebalance.
+ */
+static int hcube_task_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	bool admin = netlink_capable(cb->skb, CAP_NET_ADMIN);
+	struct hcube *hc = hcube_nl_hc;
+	unsigned long pos = cb->args[0];
+	size_t size = max_t(size_t, PAGE_SIZE, 6 * nr_cpu_ids + 2);
+	struct hcube_task *t;
+	char *buf;
+	int err = 0;
+
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	while ((t = hcube_task_next(hc, &pos, ns, admin))) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &hcube_genl_family,
+					NLM_F_MULTI, HCUBE_CMD_TASK_GET);
+
+		if (!hdr ||
+		    hcube_fill_task(skb, HCUBE_A_TASK, hc, t, ns, 0,
+				    hcube_task_state(hc, t, buf, size))) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			hcube_task_put(t);
+			err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		hcube_task_put(t);
+		pos++;
+	}
+	kvfree(buf);
+	/* Resume at the task that did not fit, or past the last. */
+	cb->args[0] = pos;
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ? err : skb->len;
+}
+
 /* Events, on the "events" group. */
 
 static bool hcube_listening(struct hcube *hc)
@@ -799,11 +855,27 @@ static void hcube_nl_notify(struct hcube *hc, u8 cmd, const struct hcube_ntf *nt
 
 /* Ops. pre_doit takes hcube.lock for every doit. */
 
+/*
+ * Before a command that changes or moves things: a hotplug change the
+ * worker has not applied yet, then the tasks that are pending. Locked.
+ */
+static void hcube_nl_catch_up(struct hcube *hc)
+{
+	if (READ_ONCE(hc->hp_pending) && !hc->stopping)
+		hcube_hotplug_apply(hc);
+	hcube_events_drain(hc);
+}
+
 static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	struct hcube *hc = hcube_nl_hc;
 
+	if ((ops->internal_flags & HCUBE_NL_MOVES) &&
+	    !netlink_capable(skb, CAP_SYS_NICE)) {
+		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_SYS_NICE);
+		return -EPERM;
+	}
 	/*
 	 * A command that changes or moves things waits for a CPU hotplug
 	 * operation in progress to end (it holds nothing meanwhile), so that
@@ -815,12 +887,8 @@ static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 		cpus_read_unlock();
 	}
 	hcube_lock(hc);
-	if (ops->internal_flags & HCUBE_NL_DRAIN) {
-		/* a hotplug change the worker has not applied yet, then tasks */
-		if (READ_ONCE(hc->hp_pending) && !hc->stopping)
-			hcube_hotplug_apply(hc);
-		hcube_events_drain(hc);
-	}
+	if (ops->internal_flags & HCUBE_NL_DRAIN)
+		hcube_nl_catch_up(hc);
 	return 0;
 }
 
@@ -1038,54 +1106,57 @@ static int hcube_check_errno(int err)
 	return err == -EACCES ? -EPERM : err;
 }
 
-static size_t hcube_cpulist_len(const struct cpumask *mask)
-{
-	return snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) + 1;
-}
+/* Task nests a TASK_ADD reply lists: named tasks, then refused ones. */
+#define HCUBE_ADD_LISTED	64
 
 /*
- * Room for the TASK_ADD reply of @s: a task nest per entry, with its
- * current mask and, once registered, the longest vertex mask.
+ * Room for a TASK_ADD reply: its counts and HCUBE_ADD_LISTED nests of each
+ * kind, each with two cpulists of any mask. Bounded: what does not fit is
+ * left out of the list (the counts stay), never an error.
  */
-static size_t hcube_task_add_size(struct hcube *hc, struct hcube_taskset *s)
+static size_t hcube_task_add_size(void)
 {
-	size_t fixed = nla_total_size(0) + 8 * nla_total_size(sizeof(u32)) +
-		       nla_total_size(TASK_COMM_LEN), vmax = 0, n = NLMSG_GOODSIZE;
-	u32 i;
+	size_t nest = 256 + 2 * nla_total_size(3 * nr_cpu_ids + 16);
 
-	for (i = 0; i < hc->nv; i++)
-		vmax = max(vmax, hcube_cpulist_len(hc->v[i].usable));
-	for (i = 0; i < s->n; i++)
-		if (s->task[i])
-			n += fixed + nla_total_size(vmax) +
-			     nla_total_size(hcube_cpulist_len(&s->task[i]->cpus_mask));
-	return n;
+	return min_t(size_t, NLMSG_GOODSIZE + 2 * HCUBE_ADD_LISTED * nest, SZ_256K);
 }
 
-/*
- * Threads or children that the job's tasks created while they were being
- * registered, before the probes could see their creator: registered too
- * (each with its event), not listed in the reply.
- */
-static void hcube_task_add_late(struct hcube *hc, struct genl_info *info,
-				const struct hcube_caller *who, u32 unit, int vertex)
+/* The reply's nests: each named task, then the first refused ones. */
+static void hcube_task_add_fill(struct sk_buff *msg, struct hcube *hc,
+				const struct hcube_taskset *s,
+				const struct hcube_added *a,
+				struct pid_namespace *ns)
 {
-	struct hcube_taskset s = { .unit = unit };
-	const struct nlattr **pa = NULL;
-	struct hcube_task **out;
-	u32 i, bad;
+	u32 i, named = 0, refused = 0;
 
-	if (unit == HCUBE_UNIT_THREAD || hcube_nl_taskset(&s, info, &pa))
-		goto out;
-	for (i = 0; i < s.n; i++)
-		s.named[i] = false;
-	out = kvcalloc(s.n, sizeof(*out), GFP_KERNEL);
-	if (out)
-		hcube_tasks_register(hc, &s, who, vertex, out, &bad);
-	kvfree(out);
-out:
-	kvfree(pa);
-	hcube_taskset_free(&s);
+	for (i = 0; i < s->n && named < HCUBE_ADD_LISTED; i++) {
+		if (!s->named[i] || IS_ERR_OR_NULL(a->out[i]))
+			continue;
+		if (hcube_fill_task(msg, HCUBE_A_TASK, hc, a->out[i], ns, 0,
+				    a->out[i]->state))
+			return;
+		named++;
+	}
+	for (i = 0; i < s->n && refused < HCUBE_ADD_LISTED; i++) {
+		struct nlattr *nest;
+		u32 pid;
+
+		if (!IS_ERR(a->out[i]) || !s->task[i])
+			continue;
+		pid = task_pid_nr_ns(s->task[i], ns);
+		if (!pid)
+			continue;	/* gone meanwhile: nothing to name */
+		nest = nla_nest_start(msg, HCUBE_A_TASK);
+		if (!nest || nla_put_u32(msg, HCUBE_T_A_PID, pid) ||
+		    nla_put_s32(msg, HCUBE_T_A_ERROR,
+				hcube_check_errno(PTR_ERR(a->out[i])))) {
+			if (nest)
+				nla_nest_cancel(msg, nest);
+			return;
+		}
+		nla_nest_end(msg, nest);
+		refused++;
+	}
 }
 
 static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
@@ -1093,13 +1164,13 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct pid_namespace *ns = task_active_pid_ns(current);
 	struct hcube_taskset s = {};
 	const struct nlattr **pa = NULL;
-	struct hcube_task **out = NULL;
+	struct hcube_added a = {};
 	struct hcube *hc = hcube_nl_hc;
 	struct sk_buff *msg = NULL;
 	struct hcube_caller who;
 	int vertex = -1, err;
 	void *hdr;
-	u32 i, bad;
+	u32 bad;
 
 	hcube_caller_of(&who, skb);
 	if (HCUBE_REQUIRE(info, HCUBE_A_PID, HCUBE_ERR_PID_REQUIRED))
@@ -1119,45 +1190,32 @@ static int hcube_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	/* The reply is made before anything changes: a refusal changes nothing. */
 	err = -ENOMEM;
-	out = kvcalloc(s.n, sizeof(*out), GFP_KERNEL);
-	if (!out)
+	a.cap = s.n;
+	a.out = kvcalloc(s.n, sizeof(*a.out), GFP_KERNEL);
+	if (!a.out)
 		goto out;
-	msg = hcube_reply_new(info, hcube_task_add_size(hc, &s), &hdr);
+	msg = hcube_reply_new(info, hcube_task_add_size(), &hdr);
 	if (!msg)
 		goto out;
-	err = hcube_tasks_register(hc, &s, &who, vertex, out, &bad);
+	err = hcube_tasks_register(hc, &s, &who, vertex, &a, &bad);
 	if (err) {
 		hcube_check_msg(info->extack, pa[bad == U32_MAX ? 0 : s.src[bad]], err);
 		err = hcube_check_errno(err);
 		goto out;
 	}
-	for (i = 0; i < s.n; i++) {
-		struct nlattr *nest;
-		int e;
-
-		if (!out[i])
-			continue;
-		if (!IS_ERR(out[i])) {
-			e = hcube_fill_task(msg, HCUBE_A_TASK, hc, out[i], ns, 0);
-		} else {
-			nest = nla_nest_start(msg, HCUBE_A_TASK);
-			e = !nest || nla_put_u32(msg, HCUBE_T_A_PID,
-						 task_pid_nr_ns(s.task[i], ns)) ||
-			    nla_put_s32(msg, HCUBE_T_A_ERROR,
-					hcube_check_errno(PTR_ERR(out[i])));
-			if (!e)
-				nla_nest_end(msg, nest);
-		}
-		/* sized above; a miss is a bug, and the tasks stay registered */
-		if (WARN_ON_ONCE(e))
-			break;
+	/* the counts fit in any reply (sized above); the nests as far as they do */
+	if (nla_put_u32(msg, HCUBE_A_NREGISTERED, a.registered) ||
+	    nla_put_u32(msg, HCUBE_A_NEXITED, a.exited) ||
+	    nla_put_u32(msg, HCUBE_A_NREFUSED, a.refused)) {
+		err = -EMSGSIZE;
+		goto out;
 	}
-	hcube_task_add_late(hc, info, &who, s.unit, vertex);
+	hcube_task_add_fill(msg, hc, &s, &a, ns);
 	err = hcube_reply(msg, hdr, info);
 	msg = NULL;
 out:
 	nlmsg_free(msg);
-	kvfree(out);
+	kvfree(a.out);
 	kvfree(pa);
 	hcube_taskset_free(&s);
 	return err;
@@ -1212,6 +1270,13 @@ static int hcube_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 	};
 	int err;
 
+	/* a dry run moves nothing, and changes nothing to plan */
+	if (!dry_run && !netlink_capable(skb, CAP_SYS_NICE)) {
+		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_SYS_NICE);
+		return -EPERM;
+	}
+	if (!dry_run)
+		hcube_nl_catch_up(hc);
 	if (hcube_policy_for(hc, policy) != policy) {
 		hcube_set_err_msg(info->extack, apol, hcube_fault_free_msg[policy]);
 		return -EINVAL;
@@ -1261,7 +1326,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_TOPO_SET,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_DRAIN,
+		.internal_flags = HCUBE_NL_DRAIN | HCUBE_NL_MOVES,
 		.doit = hcube_topo_set_doit,
 		.policy = hcube_topo_set_policy,
 		.maxattr = ARRAY_SIZE(hcube_topo_set_policy) - 1,
@@ -1269,7 +1334,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_FAULT_ADD,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_DRAIN,
+		.internal_flags = HCUBE_NL_DRAIN | HCUBE_NL_MOVES,
 		.doit = hcube_fault_doit,
 		.policy = hcube_fault_add_policy,
 		.maxattr = ARRAY_SIZE(hcube_fault_add_policy) - 1,
@@ -1277,7 +1342,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_FAULT_DEL,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_DRAIN,
+		.internal_flags = HCUBE_NL_DRAIN | HCUBE_NL_MOVES,
 		.doit = hcube_fault_doit,
 		.policy = hcube_fault_del_policy,
 		.maxattr = ARRAY_SIZE(hcube_fault_del_policy) - 1,
@@ -1300,12 +1365,11 @@ static const struct genl_ops hcube_ops[] = {
 	},
 	{
 		.cmd = HCUBE_CMD_TASK_GET,
-		.dumpit = hcube_nl_get_dumpit,
+		.dumpit = hcube_task_dumpit,
 	},
 	{
 		.cmd = HCUBE_CMD_REBALANCE,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_DRAIN,
 		.doit = hcube_rebalance_doit,
 		.policy = hcube_rebalance_policy,
 		.maxattr = ARRAY_SIZE(hcube_rebalance_policy) - 1,
@@ -1321,7 +1385,7 @@ static const struct genl_ops hcube_ops[] = {
 	{
 		.cmd = HCUBE_CMD_CONFIG_SET,
 		.flags = GENL_ADMIN_PERM,
-		.internal_flags = HCUBE_NL_DRAIN,
+		.internal_flags = HCUBE_NL_DRAIN | HCUBE_NL_MOVES,
 		.doit = hcube_config_set_doit,
 		.policy = hcube_config_set_policy,
 		.maxattr = ARRAY_SIZE(hcube_config_set_policy) - 1,

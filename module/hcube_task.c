@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube: registered tasks.
+ * hcube: registered tasks, and the one way hcube changes their masks.
  *
  * A registered task is a thread. Its record holds a reference on its
  * task_struct, so a thread keeps its identity when a non-leader thread's
@@ -8,82 +8,88 @@
  * given back when it is unregistered and when the module is unloaded; a
  * new thread or child registered with its creator (hcube_events.c) saves
  * its creator's. While registered, an active task's allowed CPUs are
- * exactly the usable CPUs of its vertex, and the record keeps the mask
- * hcube last set ("given"). Before hcube sets a mask again it compares:
- * a task whose mask someone else changed is reported as changed and left
- * alone from then on (not moved, not counted in any load, not restored).
- * The one exception is a task a CPU of whose mask went offline since: the
- * scheduler itself breaks the affinity of a task whose CPUs all left.
+ * exactly the usable CPUs of its vertex within what its cpuset allows,
+ * and the record keeps the mask hcube last gave it.
  *
- * Records are found by task in hcube.by_task under RCU (the tracepoint
- * probes) and are freed after a grace period. A record unregistered by a
- * command stays in the hash as a tombstone, not linked and not counted,
- * until its task exits: a fork that copied the vertex's mask just before
- * the affinity was given back still finds it, and the child gets the
- * original affinity too.
+ * Whose mask. Before hcube sets a task's mask again it compares: the mask
+ * it gave is hcube's; a mask the kernel set itself is hcube's to set
+ * again (the task's cpuset rewrote it to the cpuset's CPUs, or the
+ * scheduler widened it after every CPU of it went offline); any other is
+ * someone else's (taskset, sched_setaffinity()), and the task is
+ * "changed": left alone from then on, not moved, not counted in any load,
+ * not restored, until it is registered again.
  *
- * cpusets. The module cannot read a task's cpuset (cpuset_cpus_allowed()
- * is not exported), and set_cpus_allowed_ptr() does not check it. A task
- * in the root cpuset may use every CPU. A task in another cpuset is
- * accepted only if its current allowed mask covers every CPU of the cube:
- * the cpuset keeps that mask within its own CPUs, so the cube then lies
- * inside the cpuset. hcubectl reads the cpuset itself and says which CPUs
- * are missing.
+ * Moves. Each change of a mask is checked first: the task must not be
+ * exiting, nor changed, its registrant must still be allowed to change
+ * its affinity and it must not be SCHED_DEADLINE (else it is let go:
+ * unregistered, its original affinity back, never moved). The masks are
+ * set in batches, under the CPU hotplug lock, and each batch is verified
+ * against a fresh read of the cpusets before hcube.lock is released
+ * (hcube_moves_flush()): a cpuset write that came in between is not
+ * overwritten.
+ *
+ * Records are found by task in hcube.by_task, a resizable hash, under RCU
+ * (the tracepoint probes) and are freed after a grace period. A record
+ * unregistered by a command stays in the hash as a tombstone, not linked
+ * and not counted, until its task exits: a fork that copied the vertex's
+ * mask just before the affinity was given back still finds it, and the
+ * child gets the original affinity too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cgroup.h>
 #include <linux/cpu.h>
-#include <linux/pid_namespace.h>
+#include <linux/ktime.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include "hcube.h"
 #include "hcube_trace.h"
 
 static struct kmem_cache *hcube_task_cache;
 
-int hcube_tasks_init(void)
+static const struct rhashtable_params hcube_hash_params = {
+	.head_offset = offsetof(struct hcube_task, hnode),
+	.key_offset = offsetof(struct hcube_task, task),
+	.key_len = sizeof(struct task_struct *),
+	.automatic_shrinking = true,
+};
+
+int hcube_tasks_init(struct hcube *hc)
 {
+	int err;
+
 	hcube_task_cache = kmem_cache_create("hcube_task",
 					     sizeof(struct hcube_task) +
-					     3 * cpumask_size(),
-					     0, 0, NULL);
-	return hcube_task_cache ? 0 : -ENOMEM;
+					     2 * cpumask_size(),
+					     0, SLAB_HWCACHE_ALIGN, NULL);
+	if (!hcube_task_cache)
+		return -ENOMEM;
+	err = rhashtable_init(&hc->by_task, &hcube_hash_params);
+	if (err)
+		kmem_cache_destroy(hcube_task_cache);
+	return err;
 }
 
-void hcube_tasks_exit(void)
+void hcube_tasks_exit(struct hcube *hc)
 {
 	rcu_barrier();	/* hcube_task_free_rcu() is ours */
 	kmem_cache_destroy(hcube_task_cache);
 }
 
-/* Unload: free the records still in the hash, tombstones. */
-void hcube_tasks_sweep(struct hcube *hc)
+static void hcube_task_sweep_one(void *ptr, void *arg)
 {
-	struct hlist_node *tmp;
-	struct hcube_task *t;
-	int bkt;
+	struct hcube_task *t = ptr;
 
-	hash_for_each_safe(hc->by_task, bkt, tmp, t, hnode)
-		hcube_task_hash_del(hc, t);
+	set_bit(HCUBE_TF_GONE, &t->flags);
+	hcube_task_put(t);
 }
 
-/*
- * How many times the CPUs of @mask went offline, in all. A task's affinity
- * is hcube's to set again when this moved since hcube set it: the
- * scheduler breaks the affinity of a task whose CPUs all went offline.
- */
-u32 hcube_mask_offlines(struct hcube *hc, const struct cpumask *mask)
+/* Unload: the records still in the hash (tombstones) go with it. */
+void hcube_tasks_sweep(struct hcube *hc)
 {
-	unsigned int cpu;
-	u32 n = 0;
-
-	for_each_cpu(cpu, mask)
-		n += READ_ONCE(hc->cpu_offlines[cpu]);
-	return n;
+	rhashtable_free_and_destroy(&hc->by_task, hcube_task_sweep_one, hc);
+	atomic_set(&hc->nhashed, 0);
 }
 
 struct hcube_task *hcube_task_alloc(gfp_t gfp)
@@ -106,6 +112,9 @@ static void hcube_task_free_rcu(struct rcu_head *rcu)
 		put_task_struct(t->task);
 	put_pid(t->creator);
 	put_pid(t->exit_pid);
+	hcube_creds_put(t->creds);
+	if (t->creator_rec)
+		hcube_task_put(t->creator_rec);
 	kmem_cache_free(hcube_task_cache, t);
 }
 
@@ -119,49 +128,55 @@ void hcube_task_put(struct hcube_task *t)
 /* The record of @p that is not gone, under RCU or hcube.lock. */
 struct hcube_task *hcube_task_lookup(struct hcube *hc, struct task_struct *p)
 {
-	struct hcube_task *t, *found = NULL;
+	struct hcube_task *t;
 
 	rcu_read_lock();
-	hash_for_each_possible_rcu(hc->by_task, t, hnode, (unsigned long)p) {
-		if (t->task == p && !test_bit(HCUBE_TF_GONE, &t->flags)) {
-			found = t;
-			break;
-		}
-	}
+	t = rhashtable_lookup(&hc->by_task, &p, hcube_hash_params);
+	if (t && test_bit(HCUBE_TF_GONE, &t->flags))
+		t = NULL;
 	rcu_read_unlock();
-	return found;
+	return t;
 }
 
-/*
- * Put @t in the hash, replacing a tombstone of its task; false when a live
- * record of the task is there already. The hash owns the caller's reference.
+/**
+ * hcube_task_hash_add() - put a record in the hash
+ * @hc: the cube
+ * @t: the record, its task set
+ *
+ * A tombstone of the task is replaced. The hash owns the caller's
+ * reference on success.
+ * Return: 0, -EEXIST when a live record of the task is there, -ENOMEM.
  */
-bool hcube_task_hash_add(struct hcube *hc, struct hcube_task *t)
+int hcube_task_hash_add(struct hcube *hc, struct hcube_task *t)
 {
-	struct hcube_task *old, *tomb = NULL;
+	struct hcube_task *old;
+	int err;
 
+	t->reg_ns = ktime_get_ns();
 	spin_lock(&hc->hash_lock);
-	hash_for_each_possible(hc->by_task, old, hnode, (unsigned long)t->task) {
-		if (old->task != t->task || test_bit(HCUBE_TF_GONE, &old->flags))
-			continue;
-		if (!test_bit(HCUBE_TF_REMOVED, &old->flags) ||
-		    test_bit(HCUBE_TF_LINKED, &old->flags)) {
-			spin_unlock(&hc->hash_lock);
-			return false;
-		}
-		tomb = old;
+	old = rhashtable_lookup_fast(&hc->by_task, &t->task, hcube_hash_params);
+	if (old && (!test_bit(HCUBE_TF_REMOVED, &old->flags) ||
+		    test_bit(HCUBE_TF_LINKED, &old->flags))) {
+		spin_unlock(&hc->hash_lock);
+		return -EEXIST;
 	}
-	if (tomb) {
-		set_bit(HCUBE_TF_GONE, &tomb->flags);
-		hash_del_rcu(&tomb->hnode);
-		atomic_dec(&hc->nhashed);
+	if (old) {
+		err = rhashtable_replace_fast(&hc->by_task, &old->hnode, &t->hnode,
+					      hcube_hash_params);
+		if (!err)
+			set_bit(HCUBE_TF_GONE, &old->flags);
+	} else {
+		err = rhashtable_insert_fast(&hc->by_task, &t->hnode,
+					     hcube_hash_params);
+		if (!err)
+			atomic_inc(&hc->nhashed);
 	}
-	hash_add_rcu(hc->by_task, &t->hnode, (unsigned long)t->task);
-	atomic_inc(&hc->nhashed);
 	spin_unlock(&hc->hash_lock);
-	if (tomb)
-		hcube_task_put(tomb);
-	return true;
+	if (err)
+		return -ENOMEM;
+	if (old)
+		hcube_task_put(old);
+	return 0;
 }
 
 /* Take @t out of the hash for good and drop the hash's reference. */
@@ -172,71 +187,10 @@ void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t)
 		spin_unlock(&hc->hash_lock);
 		return;
 	}
-	hash_del_rcu(&t->hnode);
+	rhashtable_remove_fast(&hc->by_task, &t->hnode, hcube_hash_params);
 	atomic_dec(&hc->nhashed);
 	spin_unlock(&hc->hash_lock);
 	hcube_task_put(t);
-}
-
-/* Is @p in a cpuset other than the root one? */
-bool hcube_in_cpuset(struct task_struct *p)
-{
-	bool child = false;
-
-#ifdef CONFIG_CPUSETS
-	rcu_read_lock();
-	child = !!task_css(p, cpuset_cgrp_id)->parent;
-	rcu_read_unlock();
-#endif
-	return child;
-}
-
-/*
- * What @p's cpuset allows, as far as hcube can know (cpuset_cpus_allowed()
- * is not exported): every possible CPU in the root cpuset, else its
- * affinity now, which its cpuset keeps within its own CPUs.
- */
-static void hcube_allowed_of(struct cpumask *dst, struct task_struct *p)
-{
-	cpumask_copy(dst, hcube_in_cpuset(p) ? &p->cpus_mask : cpu_possible_mask);
-}
-
-/* The ownership test of sched_setaffinity(): same euid as the task's uid or euid. */
-static bool hcube_owner(const struct cred *cred, const struct cred *pcred)
-{
-	return uid_eq(cred->euid, pcred->euid) || uid_eq(cred->euid, pcred->uid);
-}
-
-/*
- * Could the caller change @p's affinity with sched_setaffinity()? Its
- * owner, or CAP_SYS_NICE in the task's user namespace; both the sender
- * and the socket's opener must pass, as netlink_ns_capable() asks of both.
- * LSM hooks (security_task_setscheduler()) are not callable from a module.
- */
-bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p)
-{
-	const struct cred *pcred;
-	bool ok;
-
-	rcu_read_lock();
-	pcred = __task_cred(p);
-	ok = (hcube_owner(who->cred, pcred) ||
-	      ns_capable(pcred->user_ns, CAP_SYS_NICE)) &&
-	     (!who->file || hcube_owner(who->file->f_cred, pcred) ||
-	      file_ns_capable(who->file, pcred->user_ns, CAP_SYS_NICE));
-	rcu_read_unlock();
-	return ok;
-}
-
-/* Does @p run with the effective uid of @cred (what an unprivileged reader sees)? */
-bool hcube_same_euid(const struct cred *cred, struct task_struct *p)
-{
-	bool same;
-
-	rcu_read_lock();
-	same = uid_eq(cred->euid, __task_cred(p)->euid);
-	rcu_read_unlock();
-	return same;
 }
 
 /*
@@ -281,7 +235,15 @@ int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed)
 	return best;
 }
 
-/* The vertex whose CPU group holds all of @mask, or -1. */
+/**
+ * hcube_mask_vertex() - the vertex whose CPU group holds all of @mask
+ * @hc: the cube, locked or not (reads hcube.cpu_vertex only)
+ * @mask: a mask
+ *
+ * A mask hcube gives is within one vertex: a task whose mask is not
+ * cannot carry one. Stops at the first CPU of another vertex.
+ * Return: the vertex, or -1.
+ */
 int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 {
 	unsigned int cpu = cpumask_first(mask);
@@ -289,23 +251,18 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 
 	if (cpu >= nr_cpu_ids)
 		return -1;
-	v = hc->cpu_vertex[cpu];
-	if (v == HCUBE_NO_VERTEX || !cpumask_subset(mask, hc->v[v].cpus))
+	v = READ_ONCE(hc->cpu_vertex[cpu]);
+	if (v == HCUBE_NO_VERTEX)
 		return -1;
+	for_each_cpu(cpu, mask)
+		if (READ_ONCE(hc->cpu_vertex[cpu]) != v)
+			return -1;
 	return v;
 }
 
 /*
- * hcube's one way to set a task's mask, with the CPU hotplug lock held for
- * reading (inside hcube.lock or alone; never under the hotplug lock). On
- * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
- * deactivation of the CPUs of its new mask can leave the task on a CPU
- * outside the mask with no migration pending: the stopper completes the
- * request, then __migrate_task() gives up on the inactive destination.
- * Such a task keeps running there, and on PREEMPT_RT its next
- * migrate_enable() warns in affine_move_task() (make check's stress did
- * that). The lock is held for one call, so hotplug waits for at most one
- * move.
+ * Set a mask outside a batch, with the CPU hotplug lock held for reading
+ * (see hcube_batch_set()).
  */
 int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
 {
@@ -317,84 +274,145 @@ int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
 	return err;
 }
 
-/*
- * Did someone else change @t's affinity since hcube set it? Not when a CPU
- * of its mask went offline since then: the scheduler breaks the affinity
- * of a task whose allowed CPUs all went offline.
- */
-/*
- * Is a change of @t's mask its cpuset's? A cpuset other than the root one
- * sets its tasks' masks itself (on CPU hotplug, a write of cpuset.cpus, a
- * move to another cgroup), and a module cannot tell that from anyone
- * else's sched_setaffinity(): in such a cpuset every change is taken for
- * the set of CPUs the task may use from now on, and hcube keeps the task
- * on a vertex within it. In the root cpuset nothing rewrites masks: a
- * change is someone else's.
- */
-static bool hcube_cpuset_rewrite(struct hcube_task *t, const struct cpumask *now)
+/* @p's mask, read as the scheduler writes it, under its pi_lock. */
+static void hcube_task_mask(struct task_struct *p, struct cpumask *dst)
 {
-	return hcube_in_cpuset(t->task) && cpumask_intersects(now, cpu_possible_mask);
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	cpumask_copy(dst, &p->cpus_mask);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 }
 
-bool hcube_task_changed(struct hcube *hc, struct hcube_task *t)
-{
-	const struct cpumask *given = hcube_task_given(t);
-	const struct cpumask *now = &t->task->cpus_mask;
+static void hcube_batch_unlock_cpus(struct hcube *hc);
 
-	if (cpumask_equal(now, given))
-		return false;
-	/*
-	 * The hotplug callbacks count a CPU's offlining after the CPU left
-	 * the active mask, when the scheduler may already have moved the
-	 * task off it: a CPU of the mask not active counts too.
-	 */
-	if (hcube_mask_offlines(hc, given) != t->epoch ||
-	    !cpumask_subset(given, cpu_active_mask))
-		return false;
-	return !hcube_cpuset_rewrite(t, now);
-}
+/* Whose mask an active task has (hcube_task_whose()). */
+enum { HCUBE_MASK_OURS, HCUBE_MASK_KERNEL, HCUBE_MASK_OTHER };
+
+/* What hcube_task_whose() looks at: a record's fields, read once. */
+struct hcube_whose {
+	struct task_struct *p;
+	const struct cpumask *given, *now;
+	u32 vertex, epoch;
+	struct cpumask *tmp, *tmp2;	/* scratch */
+	char *buf;			/* room for a cpuset file's text */
+	size_t size;
+};
 
 /*
- * Before hcube sets @t's mask: true when someone else changed it. A
- * cpuset's own change teaches hcube what the cpuset allows now.
+ * Whose is a task's mask, which is not the one hcube gave (@w->now, read
+ * under its pi_lock)? The kernel's when it is what the task's cpuset sets
+ * (its CPUs, on the online CPUs: a cpuset.cpus write, a partition, a move
+ * to another cgroup), or, after a CPU of the given mask went offline, what
+ * the scheduler falls back to (every possible CPU, or on cgroup v2 the
+ * cpuset's cpuset.cpus). Anyone else's otherwise. An affinity set by hand
+ * to exactly the cpuset's CPUs cannot be told from the cpuset's own.
  */
-static bool hcube_task_sync(struct hcube *hc, struct hcube_task *t)
+static int hcube_task_whose(struct hcube *hc, const struct hcube_whose *w)
 {
-	const struct cpumask *now = &t->task->cpus_mask;
+	bool offline;
 
-	if (cpumask_equal(now, hcube_task_given(t)))
-		return false;
-	if (hcube_task_changed(hc, t))
-		return true;
-	if (hcube_cpuset_rewrite(t, now))
-		cpumask_and(hcube_task_allowed(t), now, cpu_possible_mask);
-	return false;
+	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size)) {
+		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
+		cpumask_and(w->tmp2, w->now, cpu_online_mask);
+		if (cpumask_equal(w->tmp, w->tmp2) &&
+		    cpumask_subset(w->now, cpu_possible_mask))
+			return HCUBE_MASK_KERNEL;
+	}
+	offline = w->vertex < hc->nv &&
+		  (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
+		   !cpumask_subset(w->given, cpu_active_mask));
+	if (!offline)
+		return HCUBE_MASK_OTHER;
+	if (cpumask_equal(w->now, cpu_possible_mask))
+		return HCUBE_MASK_KERNEL;
+	if (!hcube_cs_read(w->p, true, w->tmp, w->buf, w->size) &&
+	    cpumask_equal(w->now, w->tmp))
+		return HCUBE_MASK_KERNEL;
+	return HCUBE_MASK_OTHER;
 }
 
-/*
- * Give @t the usable CPUs of vertex @v that its cpuset allows (-EXDEV:
- * none) and remember them as hcube's, with the offline count read before:
- * a CPU that goes down meanwhile shows. Under hcube.lock.
- */
-static int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
+/* Whose is @t's mask now? Under hcube.lock. */
+static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
 {
-	struct cpumask *mask = hc->scratch;
-	u32 epoch;
-	int err;
+	struct task_struct *p = t->task;
+	struct hcube_whose w = {
+		.p = p, .given = hcube_task_given(t), .now = hc->scratch,
+		.vertex = t->vertex, .epoch = t->epoch,
+		.tmp = hc->scratch2, .tmp2 = hc->scratch3,
+		.buf = hc->cs.buf, .size = hc->cs.bufsize,
+	};
 
-	if (!cpumask_and(mask, hc->v[v].usable, hcube_task_allowed(t)))
-		return -EXDEV;
-	epoch = hcube_mask_offlines(hc, mask);
-	err = hcube_bench_set_cpus(t->task, mask);
-	if (err)
-		return err;
-	cpumask_copy(hcube_task_given(t), mask);
-	t->epoch = epoch;
-	t->remask_pending = false;
-	if (cpumask_equal(&t->task->cpus_mask, mask))
-		return 0;
-	/* read back: the kernel's own change (hotplug) is no error */
-	return hcube_task_changed(hc, t) ? -EIO : 0;
+	if (hcube_mask_equal(&p->cpus_mask, hcube_task_given(t)))
+		return HCUBE_MASK_OURS;
+	hcube_task_mask(p, hc->scratch);
+	if (cpumask_equal(hc->scratch, hcube_task_given(t)))
+		return HCUBE_MASK_OURS;
+	/* the cpuset is read outside the hotplug lock */
+	hcube_batch_unlock_cpus(hc);
+	return hcube_task_whose(hc, &w);
+}
+
+/**
+ * hcube_task_others() - is @t's mask someone else's now?
+ * @hc: the cube, locked
+ * @t: an active (or pending) task
+ *
+ * Return: true when neither hcube nor the kernel set it.
+ */
+bool hcube_task_others(struct hcube *hc, struct hcube_task *t)
+{
+	return hcube_task_owner(hc, t) == HCUBE_MASK_OTHER;
+}
+
+/**
+ * hcube_task_state() - the state a listing shows for @t
+ * @hc: the cube (not locked: a dump)
+ * @t: the record, referenced
+ * @buf: room for a cpuset file's text
+ * @size: its size
+ *
+ * An active task whose mask someone else changed shows as changed before
+ * hcube acts on it.
+ * Return: enum hcube_task_state.
+ */
+u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size)
+{
+	struct hcube_whose w = { .p = t->task, .buf = buf, .size = size };
+	cpumask_var_t given, now, a, b;
+	u32 state = READ_ONCE(t->state);
+
+	if (state != HCUBE_TASK_ACTIVE ||
+	    hcube_mask_equal(&t->task->cpus_mask, hcube_task_given(t)))
+		return state;
+	if (!alloc_cpumask_var(&given, GFP_KERNEL))
+		return state;
+	if (!alloc_cpumask_var(&now, GFP_KERNEL))
+		goto free_given;
+	if (!alloc_cpumask_var(&a, GFP_KERNEL))
+		goto free_now;
+	if (!alloc_cpumask_var(&b, GFP_KERNEL))
+		goto free_a;
+	/* a move may change them meanwhile: a snapshot */
+	cpumask_copy(given, hcube_task_given(t));
+	w.vertex = READ_ONCE(t->vertex);
+	w.epoch = READ_ONCE(t->epoch);
+	hcube_task_mask(t->task, now);
+	w.given = given;
+	w.now = now;
+	w.tmp = a;
+	w.tmp2 = b;
+	if (!cpumask_equal(now, given) &&
+	    hcube_task_whose(hc, &w) == HCUBE_MASK_OTHER)
+		state = HCUBE_TASK_CHANGED;
+	free_cpumask_var(b);
+free_a:
+	free_cpumask_var(a);
+free_now:
+	free_cpumask_var(now);
+free_given:
+	free_cpumask_var(given);
+	return state;
 }
 
 /* A TASK_NTF about @t. */
@@ -402,6 +420,148 @@ void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
 	hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
 		.reason = reason, .task = t });
+}
+
+void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
+		       int error)
+{
+	rt->spid = get_task_pid(t->task, PIDTYPE_PID);
+	rt->pid = task_pid_nr(t->task);
+	rt->vertex = t->vertex;
+	rt->error = error;
+	get_task_comm(rt->comm, t->task);
+}
+
+/*
+ * Batches. A mask is set with the CPU hotplug lock held for reading: on
+ * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
+ * deactivation of the CPUs of its new mask can leave the task on a CPU
+ * outside the mask with no migration pending (the stopper completes the
+ * request, then __migrate_task() gives up on the inactive destination),
+ * and on PREEMPT_RT its next migrate_enable() warns in affine_move_task().
+ * A batch holds the lock over at most HCUBE_BATCH changes, so hotplug
+ * waits for at most that many; it is dropped to read a cpuset.
+ */
+static void hcube_batch_unlock_cpus(struct hcube *hc)
+{
+	if (hc->batch.cpus_locked) {
+		cpus_read_unlock();
+		hc->batch.cpus_locked = false;
+	}
+}
+
+/* What @p's cpuset allows, outside the hotplug lock when it must be read. */
+static const struct cpumask *hcube_allowed(struct hcube *hc, struct task_struct *p,
+					   struct cgroup_subsys_state **css)
+{
+	const struct cpumask *m;
+
+	*css = hcube_cs_of(p);
+	m = hcube_cs_lookup(hc, *css);
+	if (m)
+		return m;
+	hcube_batch_unlock_cpus(hc);
+	return hcube_cs_allowed(hc, p, css);
+}
+
+static void hcube_batch_verify(struct hcube *hc);
+
+/* Room in the batch for one more change: a full batch is verified first. */
+static void hcube_batch_room(struct hcube *hc)
+{
+	if (hc->batch.n == HCUBE_BATCH && !hc->batch.verifying)
+		hcube_batch_verify(hc);
+}
+
+static int hcube_set_one(struct task_struct *p, const struct cpumask *mask)
+{
+#ifdef HCUBE_BENCH_PHASES
+	u64 t0 = local_clock();
+	int err = set_cpus_allowed_ptr(p, mask);
+
+	hcube_bench_set_cpus(local_clock() - t0);
+	return err;
+#else
+	return set_cpus_allowed_ptr(p, mask);
+#endif
+}
+
+/*
+ * Set @mask on @t's task (it is hcube's from then on: the given mask),
+ * within the current batch, which has room (hcube_batch_room()). The
+ * cpuset it was checked against is @css.
+ */
+static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
+			   const struct cpumask *mask,
+			   struct cgroup_subsys_state *css, u32 epoch)
+{
+	struct hcube_batch *b = &hc->batch;
+	int err;
+
+	if (!b->cpus_locked) {
+		cpus_read_lock();
+		b->cpus_locked = true;
+	}
+	err = hcube_set_one(t->task, mask);
+	if (err)
+		return err;
+	cpumask_copy(hcube_task_given(t), mask);
+	t->epoch = epoch;
+	t->remask_pending = false;
+	if (!test_and_set_bit(HCUBE_TF_MOVED, &t->flags) &&
+	    !WARN_ON_ONCE(b->n == HCUBE_BATCH)) {
+		refcount_inc(&t->ref);
+		b->t[b->n] = t;
+		b->css[b->n++] = css;
+	}
+	return 0;
+}
+
+/**
+ * hcube_task_give() - give @t the usable CPUs of vertex @v its cpuset allows
+ * @hc: the cube, locked
+ * @t: the record
+ * @v: a vertex
+ *
+ * They become hcube's mask of the task, with the vertex's offline count
+ * read before: a CPU that goes down meanwhile shows. No check of the task
+ * (hcube_task_move() makes them): for a registration, and within moves.
+ * Return: 0, -EXDEV when its cpuset allows none of them, or -errno.
+ */
+int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
+{
+	struct cgroup_subsys_state *css;
+	const struct cpumask *allowed;
+	u32 epoch = READ_ONCE(hc->voff[v]);
+
+	hcube_batch_room(hc);
+	allowed = hcube_allowed(hc, t->task, &css);
+	if (IS_ERR(allowed))
+		return PTR_ERR(allowed);
+	if (!cpumask_and(hc->scratch, hc->v[v].usable, allowed))
+		return -EXDEV;
+	return hcube_batch_set(hc, t, hc->scratch, css, epoch);
+}
+
+/*
+ * Give @t back its original affinity, within what its cpuset allows now
+ * (all of that when it allows none of the original CPUs), as
+ * sched_setaffinity() of the original mask would, but for its CPUs that
+ * are offline for now (hcube_cs_within()).
+ */
+static int hcube_task_restore(struct hcube *hc, struct hcube_task *t)
+{
+	struct cgroup_subsys_state *css;
+	const struct cpumask *allowed;
+
+	hcube_batch_room(hc);
+	allowed = hcube_allowed(hc, t->task, &css);
+	if (IS_ERR(allowed))
+		return PTR_ERR(allowed);
+	hcube_batch_unlock_cpus(hc);
+	hcube_cs_within(t->task, hcube_task_orig(t), allowed, hc->scratch,
+			hc->cs.buf, hc->cs.bufsize);
+	return hcube_batch_set(hc, t, hc->scratch, css, t->epoch);
 }
 
 /*
@@ -452,37 +612,46 @@ static void hcube_task_unlink(struct hcube *hc, struct hcube_task *t)
 		hc->v[t->vertex].load--;
 	clear_bit(HCUBE_TF_LINKED, &t->flags);
 	hc->ntasks--;
-	atomic_dec(&hc->nrecords);
+	WARN_ON_ONCE(atomic_dec_return(&hc->nrecords) < 0);
 }
 
-/*
- * Unregister a linked @t. @reason: HCUBE_REASON_REMOVED (a command, or
- * 0 at unload: no event) gives an active task whose affinity nobody else
- * changed its original affinity back and leaves a tombstone in the hash;
- * HCUBE_REASON_EXITED takes it out of the hash.
+/**
+ * hcube_task_del() - unregister a linked task
+ * @hc: the cube, locked
+ * @t: the record
+ * @reason: HCUBE_REASON_REMOVED (a command), HCUBE_REASON_REVOKED (let go
+ *	instead of moved), 0 (the unload: no event), or HCUBE_REASON_EXITED
+ *
+ * But for an exit, an active task whose mask is hcube's (or the kernel's)
+ * gets its original affinity back, and a tombstone stays in the hash
+ * while the task lives; an exited task leaves the hash.
  */
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
 	struct task_struct *p = t->task;
 
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
-	    !(p->flags & PF_EXITING) && !hcube_task_sync(hc, t)) {
-		int err = hcube_set_cpus(p, hcube_task_orig(t));
+	    !(p->flags & PF_EXITING) &&
+	    hcube_task_owner(hc, t) != HCUBE_MASK_OTHER) {
+		int err = hcube_task_restore(hc, t);
 
 		if (err)
 			pr_info("pid %d: original affinity %*pbl not restored: %d\n",
 				task_pid_nr(p), cpumask_pr_args(hcube_task_orig(t)),
 				err);
 	}
-	if (reason == HCUBE_REASON_EXITED) {
+	switch (reason) {
+	case HCUBE_REASON_EXITED:
 		hc->cnt.exited++;
-		hcube_task_notify(hc, t, reason);
-	} else if (reason == HCUBE_REASON_REMOVED) {
-		hc->cnt.unregistered++;
-		hcube_task_notify(hc, t, reason);
-	} else {
+		break;
+	case HCUBE_REASON_REVOKED:
+		hc->cnt.revoked++;
+		break;
+	default:
 		hc->cnt.unregistered++;
 	}
+	if (reason)
+		hcube_task_notify(hc, t, reason);
 	hcube_task_unlink(hc, t);
 	if (reason == HCUBE_REASON_EXITED || (p->flags & PF_EXITING)) {
 		/* its births in flight still register their children */
@@ -498,26 +667,63 @@ void hcube_tasks_release_all(struct hcube *hc)
 	struct hcube_task *t;
 	unsigned long id;
 
-	xa_for_each(&hc->tasks, id, t)
+	xa_for_each(&hc->tasks, id, t) {
 		hcube_task_del(hc, t, 0);
+		cond_resched();
+	}
 }
 
 /*
- * Move an active task to vertex @to; on failure it stays where it is.
- * -EAGAIN: someone else changed its affinity, it is now changed.
+ * May hcube still move @t? Not when its registrant could no longer change
+ * its affinity, nor when it became SCHED_DEADLINE (sched_setaffinity()
+ * refuses to narrow such a task's mask).
+ */
+static bool hcube_task_revoked(struct hcube_task *t)
+{
+	return READ_ONCE(t->task->policy) == SCHED_DEADLINE ||
+	       !hcube_creds_may_set(t->creds, t->task);
+}
+
+/*
+ * Before hcube changes an active task's mask: 0 when it may, else the
+ * task is dealt with (-EAGAIN: changed by someone else; -EPERM: let go;
+ * -ESRCH: exiting, its exit on its way).
+ */
+static int hcube_task_prepare(struct hcube *hc, struct hcube_task *t,
+			      struct hcube_report *r)
+{
+	if (t->task->flags & PF_EXITING)
+		return -ESRCH;
+	if (hcube_task_owner(hc, t) == HCUBE_MASK_OTHER) {
+		hcube_task_set_changed(hc, t, r);
+		return -EAGAIN;
+	}
+	if (hcube_task_revoked(t)) {
+		hcube_task_del(hc, t, HCUBE_REASON_REVOKED);
+		return -EPERM;
+	}
+	return 0;
+}
+
+/**
+ * hcube_task_move() - move an active task to vertex @to
+ * @hc: the cube, locked
+ * @t: the task
+ * @to: a healthy vertex
+ * @r: the report, or NULL
+ *
+ * On failure it stays where it is.
+ * Return: 0; -EAGAIN, -EPERM or -ESRCH (hcube_task_prepare()); -EXDEV when
+ * its cpuset allows no usable CPU of @to; or set_cpus_allowed_ptr()'s error.
  */
 int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r)
 {
 	u32 from = t->vertex;
-	int err;
+	int err = hcube_task_prepare(hc, t, r);
 
-	if (t->task->flags & PF_EXITING)
-		return -ESRCH;	/* the exit probe has it */
-	if (hcube_task_sync(hc, t)) {
-		hcube_task_set_changed(hc, t, r);
-		return -EAGAIN;
-	}
+	if (err)
+		return err;
 	err = hcube_task_give(hc, t, to);
 	trace_hcube_migrate(task_pid_nr(t->task), from, to, err);
 	if (err)
@@ -535,15 +741,19 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
  */
 static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
 {
+	struct cgroup_subsys_state *css;
+	const struct cpumask *allowed = hcube_allowed(hc, t->task, &css);
 	int best = -1;
 	u32 i;
 
+	if (IS_ERR(allowed))
+		return -1;
 	for (i = 0; i < hc->nv; i++) {
 		struct hcube_vertex *v = &hc->v[i];
 		u32 d = hweight32(i ^ t->vertex);
 
 		if (v->state != HCUBE_VERTEX_HEALTHY ||
-		    !cpumask_intersects(v->usable, hcube_task_allowed(t)))
+		    !cpumask_intersects(v->usable, allowed))
 			continue;
 		if (best < 0 || d < hweight32(best ^ t->vertex) ||
 		    (d == hweight32(best ^ t->vertex) && v->load < hc->v[best].load))
@@ -552,27 +762,39 @@ static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
 	return best;
 }
 
-/*
- * Give an active task its vertex's current mask, if it differs. A failure
- * (for instance when a CPU coming online is not active yet) is retried
- * later instead of being taken for someone else's change. A task whose
- * cpuset no longer allows a usable CPU of its vertex goes to the nearest
- * vertex that it does; with none, its cpuset's mask stays and it is
- * reported changed.
+/**
+ * hcube_task_remask() - give an active task its vertex's current mask
+ * @hc: the cube, locked
+ * @t: the task
+ * @r: the report, or NULL
+ *
+ * When its mask is someone else's the task becomes changed; when its
+ * registrant may no longer change it, it is let go. A failure (for
+ * instance when a CPU coming online is not active yet) is retried later.
+ * A task whose cpuset no longer allows a usable CPU of its vertex goes to
+ * the nearest vertex that it does; with none, it gets what its cpuset
+ * allows and becomes changed. The tasks of a vertex that is not healthy
+ * are left to the evacuation.
+ * Return: 0, or the error of a change to retry.
  */
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r)
 {
+	struct cgroup_subsys_state *css;
+	const struct cpumask *allowed;
 	int err, to;
 
-	if (t->task->flags & PF_EXITING)
+	/* a vertex that is not healthy: its tasks are evacuation's */
+	if (hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
 		return 0;
-	if (hcube_task_sync(hc, t)) {
-		hcube_task_set_changed(hc, t, r);
+	err = hcube_task_prepare(hc, t, r);
+	if (err)
 		return 0;
-	}
-	if (cpumask_equal(&t->task->cpus_mask, hcube_task_given(t)) &&
-	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, hcube_task_allowed(t)) &&
+	allowed = hcube_allowed(hc, t->task, &css);
+	if (IS_ERR(allowed))
+		return PTR_ERR(allowed);
+	if (hcube_mask_equal(&t->task->cpus_mask, hcube_task_given(t)) &&
+	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, allowed) &&
 	    cpumask_equal(hc->scratch, hcube_task_given(t))) {
 		t->remask_pending = false;
 		return 0;
@@ -580,517 +802,94 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	err = hcube_task_give(hc, t, t->vertex);
 	if (err == -EXDEV) {
 		to = hcube_task_nearest(hc, t);
-		if (to < 0) {
+		if (to >= 0)
+			err = hcube_task_move(hc, t, to, r);
+		else
+			err = hcube_task_restore(hc, t) ?: -EXDEV;
+		if (err == -EXDEV) {
 			hcube_task_set_changed(hc, t, r);
 			return 0;
 		}
-		err = hcube_task_move(hc, t, to, r);
 	}
-	t->remask_pending = err != 0;
-	return err;
-}
-
-void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
-		       int error)
-{
-	rt->spid = get_task_pid(t->task, PIDTYPE_PID);
-	rt->pid = task_pid_nr(t->task);
-	rt->vertex = t->vertex;
-	rt->error = error;
-	get_task_comm(rt->comm, t->task);
+	t->remask_pending = err && err != -EAGAIN && err != -EPERM &&
+			    err != -ESRCH;
+	return t->remask_pending ? err : 0;
 }
 
 /*
- * Task sets: the tasks a request names. Each entry holds a task reference,
- * the index of the pid that brought it and whether that pid names it.
+ * Verify the batch: each task's mask against what its cpuset allows now
+ * (read again, after the masks were set: a cpuset write that came in
+ * between shows). A task whose mask is not within it gets a mask that is:
+ * its vertex's, the nearest vertex's, or at worst its cpuset's own, and
+ * the new masks are verified in turn.
  */
-static int hcube_taskset_grow(struct hcube_taskset *s, u32 room)
+static void hcube_batch_verify(struct hcube *hc)
 {
-	u32 cap = s->cap, n = s->n + room;
-	struct task_struct **task;
-	u32 *src;
-	bool *named;
+	struct hcube_batch *b = &hc->batch;
+	struct hcube_task *t[HCUBE_BATCH];
+	u32 n, i, fix, round;
 
-	if (n <= cap)
-		return 0;
-	while (cap < n)
-		cap = cap ? 2 * cap : 64;
-	task = kvrealloc(s->task, s->cap * sizeof(*task), cap * sizeof(*task),
-			 GFP_KERNEL);
-	if (!task)
-		return -ENOMEM;
-	s->task = task;
-	src = kvrealloc(s->src, s->cap * sizeof(*src), cap * sizeof(*src),
-			GFP_KERNEL);
-	if (!src)
-		return -ENOMEM;
-	s->src = src;
-	named = kvrealloc(s->named, s->cap * sizeof(*named),
-			  cap * sizeof(*named), GFP_KERNEL);
-	if (!named)
-		return -ENOMEM;
-	s->named = named;
-	s->cap = cap;
-	return 0;
-}
+	b->verifying = true;
+	for (round = 0; b->n; round++) {
+		hcube_batch_unlock_cpus(hc);
+		n = b->n;
+		memcpy(t, b->t, n * sizeof(*t));
+		b->n = 0;
+		for (i = 0, fix = 0; i < n; i++) {
+			struct task_struct *p = t[i]->task;
 
-void hcube_taskset_free(struct hcube_taskset *s)
-{
-	u32 i;
-
-	for (i = 0; i < s->n; i++)
-		if (s->task[i])
-			put_task_struct(s->task[i]);
-	kvfree(s->task);
-	kvfree(s->src);
-	kvfree(s->named);
-	memset(s, 0, sizeof(*s));
-}
-
-/*
- * Add the task that pid number @nr names in the caller's pid namespace, as
- * named by the request's pid @src. -ESRCH when it names none.
- * hcube_taskset_expand() adds the rest of the unit.
- */
-int hcube_taskset_add_nr(struct hcube_taskset *s, pid_t nr, u32 src)
-{
-	struct pid *pid = find_get_pid(nr);
-	struct task_struct *p = pid ? get_pid_task(pid, PIDTYPE_PID) : NULL;
-	int err;
-
-	put_pid(pid);
-	if (!p)
-		return -ESRCH;
-	err = hcube_taskset_grow(s, 1);
-	if (err) {
-		put_task_struct(p);
-		return err;
-	}
-	s->task[s->n] = p;
-	s->src[s->n] = src;
-	s->named[s->n++] = true;
-	return 0;
-}
-
-/* A process of the set (its signal_struct) and the pid that named it. */
-struct hcube_proc_key {
-	const void *signal;
-	struct task_struct *task;	/* a named thread of it */
-	u32 src;
-};
-
-static int hcube_proc_key_cmp(const void *a, const void *b)
-{
-	const struct hcube_proc_key *x = a, *y = b;
-
-	if (x->signal != y->signal)
-		return x->signal < y->signal ? -1 : 1;
-	return x->src < y->src ? -1 : x->src > y->src;
-}
-
-/* The named process @signal belongs to, or NULL. */
-static const struct hcube_proc_key *
-hcube_proc_find(const struct hcube_proc_key *k, u32 n, const void *signal)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + (hi - lo) / 2;
-
-		if (k[mid].signal == signal)
-			return &k[mid];
-		if (k[mid].signal < signal)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* The named process @p descends from (by real parent), or NULL. RCU. */
-static const struct hcube_proc_key *
-hcube_proc_root(const struct hcube_proc_key *k, u32 n, struct task_struct *p)
-{
-	for (p = rcu_dereference(p->real_parent); p->pid;
-	     p = rcu_dereference(p->real_parent)) {
-		const struct hcube_proc_key *r = hcube_proc_find(k, n, p->signal);
-
-		if (r)
-			return r;
-	}
-	return NULL;
-}
-
-static void hcube_take(struct hcube_taskset *s, struct task_struct *t, u32 src,
-		       u32 room, u32 *found)
-{
-	if (t->flags & PF_EXITING)
-		return;
-	if ((*found)++ < room) {
-		s->task[s->n] = get_task_struct(t);
-		s->src[s->n] = src;
-		s->named[s->n++] = false;
-	}
-}
-
-/*
- * Collect under RCU, once per named process, its threads and, for a tree,
- * every thread of every descendant process (one pass over the processes,
- * each looked up among the named ones). At most @room go into @s; returns
- * how many there were, so that a caller with too little room grows the
- * set and tries again.
- */
-static u32 hcube_collect(struct hcube_taskset *s, const struct hcube_proc_key *k,
-			 u32 nk, u32 room)
-{
-	struct task_struct *g, *t;
-	u32 found = 0, i;
-
-	rcu_read_lock();
-	for (i = 0; i < nk; i++)
-		for_each_thread(k[i].task, t)
-			hcube_take(s, t, k[i].src, room, &found);
-	if (s->unit == HCUBE_UNIT_TREE) {
-		for_each_process(g) {
-			const struct hcube_proc_key *r;
-
-			if (hcube_proc_find(k, nk, g->signal))
+			clear_bit(HCUBE_TF_MOVED, &t[i]->flags);
+			/* on the online CPUs: a restore keeps offline ones */
+			cpumask_and(hc->scratch3, hcube_task_given(t[i]), cpu_online_mask);
+			if ((p->flags & PF_EXITING) ||
+			    hcube_cs_refresh(hc, p, hc->scratch2) ||
+			    cpumask_subset(hc->scratch3, hc->scratch2)) {
+				hcube_task_put(t[i]);
 				continue;
-			r = hcube_proc_root(k, nk, g);
-			if (!r)
-				continue;
-			for_each_thread(g, t)
-				hcube_take(s, t, r->src, room, &found);
-		}
-	}
-	rcu_read_unlock();
-	return found;
-}
-
-/*
- * Add what the unit brings beyond the named tasks: for a job every thread
- * of each named process, for a tree also every thread of every descendant
- * process. Each process is walked once, however many of its threads the
- * request names; hcube_tasks_register() drops the repeats.
- */
-int hcube_taskset_expand(struct hcube_taskset *s)
-{
-	u32 n0 = s->n, nk = 0, room, found, i;
-	struct hcube_proc_key *k;
-	int err = 0;
-
-	if (s->unit == HCUBE_UNIT_THREAD || !n0)
-		return 0;
-	k = kvmalloc_array(n0, sizeof(*k), GFP_KERNEL);
-	if (!k)
-		return -ENOMEM;
-	for (i = 0; i < n0; i++) {
-		k[i].signal = s->task[i]->signal;
-		k[i].task = s->task[i];
-		k[i].src = s->src[i];
-	}
-	sort(k, n0, sizeof(*k), hcube_proc_key_cmp, NULL);
-	for (i = 0; i < n0; i++)	/* one per process: its first pid */
-		if (!nk || k[nk - 1].signal != k[i].signal)
-			k[nk++] = k[i];
-	room = n0 + 16;
-	for (;;) {
-		err = hcube_taskset_grow(s, room);
-		if (err)
-			break;
-		found = hcube_collect(s, k, nk, room);
-		if (found <= room)
-			break;
-		/* it grew meanwhile: drop what was taken and try with room */
-		while (s->n > n0)
-			put_task_struct(s->task[--s->n]);
-		room = found + found / 4 + 16;
-	}
-	kvfree(k);
-	return err;
-}
-
-struct hcube_set_key {
-	struct task_struct *task;
-	u32 i;
-};
-
-static int hcube_set_key_cmp(const void *a, const void *b)
-{
-	const struct hcube_set_key *x = a, *y = b;
-
-	if (x->task != y->task)
-		return x->task < y->task ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/*
- * Drop the repeats of a set (sorted, not pairwise: a request may name tens
- * of thousands of tasks). A task named by two pids is an error
- * (-ENOTUNIQ): *bad is the later one. Repeats brought in as threads or descendants are dropped.
- */
-static int hcube_taskset_dedup(struct hcube_taskset *s, u32 *bad)
-{
-	struct hcube_set_key *k;
-	u32 i, j;
-
-	if (s->n < 2)
-		return 0;
-	k = kvmalloc_array(s->n, sizeof(*k), GFP_KERNEL);
-	if (!k)
-		return -ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		k[i].task = s->task[i];
-		k[i].i = i;
-	}
-	sort(k, s->n, sizeof(*k), hcube_set_key_cmp, NULL);
-	for (i = 0; i < s->n; i = j) {
-		u32 keep = k[i].i, named = s->named[keep] ? 1 : 0;
-
-		for (j = i + 1; j < s->n && k[j].task == k[i].task; j++) {
-			u32 x = k[j].i;
-
-			if (s->named[x] && ++named > 1) {
-				*bad = x;
-				kvfree(k);
-				return -ENOTUNIQ;
 			}
-			if (s->named[x])
-				keep = x;
+			t[fix++] = t[i];
 		}
-		for (j = i; j < s->n && k[j].task == k[i].task; j++) {
-			if (k[j].i == keep)
-				continue;
-			put_task_struct(s->task[k[j].i]);
-			s->task[k[j].i] = NULL;
+		for (i = 0; i < fix; i++) {
+			struct hcube_task *x = t[i];
+
+			bool active = test_bit(HCUBE_TF_LINKED, &x->flags) &&
+				      x->state == HCUBE_TASK_ACTIVE;
+
+			if (round < 3 && active) {
+				hcube_task_remask(hc, x, NULL);
+			} else if (round < 3) {
+				hcube_task_restore(hc, x);
+			} else {
+				/* a cpuset that keeps changing: as the kernel would */
+				hcube_set_within(x->task, hcube_task_given(x));
+				if (active)
+					hcube_task_set_changed(hc, x, NULL);
+			}
+			hcube_task_put(x);
 		}
 	}
-	kvfree(k);
-	return 0;
+	b->verifying = false;
+	hcube_batch_unlock_cpus(hc);
 }
 
-/* Free what hcube_tasks_register() allocated and did not use. */
-static void hcube_register_undo(struct hcube *hc, struct hcube_task **out,
-				u32 n)
-{
-	u32 i;
-
-	for (i = 0; i < n; i++) {
-		struct hcube_task *t = out[i];
-
-		if (IS_ERR_OR_NULL(t))
-			continue;
-		if (t->id)
-			xa_erase(&hc->tasks, t->id);
-		hcube_task_put(t);
-		out[i] = NULL;
-	}
-}
-
-/* The record of @p unless it is a tombstone, or NULL. */
-static struct hcube_task *hcube_task_live(struct hcube *hc,
-					  struct task_struct *p)
-{
-	struct hcube_task *t = hcube_task_lookup(hc, p);
-
-	return t && !test_bit(HCUBE_TF_REMOVED, &t->flags) ? t : NULL;
-}
-
-/*
- * Does @p's cpuset allow a usable CPU of @vertex (< 0: of a vertex a task
- * would go to)? With no such vertex at all, the registration fails later
- * with -ENODEV, as for any task.
+/**
+ * hcube_moves_flush() - verify the masks set since the last verification
+ * @hc: the cube, locked
  */
-static bool hcube_placeable(struct hcube *hc, struct task_struct *p, int vertex)
+void hcube_moves_flush(struct hcube *hc)
 {
-	hcube_allowed_of(hc->scratch, p);
-	if (vertex >= 0)
-		return cpumask_intersects(hc->v[vertex].usable, hc->scratch);
-	return hcube_pick_vertex(hc, hc->scratch) >= 0 ||
-	       hcube_pick_vertex(hc, NULL) < 0;
+	if (hc->batch.n || hc->batch.cpus_locked)
+		hcube_batch_verify(hc);
 }
 
-/*
- * Register one task with its allocated record @t on vertex @to, or (< 0)
- * the least loaded one its cpuset allows.
+/**
+ * hcube_moves_done() - the end of an operation
+ * @hc: the cube, locked
+ *
+ * Its masks verified, what it read of the cpusets forgotten.
  */
-static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
-			      struct task_struct *p, u32 unit, int to)
+void hcube_moves_done(struct hcube *hc)
 {
-	int err;
-
-	t->task = get_task_struct(p);
-	t->origin = HCUBE_REASON_ADMIN;
-	t->unit = unit == HCUBE_UNIT_THREAD ? HCUBE_UNIT_THREAD : HCUBE_UNIT_JOB;
-	cpumask_copy(hcube_task_orig(t), &p->cpus_mask);
-	cpumask_copy(hcube_task_given(t), &p->cpus_mask);
-	hcube_allowed_of(hcube_task_allowed(t), p);
-	if (to < 0)
-		to = hcube_pick_vertex(hc, hcube_task_allowed(t));
-	if (to < 0 || !hcube_task_hash_add(hc, t)) {
-		/* no healthy vertex, or it became registered meanwhile */
-		xa_erase(&hc->tasks, t->id);
-		hcube_task_put(t);
-		return to < 0 ? -ENODEV : -EEXIST;
-	}
-	/*
-	 * The exit probe looks the task up after the exiting task set
-	 * PF_EXITING; here the record is in the hash before the flag is
-	 * read. One of the two sees the other.
-	 */
-	smp_mb();
-	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to);
-	if (err) {
-		hcube_set_cpus(p, hcube_task_orig(t));
-		xa_erase(&hc->tasks, t->id);
-		hcube_task_hash_del(hc, t);
-		return err;
-	}
-	hcube_task_link(hc, t, to);
-	hcube_task_notify(hc, t, HCUBE_REASON_ADDED);
-	return 0;
-}
-
-/*
- * Register the tasks of @s for @who, under hcube.lock. Either nothing
- * changes and an error comes back (*bad: the entry it is about, or
- * U32_MAX), or every entry's out[i] is its registered record, NULL for a
- * repeat or a thread or descendant that was registered already, or an
- * ERR_PTR for one that could not be (it was exiting, or @who may not
- * change its affinity, say): a task a pid names itself must pass every
- * check, the threads and descendants its unit brings are left out. Each task goes to @vertex, or to
- * the least loaded healthy vertex when @vertex < 0.
- */
-int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
-			 const struct hcube_caller *who, int vertex,
-			 struct hcube_task **out, u32 *bad)
-{
-	u32 i, n = 0;
-	int err;
-
-	*bad = U32_MAX;
-	err = hcube_taskset_dedup(s, bad);
-	if (err)
-		return err;
-	for (i = 0; i < s->n; i++) {
-		struct task_struct *p = s->task[i];
-
-		out[i] = NULL;
-		if (!p)
-			continue;
-		err = hcube_task_check(hc, p);
-		if (!err && !hcube_may_set(who, p))
-			err = -EACCES;	/* EPERM to the caller: not theirs to change */
-		if (!err && !hcube_placeable(hc, p, vertex))
-			err = -EXDEV;
-		if (!err && hcube_task_live(hc, p))
-			err = -EEXIST;
-		if (err && s->named[i]) {
-			*bad = i;
-			return err;
-		}
-		if (err == -EEXIST)
-			continue;	/* a thread or descendant registered already */
-		if (err)
-			out[i] = ERR_PTR(err);
-		else
-			n++;
-	}
-	if (atomic_add_return(n, &hc->nrecords) > hc->max_tasks) {
-		atomic_sub(n, &hc->nrecords);
-		return -ENOSPC;
-	}
-
-	/* Allocate everything first: a request that fails changes nothing. */
-	for (i = 0; i < s->n; i++) {
-		struct hcube_task *t;
-
-		if (!s->task[i] || out[i] || hcube_task_live(hc, s->task[i]))
-			continue;
-		t = hcube_task_alloc(GFP_KERNEL);
-		out[i] = t;
-		if (!t || xa_alloc(&hc->tasks, &t->id, t, xa_limit_32b,
-				   GFP_KERNEL)) {
-			hcube_register_undo(hc, out, i + 1);
-			atomic_sub(n, &hc->nrecords);
-			return -ENOMEM;
-		}
-	}
-
-	for (i = 0; i < s->n; i++) {
-		if (IS_ERR_OR_NULL(out[i]))
-			continue;
-		err = hcube_register_one(hc, out[i], s->task[i], s->unit, vertex);
-		if (err) {
-			atomic_dec(&hc->nrecords);
-			out[i] = ERR_PTR(err);
-		}
-	}
-	return 0;
-}
-
-/*
- * Unregister the tasks of @s for @who, under hcube.lock. A pid none of
- * whose tasks is registered is an error (-ENOENT), so is a named task
- * @who may not change (-EACCES), and then nothing changes (*bad: the
- * named entry); threads and descendants @who may not change stay.
- */
-int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
-			   const struct hcube_caller *who, u32 *bad)
-{
-	u32 i, npids = 0;
-	bool *any;
-
-	for (i = 0; i < s->n; i++)
-		npids = max(npids, s->src[i] + 1);
-	any = kvcalloc(npids, sizeof(*any), GFP_KERNEL);
-	if (!any)
-		return -ENOMEM;
-	for (i = 0; i < s->n; i++) {
-		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
-
-		if (t && test_bit(HCUBE_TF_LINKED, &t->flags))
-			any[s->src[i]] = true;
-	}
-	for (i = 0; i < s->n; i++) {
-		int err = 0;
-
-		if (!s->named[i])
-			continue;
-		if (!any[s->src[i]])
-			err = -ENOENT;
-		else if (!hcube_may_set(who, s->task[i]))
-			err = -EACCES;
-		if (err) {
-			*bad = i;
-			kvfree(any);
-			return err;
-		}
-	}
-	kvfree(any);
-	for (i = 0; i < s->n; i++) {
-		struct hcube_task *t = hcube_task_lookup(hc, s->task[i]);
-
-		if (t && test_bit(HCUBE_TF_LINKED, &t->flags) &&
-		    hcube_may_set(who, t->task))
-			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
-	}
-	return 0;
-}
-
-/*
- * Every task, when @who may change each (-EACCES and nothing changes
- * when not), under hcube.lock.
- */
-int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who)
-{
-	struct hcube_task *t;
-	unsigned long id;
-
-	xa_for_each(&hc->tasks, id, t)
-		if (!hcube_may_set(who, t->task))
-			return -EACCES;
-	xa_for_each(&hc->tasks, id, t)
-		hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
-	return 0;
+	hcube_moves_flush(hc);
+	hcube_cs_forget(hc);
 }

@@ -385,6 +385,16 @@ TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 	EXPECT_LE(spread(count), 1);
 }
 
+static int first_of(const cpu_set_t *set)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set))
+			return cpu;
+	return -1;
+}
+
 /* In node mode a CPU leaves its vertex's mask; the vertex stays healthy. */
 TEST_F(bal, cpu_offline_online_in_group)
 {
@@ -413,7 +423,9 @@ TEST_F(bal, cpu_offline_online_in_group)
 	for (i = 0; i < 4; i++) {
 		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
 		EXPECT_FALSE(CPU_ISSET(cpu, &a));
-		EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[v].usable));
+		EXPECT_TRUE(CPU_EQUAL(&a, &cube.v[v].usable))
+			TH_LOG("pid %d: %d CPUs (first %d), its vertex %d: %d CPUs", self->kids[i],
+			       CPU_COUNT(&a), first_of(&a), v, CPU_COUNT(&cube.v[v].usable));
 	}
 	ASSERT_EQ(0, hc_set_online(cpu, 1));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
@@ -521,6 +533,57 @@ TEST_F(bal, tracepoints)
 	EXPECT_NE(NULL, strstr(buf, "hcube_migrate: pid="));
 	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
 	hc_write_file(path, "0");
+}
+
+/*
+ * A task whose affinity the administrator changed is the administrator's:
+ * a CPU of its old vertex going offline and coming back does not make it
+ * hcube's again, task del leaves the administrator's mask, and so does
+ * rmmod (when the test may load the module again).
+ */
+TEST_F(bal, administrators_pinning_survives_hotplug_and_unregistration)
+{
+	struct hc_task t[4];
+	int n = get_nprocs(), v, cpu, i;
+	cpu_set_t admin, a;
+
+	if (n < 4)
+		SKIP(return, "needs 4 CPUs");
+	cpu = n - 1;
+	for (v = 0; v < (int)cube.nv; v++)
+		if (CPU_ISSET(cpu, &cube.v[v].cpus))
+			break;
+	spawn(self, 1, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v, 0));
+	CPU_ZERO(&admin);
+	for (i = 0; i < n - 2; i++)
+		CPU_SET(i, &admin);
+	ASSERT_EQ(0, sched_setaffinity(self->kids[0], sizeof(admin), &admin));
+	ASSERT_EQ(1, hc_get_tasks(&self->h, t, 4));
+	EXPECT_EQ(HCUBE_TASK_CHANGED, t[0].state);
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
+	usleep(300000);
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	ASSERT_EQ(1, hc_get_tasks(&self->h, t, 4));
+	EXPECT_EQ(HCUBE_TASK_CHANGED, t[0].state) TH_LOG("hotplug made it hcube's again");
+	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
+	EXPECT_TRUE(CPU_EQUAL(&a, &admin)) TH_LOG("the administrator's mask was replaced");
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
+	usleep(300000);
+	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
+	EXPECT_TRUE(CPU_EQUAL(&a, &admin));
+	if (hc_module_ko()) {
+		hnl_close(&self->h);
+		ASSERT_EQ(0, system("rmmod hcube"));
+		ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
+		EXPECT_TRUE(CPU_EQUAL(&a, &admin)) TH_LOG("rmmod replaced the administrator's mask");
+		ASSERT_EQ(0, hc_module_insmod(""));
+		ASSERT_EQ(0, hnl_open(&self->h));
+	} else {
+		ASSERT_EQ(0, hc_task_del_all(&self->h));
+		ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
+		EXPECT_TRUE(CPU_EQUAL(&a, &admin));
+	}
 }
 
 TEST_HARNESS_MAIN

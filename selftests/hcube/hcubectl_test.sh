@@ -469,6 +469,8 @@ hc -j stats
 save stats0
 
 expect_ok "task add ${K} PIDs --vertex 0 -j: each registered on vertex 0 (/proc: its CPUs)" '
+assert (d["registered"], d["exited"], d["refused"]) == (len(kids), 0, 0), d
+d = d["tasks"]
 assert [t["pid"] for t in d] == kids, d
 v0 = usable(J("show1"))[0]
 for t in d:

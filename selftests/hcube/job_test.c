@@ -13,6 +13,7 @@
  * a tree, exec from a non-leader thread. Runs in the VM with the module
  * loaded; tests that need other module parameters reload it (HCUBE_KO).
  */
+#include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -69,6 +70,52 @@ static void puppet_fork_sleeper(int rep, int depth, int fan)
 		_exit(1);
 }
 
+static void *puppet_short_thread(void *arg)
+{
+	(void)arg;
+	usleep(2000);
+	return NULL;
+}
+
+/* A thread that keeps creating threads that live a few ms each. */
+static void *puppet_thread_churn(void *arg)
+{
+	pid_t tid = syscall(SYS_gettid);
+
+	(void)arg;
+	if (write(puppet_rep, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(1);
+	for (;;) {
+		pthread_t th;
+
+		if (pthread_create(&th, NULL, puppet_short_thread, NULL))
+			continue;
+		pthread_join(th, NULL);
+	}
+	return NULL;
+}
+
+/* A child that keeps forking children that live @ms ms each. */
+static void puppet_fork_churn(int rep, int ms)
+{
+	pid_t k = fork();
+
+	if (k == 0) {
+		for (;;) {
+			pid_t g = fork();
+
+			if (g == 0) {
+				usleep(ms * 1000);
+				_exit(0);
+			}
+			if (g > 0)
+				waitpid(g, NULL, 0);
+		}
+	}
+	if (write(rep, &k, sizeof(k)) != sizeof(k))
+		_exit(1);
+}
+
 static void puppet_main(int cmd, int rep)
 {
 	pthread_t th;
@@ -97,6 +144,46 @@ static void puppet_main(int cmd, int rep)
 				puppet_fork_sleeper(rep, c == 'g' ? depth : 0, n);
 			if (c == 'b' &&
 			    sched_setscheduler(0, SCHED_OTHER, &(struct sched_param){ 0 }))
+				_exit(1);
+			break;
+		case 'p':	/* a sleeping child pinned to CPU n */
+			if (read(cmd, &n, sizeof(n)) != sizeof(n) ||
+			    read(cmd, &depth, sizeof(depth)) != sizeof(depth))
+				_exit(1);
+			{
+				cpu_set_t one;
+				pid_t k;
+
+				CPU_ZERO(&one);
+				CPU_SET(n, &one);
+				k = fork();
+				if (k == 0) {
+					if (sched_setaffinity(0, sizeof(one), &one))
+						_exit(1);
+					for (;;)
+						pause();
+				}
+				/* reported once it is pinned */
+				while (k > 0) {
+					cpu_set_t a;
+
+					if (!sched_getaffinity(k, sizeof(a), &a) &&
+					    CPU_EQUAL(&a, &one))
+						break;
+					usleep(1000);
+				}
+				if (write(rep, &k, sizeof(k)) != sizeof(k))
+					_exit(1);
+			}
+			break;
+		case 'c':	/* a child that forks children of n ms, for ever */
+			if (read(cmd, &n, sizeof(n)) != sizeof(n) ||
+			    read(cmd, &depth, sizeof(depth)) != sizeof(depth))
+				_exit(1);
+			puppet_fork_churn(rep, n);
+			break;
+		case 'T':	/* a thread that creates short-lived threads, for ever */
+			if (pthread_create(&th, NULL, puppet_thread_churn, NULL))
 				_exit(1);
 			break;
 		case 't':	/* a sleeping thread */
@@ -168,7 +255,7 @@ static void puppet_stop(struct puppet *p)
 static void puppet_send(struct puppet *p, char c, int n, int depth)
 {
 	if (write(p->cmd, &c, 1) != 1 ||
-	    ((c == 'f' || c == 'g' || c == 'b' || c == 's') &&
+	    ((c == 'f' || c == 'g' || c == 'b' || c == 's' || c == 'p' || c == 'c') &&
 	     (write(p->cmd, &n, sizeof(n)) != sizeof(n) ||
 	      write(p->cmd, &depth, sizeof(depth)) != sizeof(depth))))
 		abort();
@@ -459,6 +546,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 	pid_t kids[16];
 	struct hreply rp;
 	int n, i, tasks = 0;
+	uint32_t registered = 0;
 
 	puppet_send(&self->p, 'g', 3, 1);
 	ASSERT_EQ(12, puppet_read(&self->p, kids + 1, 12));
@@ -467,7 +555,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 	ASSERT_EQ(0, hc_get_tasks(&self->h, list, MAXP));
 	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, -1,
 			      HCUBE_UNIT_TREE, &rp));
-	/* the reply lists all 13, registered by the command */
+	/* the reply counts all 13 and lists the one the pid names */
 	for (i = 0; i < rp.nmsgs; i++) {
 		struct nlattr *a;
 		int rem, len;
@@ -477,9 +565,12 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 			if ((a->nla_type & NLA_TYPE_MASK) == HCUBE_A_TASK &&
 			    !hnl_nested(a, HCUBE_T_A_ERROR))
 				tasks++;
+		if (hnl_msg_attr(rp.msgs[i], HCUBE_A_NREGISTERED))
+			registered = hnl_u32(hnl_msg_attr(rp.msgs[i], HCUBE_A_NREGISTERED));
 	}
 	hreply_free(&rp);
-	EXPECT_EQ(13, tasks);
+	EXPECT_EQ(1, tasks);
+	EXPECT_EQ(13, registered);
 	n = hc_get_tasks(&self->h, list, MAXP);
 	ASSERT_EQ(13, n);
 	for (i = 0; i < 13; i++) {
@@ -708,7 +799,7 @@ TEST_F(job, lost_creations_are_found_by_the_scan)
 		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
 	self->reloaded = 1;
 	hnl_close(&self->h);
-	ASSERT_EQ(0, reload("births=1"));
+	ASSERT_EQ(0, reload("births=1 lose_births=1"));
 	ASSERT_EQ(0, hnl_open(&self->h));
 	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
@@ -723,6 +814,314 @@ TEST_F(job, lost_creations_are_found_by_the_scan)
 	EXPECT_GT(s[HCUBE_S_A_EVENTS_LOST], 0);
 	EXPECT_EQ(100, s[HCUBE_S_A_ADOPTED]);
 	EXPECT_TRUE(balanced(s));
+}
+
+/* The tasks of the puppet's process group (its descendants), from /proc. */
+static int group_tasks(pid_t pgid, pid_t *out, int max)
+{
+	DIR *d = opendir("/proc"), *td;
+	struct dirent *e, *te;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)) && n < max) {
+		char path[300], buf[512], *p;
+		pid_t pid = atoi(e->d_name), pg = 0;
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (!p || sscanf(p + 2, "%*c %*d %d", &pg) != 1 || pg != pgid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task", pid);
+		td = opendir(path);
+		while (td && (te = readdir(td)) && n < max)
+			if (atoi(te->d_name) > 0)
+				out[n++] = atoi(te->d_name);
+		if (td)
+			closedir(td);
+	}
+	closedir(d);
+	return n;
+}
+
+/* The tasks of @pids (alive) whose affinity is not @orig: 0, or the first. */
+static pid_t not_orig(const pid_t *pids, int n, const cpu_set_t *orig)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		cpu_set_t a;
+
+		if (!sched_getaffinity(pids[i], sizeof(a), &a) && !CPU_EQUAL(&a, orig))
+			return pids[i];
+	}
+	return 0;
+}
+
+/* The first CPU of vertex @v. */
+static int vertex_cpu(int v)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &cube.v[v].cpus))
+			return cpu;
+	return -1;
+}
+
+/*
+ * A child the puppet pinned to one CPU before the puppet was registered
+ * (a job, no tree) is not the job's: a fork burst with one birth, whose
+ * lost creations the scan finds, leaves it out, and a fault on its CPU
+ * does not move it.
+ */
+TEST_F(job, child_pinned_before_registration_is_not_adopted)
+{
+	static pid_t kids[202];
+	int cpu, n, w = self->v ^ 1;
+	cpu_set_t a;
+	pid_t pinned;
+
+	if (!hc_module_ko())
+		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload("births=1 lose_births=1"));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	cpu = vertex_cpu(w);
+	ASSERT_GE(cpu, 0);
+	puppet_send(&self->p, 'p', cpu, 0);
+	ASSERT_EQ(1, puppet_read(&self->p, &pinned, 1));
+	kids[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'b', 200, 0);
+	ASSERT_EQ(200, puppet_read(&self->p, kids + 1, 200));
+	n = wait_rows(&self->h, kids, 201, -1);
+	ASSERT_GE(n, 201);
+	usleep(300000);
+	n = hc_get_tasks(&self->h, list, MAXP);
+	EXPECT_EQ(NULL, row_of(list, n, pinned)) TH_LOG("the pinned child %d was adopted", pinned);
+	EXPECT_EQ(201, n);
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	ASSERT_EQ(0, sched_getaffinity(pinned, sizeof(a), &a));
+	EXPECT_TRUE(CPU_COUNT(&a) == 1 && CPU_ISSET(cpu, &a)) TH_LOG("the pinned child was moved");
+	hc_fault(&self->h, 0, cpu, -1, NULL);
+}
+
+/* The state in the first TASK_NTF of @reason for @pid on @fd, or -1. */
+static int event_state(int fd, uint16_t family, pid_t pid, uint32_t reason)
+{
+	static char buf[1 << 18];
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nlh;
+		ssize_t len;
+
+		if (poll(&p, 1, 1000) <= 0)
+			return -1;
+		len = recv(fd, buf, sizeof(buf), 0);
+		for (nlh = (struct nlmsghdr *)buf; NLMSG_OK(nlh, len);
+		     nlh = NLMSG_NEXT(nlh, len)) {
+			struct genlmsghdr *g = NLMSG_DATA(nlh);
+			struct nlattr *t, *r, *id, *st;
+
+			if (nlh->nlmsg_type != family || g->cmd != HCUBE_CMD_TASK_NTF)
+				continue;
+			t = hnl_msg_attr(nlh, HCUBE_A_TASK);
+			r = hnl_nested(t, HCUBE_T_A_REASON);
+			id = hnl_nested(t, HCUBE_T_A_PID);
+			st = hnl_nested(t, HCUBE_T_A_STATE);
+			if (r && id && st && hnl_u32(r) == reason && hnl_u32(id) == (uint32_t)pid)
+				return hnl_u32(st);
+		}
+	}
+}
+
+static int join_events(struct hnl *h)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	uint32_t grp = h->mcgrp;
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)))
+		return -1;
+	return fd;
+}
+
+/*
+ * task del of a job's root (the job unit) unregisters the job as task add
+ * registered it: the root, and the children and threads that joined it;
+ * each gets its original affinity back, and the root's event does not
+ * call it changed.
+ */
+TEST_F(job, del_of_the_root_unregisters_its_job)
+{
+	pid_t all[4];
+	int fd, st;
+
+	all[0] = self->p.pid;
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, all, 1, self->v, -1, NULL));
+	puppet_send(&self->p, 'f', 2, 0);
+	puppet_send(&self->p, 't', 0, 0);
+	ASSERT_EQ(3, puppet_read(&self->p, all + 1, 3));
+	ASSERT_EQ(4, wait_rows(&self->h, all, 4, 4));
+	fd = join_events(&self->h);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, all, 1, -1, -1, NULL));
+	EXPECT_EQ(0, wait_rows(&self->h, NULL, 0, 0)) TH_LOG("the job's children stayed registered");
+	expect_orig(_metadata, all, 4, &self->orig);
+	st = event_state(fd, self->h.family, all[0], HCUBE_REASON_REMOVED);
+	EXPECT_GE(st, 0) TH_LOG("no event for the root's unregistration");
+	EXPECT_NE(HCUBE_TASK_CHANGED, st) TH_LOG("the unregistered root is said to be changed");
+	close(fd);
+}
+
+/*
+ * task add --tree of a job whose children keep forking short-lived ones:
+ * a descendant that exits meanwhile is left out, never refused as pid 0,
+ * and the request succeeds.
+ */
+TEST_F_TIMEOUT(job, tree_add_of_a_forking_job_skips_exits, 120)
+{
+	int round, i, bad = 0;
+	pid_t kids[2];
+
+	puppet_send(&self->p, 'c', 1, 0);
+	puppet_send(&self->p, 'c', 1, 0);
+	ASSERT_EQ(2, puppet_read(&self->p, kids, 2));
+	for (round = 0; round < 30; round++) {
+		struct hreply rp;
+		pid_t one = self->p.pid;
+
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, -1,
+				      HCUBE_UNIT_TREE, &rp));
+		for (i = 0; i < rp.nmsgs; i++) {
+			struct nlattr *a;
+			int rem, len;
+			void *head = hnl_attrs(rp.msgs[i], &len);
+
+			hnl_for_each_attr(a, head, len, rem) {
+				struct nlattr *pid, *err;
+
+				if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_A_TASK)
+					continue;
+				pid = hnl_nested(a, HCUBE_T_A_PID);
+				err = hnl_nested(a, HCUBE_T_A_ERROR);
+				if ((pid && !hnl_u32(pid)) || err)
+					bad++;
+			}
+		}
+		hreply_free(&rp);
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, &one, 1, -1,
+				      HCUBE_UNIT_TREE, NULL));
+	}
+	EXPECT_EQ(0, bad) TH_LOG("%d tasks refused (or named pid 0) in 30 rounds", bad);
+}
+
+/*
+ * A thread that keeps creating threads: after task del of the job, no
+ * thread of it stays registered (one born while the job was being
+ * unregistered included), and the threads have the original affinity.
+ */
+TEST_F_TIMEOUT(job, thread_born_while_the_job_is_unregistered_is_let_go, 120)
+{
+	static pid_t tids[MAXP];
+	int round, n, left = 0;
+	pid_t churn, one = self->p.pid, other;
+
+	puppet_send(&self->p, 'T', 0, 0);
+	puppet_send(&self->p, 'T', 0, 0);
+	ASSERT_EQ(1, puppet_read(&self->p, &churn, 1));
+	ASSERT_EQ(1, puppet_read(&self->p, &churn, 1));
+	for (round = 0; round < 20; round++) {
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v, -1, NULL));
+		usleep(20000 + 5000 * round);
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, &one, 1, -1, -1, NULL));
+		usleep(200000);
+		n = hc_get_tasks(&self->h, list, MAXP);
+		if (n > 0) {
+			left++;
+			hc_task_del_all(&self->h);
+		}
+		n = group_tasks(self->p.pid, tids, MAXP);
+		other = not_orig(tids, n, &self->orig);
+		EXPECT_EQ(0, other) TH_LOG("round %d: thread %d kept hcube's mask", round, other);
+	}
+	EXPECT_EQ(0, left) TH_LOG("%d of 20 rounds left threads registered", left);
+}
+
+/*
+ * Threads created while the job is being registered: whoever registers
+ * them, their saved affinity is their own, so after task del every thread
+ * of the job has the original affinity, never the vertex's.
+ */
+TEST_F_TIMEOUT(job, threads_created_during_registration_keep_their_original, 180)
+{
+	static pid_t tids[MAXP];
+	pid_t one = self->p.pid, sleepers[64], other;
+	int round, n, i;
+
+	for (i = 0; i < 64; i++)
+		puppet_send(&self->p, 't', 0, 0);
+	ASSERT_EQ(64, puppet_read(&self->p, sleepers, 64));
+	for (i = 0; i < 3; i++) {
+		puppet_send(&self->p, 'T', 0, 0);
+		ASSERT_EQ(1, puppet_read(&self->p, &other, 1));
+	}
+	for (round = 0; round < 20; round++) {
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v, -1, NULL));
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_DEL, &one, 1, -1, -1, NULL));
+		usleep(100000);
+		n = group_tasks(self->p.pid, tids, MAXP);
+		other = not_orig(tids, n, &self->orig);
+		EXPECT_EQ(0, other) TH_LOG("round %d: thread %d kept the vertex's mask", round, other);
+		if (other)
+			break;
+	}
+}
+
+/*
+ * rmmod while registered children keep forking: afterwards no task of the
+ * job keeps a mask hcube gave; every one has the original affinity.
+ */
+TEST_F_TIMEOUT(job, rmmod_during_a_fork_storm_restores_every_task, 180)
+{
+	static pid_t tids[MAXP];
+	pid_t one = self->p.pid, kids[3], other = 0;
+	int round, n, i;
+
+	if (!hc_module_ko())
+		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
+	self->reloaded = 1;
+	for (i = 0; i < 3; i++)
+		puppet_send(&self->p, 'c', 20, 0);
+	ASSERT_EQ(3, puppet_read(&self->p, kids, 3));
+	for (round = 0; round < 10 && !other; round++) {
+		ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &one, 1, self->v,
+				      HCUBE_UNIT_TREE, NULL));
+		usleep(50000);
+		hnl_close(&self->h);
+		ASSERT_EQ(0, system("rmmod hcube"));
+		usleep(100000);
+		n = group_tasks(self->p.pid, tids, MAXP);
+		other = not_orig(tids, n, &self->orig);
+		EXPECT_EQ(0, other) TH_LOG("round %d: task %d kept a mask hcube gave", round, other);
+		ASSERT_EQ(0, reload(""));
+		ASSERT_EQ(0, hnl_open(&self->h));
+		ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -16,7 +16,9 @@
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <linux/capability.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
@@ -213,6 +215,152 @@ TEST_F(sec, another_users_task_needs_cap_sys_nice)
 	EXPECT_TRUE(CPU_EQUAL(&before, &now));
 }
 
+/* A FAULT_ADD of @cpu (as the child of as_nobody()), its ack in @o. */
+static void fault_add(struct hnl *h, pid_t cpu, struct outcome *o)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_FAULT_ADD, 0);
+	hreq_u32(r, HCUBE_A_CPU, cpu);
+	o->err = hnl_do(h, r, &rp);
+	snprintf(o->msg, sizeof(o->msg), "%s", rp.msg);
+	hreply_free(&rp);
+	free(r);
+}
+
+/* A REBALANCE, or with @dry a dry run, as the child of as_nobody(). */
+static void rebalance(struct hnl *h, pid_t dry, struct outcome *o)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+
+	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
+	if (dry)
+		hreq_flag(r, HCUBE_R_A_DRY_RUN);
+	o->err = hnl_do(h, r, &rp);
+	snprintf(o->msg, sizeof(o->msg), "%s", rp.msg);
+	hreply_free(&rp);
+	free(r);
+}
+
+/* The first CPU of vertex @v. */
+static int first_cpu(const struct hc_cube *c, int v)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &c->v[v].usable))
+			return cpu;
+	return -1;
+}
+
+/*
+ * What moves tasks of others (a fault, a rebalance) needs CAP_SYS_NICE
+ * besides CAP_NET_ADMIN: with CAP_NET_ADMIN alone nobody is refused and
+ * root's registered tasks stay where they are; a dry run, which moves
+ * nothing, is allowed; with both, the fault moves them.
+ */
+TEST_F(sec, moving_others_tasks_needs_cap_sys_nice)
+{
+	static struct hc_cube c;
+	struct outcome o;
+	cpu_set_t before, now;
+	int i, cpu;
+
+	ASSERT_EQ(0, hc_get_cube(&self->h, &c));
+	cpu = first_cpu(&c, 1);
+	ASSERT_GE(cpu, 0);
+	for (i = 0; i < 3; i++)
+		self->kids[self->nkids++] = hc_spawn(0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 3, 1, 0));
+	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(before), &before));
+
+	as_nobody(CAPS_NET_ADMIN, fault_add, cpu, &o);
+	EXPECT_EQ(-EPERM, o.err) TH_LOG("fault add as nobody with CAP_NET_ADMIN only");
+	EXPECT_NE(NULL, strstr(o.msg, "CAP_SYS_NICE")) TH_LOG("'%s'", o.msg);
+	as_nobody(CAPS_NET_ADMIN, rebalance, 0, &o);
+	EXPECT_EQ(-EPERM, o.err) TH_LOG("rebalance as nobody with CAP_NET_ADMIN only");
+	as_nobody(CAPS_NET_ADMIN, rebalance, 1, &o);
+	EXPECT_EQ(0, o.err) TH_LOG("a dry run moves nothing: '%s'", o.msg);
+	ASSERT_EQ(0, hc_get_cube(&self->h, &c));
+	EXPECT_EQ(0, CPU_COUNT(&c.v[1].faulty));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(now), &now));
+		EXPECT_TRUE(CPU_EQUAL(&before, &now)) TH_LOG("pid %d was moved", self->kids[i]);
+	}
+
+	as_nobody(CAPS_NET_ADMIN | CAPS_SYS_NICE, fault_add, cpu, &o);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(now), &now));
+		EXPECT_FALSE(CPU_ISSET(cpu, &now)) TH_LOG("pid %d stayed on faulty CPU %d",
+							  self->kids[i], cpu);
+	}
+	hc_fault(&self->h, 0, cpu, -1, NULL);
+}
+
+/*
+ * A task that its registrant may no longer change (it became root after
+ * nobody registered it) is let go at its next move, never moved to another
+ * vertex: a fault on its CPU gives it back the affinity it had before it
+ * was registered, and it is no longer registered.
+ */
+TEST_F(sec, task_its_registrant_may_no_longer_set_is_released)
+{
+	static struct hc_cube c;
+	struct outcome o;
+	int go[2], i, v, cpu = -1;
+	cpu_set_t orig, pinned, now;
+	pid_t t;
+
+	ASSERT_EQ(0, pipe(go));
+	t = fork();
+	ASSERT_GE(t, 0);
+	if (t == 0) {
+		char ch;
+
+		/* nobody, keeping root as the saved uid to take back */
+		if (setresgid(NOBODY, NOBODY, 0) || setresuid(NOBODY, NOBODY, 0))
+			_exit(1);
+		if (read(go[0], &ch, 1) != 1 || setresuid(0, 0, 0))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	self->kids[self->nkids++] = t;
+	close(go[0]);
+	usleep(50000);
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(orig), &orig));
+	as_nobody(CAPS_NET_ADMIN, add_one, t, &o);
+	ASSERT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	ASSERT_EQ(1, ntasks(&self->h));
+	/* it takes root back: nobody could no longer sched_setaffinity() it */
+	ASSERT_EQ(1, write(go[1], "r", 1));
+	close(go[1]);
+	for (i = 0; i < 100; i++) {
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%d", t);
+		if (!stat(path, &st) && st.st_uid == 0)
+			break;
+		usleep(10000);
+	}
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(pinned), &pinned));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &c));
+	for (v = 0; v < (int)c.nv; v++)
+		if (CPU_EQUAL(&pinned, &c.v[v].usable))
+			cpu = first_cpu(&c, v);
+	ASSERT_GE(cpu, 0) TH_LOG("the task is on no vertex");
+	/* a move: its vertex's CPU becomes faulty */
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	EXPECT_EQ(0, ntasks(&self->h)) TH_LOG("still registered");
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&now, &orig)) TH_LOG("not given its original affinity back");
+	hc_fault(&self->h, 0, cpu, -1, NULL);
+}
+
 /* Its own task, the owner registers and unregisters with CAP_NET_ADMIN. */
 TEST_F(sec, owner_registers_its_own_task)
 {
@@ -307,6 +455,44 @@ TEST_F(sec, deadline_thread_is_refused_in_the_reply)
 		SKIP(return, "SCHED_DEADLINE could not be set");
 	EXPECT_EQ(-EBUSY, hc_task_add(&self->h, &job, 1, -1, 0));
 	EXPECT_EQ(1, ntasks(&self->h));
+}
+
+/*
+ * A registered task that became SCHED_DEADLINE (possible when its vertex
+ * spans every CPU: one custom group) is let go at its next move, never
+ * narrowed: a fault on one of its CPUs leaves its mask whole and it is no
+ * longer registered.
+ */
+TEST_F(sec, task_become_deadline_is_released_not_narrowed)
+{
+	struct hc_sched_attr a = {
+		.size = sizeof(a), .sched_policy = 6 /* SCHED_DEADLINE */,
+		.sched_runtime = 1000000, .sched_deadline = 10000000,
+		.sched_period = 10000000,
+	};
+	struct hreq *r = malloc(sizeof(*r));
+	cpu_set_t all, now;
+	char group[32];
+	pid_t dl;
+
+	if (get_nprocs() < 2)
+		SKIP(return, "needs 2 CPUs");
+	snprintf(group, sizeof(group), "0-%d", get_nprocs() - 1);
+	hreq_init(r, &self->h, self->h.family, HCUBE_CMD_TOPO_SET, 0);
+	hreq_u32(r, HCUBE_A_MODE, HCUBE_MODE_CUSTOM);
+	hreq_str(r, HCUBE_A_GROUP, group);
+	ASSERT_EQ(0, hc_send(&self->h, r, NULL));
+	dl = hc_spawn(0);
+	self->kids[self->nkids++] = dl;
+	ASSERT_EQ(0, hc_task_add(&self->h, &dl, 1, 0, 0));
+	ASSERT_EQ(0, sched_getaffinity(dl, sizeof(all), &all));
+	if (syscall(SYS_sched_setattr, dl, &a, 0))
+		SKIP(return, "SCHED_DEADLINE: %s", strerror(errno));
+	ASSERT_EQ(0, hc_fault(&self->h, 1, 1, -1, NULL));
+	EXPECT_EQ(0, ntasks(&self->h)) TH_LOG("the deadline task is still registered");
+	ASSERT_EQ(0, sched_getaffinity(dl, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&now, &all)) TH_LOG("the deadline task's mask was narrowed");
+	hc_fault(&self->h, 0, 1, -1, NULL);
 }
 
 /*

@@ -44,12 +44,30 @@ static uint32_t below(uint32_t n)
 	return (uint32_t)((((rng * 0x2545F4914F6CDD1DULL) >> 32) * n) >> 32);
 }
 
-/* errnos a racing client may see; anything else is a finding */
+/*
+ * @now is @orig without one CPU or more that the hotplug client takes
+ * offline (not CPU 0), and more than one vertex's worth: a restore made
+ * while such a CPU came back, not a mask hcube gave.
+ */
+static int hotplug_short(const cpu_set_t *now, const cpu_set_t *orig)
+{
+	cpu_set_t both;
+
+	CPU_AND(&both, now, orig);
+	return CPU_EQUAL(&both, now) && CPU_COUNT(now) < CPU_COUNT(orig) &&
+	       CPU_ISSET(0, now) && CPU_COUNT(now) >= CPU_COUNT(orig) - 2;
+}
+
+/*
+ * errnos a racing client may see; anything else is a finding. EXDEV: a
+ * vertex whose CPU just came online, before its cpuset has it again (what
+ * sched_setaffinity() refuses then too).
+ */
 static int expected_err(int err)
 {
 	switch (-err) {
 	case 0: case EEXIST: case ENOENT: case EBUSY: case ESRCH:
-	case EINVAL: case ERANGE: case ENODEV:
+	case EINVAL: case ERANGE: case ENODEV: case EXDEV:
 		return 1;
 	}
 	return 0;
@@ -182,6 +200,7 @@ int main(int argc, char **argv)
 	static struct hc_cube cube;
 	pid_t clients[NCLIENTS];
 	int i, c, n, fails = 0, lost = 0, stale = 0, restored = 0, total = 0;
+	int short_by_hotplug = 0;
 	int bad_ctrl;
 	struct hnl h;
 
@@ -336,11 +355,22 @@ int main(int argc, char **argv)
 			lost++;
 			continue;
 		}
-		if (CPU_EQUAL(&now, &orig[i]))
+		if (CPU_EQUAL(&now, &orig[i])) {
 			restored++;
-		else
+		} else if (hotplug_short(&now, &orig[i])) {
+			/*
+			 * Given back while a CPU was coming online, before its
+			 * cpuset had it again: what sched_setaffinity() gives
+			 * then too (the cpuset's effective CPUs).
+			 */
+			restored++;
+			short_by_hotplug++;
+		} else {
 			printf("# worker %d (pid %d): affinity not restored\n", i, workers[i]);
+		}
 	}
+	printf("# %d of them given back a CPU short, while that CPU came online\n",
+	       short_by_hotplug);
 	printf("%s 6 after rmmod %d of %d workers have their original affinity (%d gone)\n",
 	       restored == total ? "ok" : "not ok", restored, total, lost);
 	fails += restored != total;

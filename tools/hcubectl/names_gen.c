@@ -40,6 +40,7 @@ const char *const hc_task_state_names[HCUBE_TASK_STATE_MAX + 1] = {
 	[HCUBE_TASK_ACTIVE] = "active",
 	[HCUBE_TASK_CHANGED] = "changed",
 	[HCUBE_TASK_EXITED] = "exited",
+	[HCUBE_TASK_REMOVED] = "removed",
 };
 
 const char *const hc_fault_event_names[HCUBE_FAULT_EVENT_MAX + 1] = {
@@ -61,6 +62,7 @@ const char *const hc_reason_names[HCUBE_REASON_MAX + 1] = {
 	[HCUBE_REASON_FORK] = "fork",
 	[HCUBE_REASON_THREAD] = "thread",
 	[HCUBE_REASON_REFUSED] = "refused",
+	[HCUBE_REASON_REVOKED] = "revoked",
 };
 
 const char *const hc_unit_names[HCUBE_UNIT_MAX + 1] = {
@@ -102,6 +104,9 @@ static const char *const attr_names[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CONTROLLER_OLD] = "HCUBE_A_CONTROLLER_OLD",
 	[HCUBE_A_CONTROLLER_NEW] = "HCUBE_A_CONTROLLER_NEW",
 	[HCUBE_A_UNIT] = "HCUBE_A_UNIT",
+	[HCUBE_A_NREGISTERED] = "HCUBE_A_NREGISTERED",
+	[HCUBE_A_NEXITED] = "HCUBE_A_NEXITED",
+	[HCUBE_A_NREFUSED] = "HCUBE_A_NREFUSED",
 };
 
 static const char *const attr_keys[HCUBE_A_MAX + 1] = {
@@ -135,6 +140,9 @@ static const char *const attr_keys[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CONTROLLER_OLD] = "controller_old",
 	[HCUBE_A_CONTROLLER_NEW] = "controller_new",
 	[HCUBE_A_UNIT] = "unit",
+	[HCUBE_A_NREGISTERED] = "nregistered",
+	[HCUBE_A_NEXITED] = "nexited",
+	[HCUBE_A_NREFUSED] = "nrefused",
 };
 
 static const struct nla_policy attr_policy[HCUBE_A_MAX + 1] = {
@@ -167,6 +175,9 @@ static const struct nla_policy attr_policy[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CONTROLLER_OLD] = { .type = NLA_U32 },
 	[HCUBE_A_CONTROLLER_NEW] = { .type = NLA_U32 },
 	[HCUBE_A_UNIT] = { .type = NLA_U32 },
+	[HCUBE_A_NREGISTERED] = { .type = NLA_U32 },
+	[HCUBE_A_NEXITED] = { .type = NLA_U32 },
+	[HCUBE_A_NREFUSED] = { .type = NLA_U32 },
 };
 
 const struct hc_attr_set hc_set_hcube = {
@@ -400,6 +411,7 @@ static const char *const stats_attr_names[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_REFUSED] = "HCUBE_S_A_REFUSED",
 	[HCUBE_S_A_RELEASED] = "HCUBE_S_A_RELEASED",
 	[HCUBE_S_A_EVENTS_LOST] = "HCUBE_S_A_EVENTS_LOST",
+	[HCUBE_S_A_REVOKED] = "HCUBE_S_A_REVOKED",
 };
 
 static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
@@ -419,6 +431,7 @@ static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_REFUSED] = "refused",
 	[HCUBE_S_A_RELEASED] = "released",
 	[HCUBE_S_A_EVENTS_LOST] = "events_lost",
+	[HCUBE_S_A_REVOKED] = "revoked",
 };
 
 static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
@@ -438,6 +451,7 @@ static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_REFUSED] = { .type = NLA_U64 },
 	[HCUBE_S_A_RELEASED] = { .type = NLA_U64 },
 	[HCUBE_S_A_EVENTS_LOST] = { .type = NLA_U64 },
+	[HCUBE_S_A_REVOKED] = { .type = NLA_U64 },
 };
 
 const struct hc_attr_set hc_set_stats = {

@@ -71,6 +71,7 @@ enum hcube_task_state {
 	HCUBE_TASK_ACTIVE,	/* on its vertex, with the vertex's CPUs */
 	HCUBE_TASK_CHANGED,	/* someone else changed its affinity */
 	HCUBE_TASK_EXITED,	/* in events and reports only */
+	HCUBE_TASK_REMOVED,	/* in events only: unregistered (a command, or let go) */
 	__HCUBE_TASK_STATE_MAX,
 	HCUBE_TASK_STATE_MAX = __HCUBE_TASK_STATE_MAX - 1,
 };
@@ -102,6 +103,12 @@ enum hcube_reason {
 	 * (max_tasks); it got its creator's original affinity
 	 */
 	HCUBE_REASON_REFUSED,
+	/*
+	 * a registered task was let go instead of moved: its registrant may no
+	 * longer change its affinity, or it became SCHED_DEADLINE; it got its
+	 * original affinity back
+	 */
+	HCUBE_REASON_REVOKED,
 	__HCUBE_REASON_MAX,
 	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
 };
@@ -175,10 +182,12 @@ enum hcube_cmd {
 	HCUBE_CMD_FAULT_DEL,	/* Clear a CPU's or a vertex's fault mark. */
 	/*
 	 * Register tasks: HCUBE_A_PID..., [HCUBE_A_UNIT], [HCUBE_A_VERTEX_ID].
-	 * The reply has one HCUBE_A_TASK per task: PID and VERTEX when
-	 * registered, PID and ERROR when that task alone failed (it raced with
-	 * its exit). HCUBE_A_THREADS is accepted and changes nothing (threads
-	 * are part of the job unit).
+	 * The reply counts them (NREGISTERED; NEXITED: threads and descendants
+	 * that exited meanwhile, left out; NREFUSED: those that could not be
+	 * registered) and has an HCUBE_A_TASK for each task a pid names (at
+	 * most 64: PID, VERTEX, ...) and for the first 64 refused (PID and
+	 * ERROR); HCUBE_CMD_TASK_GET lists the rest. HCUBE_A_THREADS is
+	 * accepted and changes nothing (threads are part of the job unit).
 	 */
 	HCUBE_CMD_TASK_ADD,
 	/*
@@ -275,6 +284,17 @@ enum hcube_attr {
 	HCUBE_A_CONTROLLER_OLD,	/* u32: the cluster's controller before (absent: none) */
 	HCUBE_A_CONTROLLER_NEW,	/* u32: and now (absent: none) */
 	HCUBE_A_UNIT,		/* u32, enum hcube_unit: TASK_ADD, TASK_DEL */
+	HCUBE_A_NREGISTERED,	/* u32: TASK_ADD's reply: tasks it registered */
+	/*
+	 * u32: TASK_ADD's reply: threads and descendants left out, gone before
+	 * they could be registered
+	 */
+	HCUBE_A_NEXITED,
+	/*
+	 * u32: TASK_ADD's reply: threads and descendants not registered (the
+	 * first come as HCUBE_A_TASK with HCUBE_T_A_ERROR)
+	 */
+	HCUBE_A_NREFUSED,
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
@@ -399,6 +419,11 @@ enum hcube_stats_attr {
 	 * u64: creations the event ring could not hold, found again by a scan
 	 */
 	HCUBE_S_A_EVENTS_LOST,
+	/*
+	 * u64: registered tasks let go instead of moved: their registrant may
+	 * no longer change their affinity, or they became SCHED_DEADLINE
+	 */
+	HCUBE_S_A_REVOKED,
 	__HCUBE_S_A_MAX,
 	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
 };
