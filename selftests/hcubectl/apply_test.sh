@@ -197,6 +197,36 @@ bad "fault cpu '3" "a ' without its closing '"
 bad 'fault cpu 16' "fault cpu 16: CPU 16 is in no vertex of the cube (its CPUs: 0-15)"
 bad 'fault vertex 8' "fault vertex 8: out of range for this cube (valid range 0..7)"
 
+# every CPU faulty: no healthy vertex at the end, refused whole (dry run too)
+{ for c in $(seq 0 15); do echo "fault cpu $c"; done; } >"$tmp/all.conf"
+for dry in "" --dry-run; do
+	: >"$tmp/log"
+	fake apply "$tmp/all.conf" $dry
+	if [ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(mutations)" = 0 ] &&
+	   [ "$(head -1 "$tmp/err")" = "hcubectl: apply: $tmp/all.conf:16: the faults leave no healthy vertex (every CPU of the cube, 0-15, faulty or in a vertex marked faulty)" ] &&
+	   [ "$(sed -n 2p "$tmp/err")" = "hcubectl: apply: $tmp/all.conf: 1 bad line; nothing changed" ]; then
+		ok "apply ${dry:+$dry }of a file that marks every CPU faulty: refused before any change"
+	else
+		not_ok "apply ${dry:+$dry }of every CPU faulty (rc $rc, $(mutations) changes)"
+	fi
+done
+# the same with vertex marks: all eight vertices but one marked, its CPUs faulty
+printf 'fault vertex %s\n' 0 1 2 3 4 5 6 >"$tmp/all.conf"
+printf 'fault cpu 14\nfault cpu 15\n' >>"$tmp/all.conf"
+fake apply "$tmp/all.conf" --dry-run
+if [ "$rc" -eq 2 ] && grep -q "^hcubectl: apply: $tmp/all.conf:9: the faults leave no healthy vertex" "$tmp/err"; then
+	ok "apply --dry-run: marked vertices and faulty CPUs that leave none: refused"
+else
+	not_ok "apply --dry-run: marked vertices and faulty CPUs (rc $rc)"
+fi
+printf 'fault vertex %s\n' 0 1 2 3 4 5 6 >"$tmp/all.conf"
+fake apply "$tmp/all.conf" --dry-run
+if [ "$rc" -eq 0 ]; then
+	ok "apply --dry-run: one vertex left healthy: accepted"
+else
+	not_ok "apply --dry-run: one vertex left healthy (rc $rc)"
+fi
+
 printf 'policy dem\n\npolicy mcwa\n' >"$tmp/bad.conf"
 fake apply "$tmp/bad.conf"
 if [ "$rc" -eq 2 ] && [ "$(head -1 "$tmp/err")" = "hcubectl: apply: $tmp/bad.conf:3: policy given twice (first on line 1)" ]; then
@@ -277,12 +307,14 @@ assert [(x['key'], x['new']) for x in d['changes']] == [('mode', '$want_mode')],
 "
 
 # ---- the kernel refuses a change midway ----
+# Vertex 7 is offline, which a file cannot know: the file leaves vertex 6
+# healthy as far as it can tell, and the kernel refuses to mark it.
 fake apply "$tmp/hcube.conf"
 printf 'policy dem\nfault cpu 5\nfault cpu 12\nfault vertex 3\n' >"$tmp/all.conf"
-for v in 0 1 2 4 5 6 7; do echo "fault vertex $v"; done >>"$tmp/all.conf"
+for v in 0 1 2 4 5 6; do echo "fault vertex $v"; done >>"$tmp/all.conf"
 echo "fault cpu 1" >>"$tmp/all.conf"
-fake -j apply "$tmp/all.conf"
-if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "hcubectl: apply: $tmp/all.conf:11: fault add: vertex 7: Device or resource busy: HCUBE_A_VERTEX_ID: marking the vertex faulty would leave no healthy vertex" ]; then
+HCUBE_FAKE_OFFLINE=7 fake -j apply "$tmp/all.conf"
+if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "hcubectl: apply: $tmp/all.conf:10: fault add: vertex 6: Device or resource busy: HCUBE_A_VERTEX_ID: marking the vertex faulty would leave no healthy vertex" ]; then
 	ok "the last healthy vertex: the kernel's error, with FILE:LINE, exit 1"
 else
 	not_ok "the last healthy vertex (rc $rc)"
@@ -290,13 +322,13 @@ fi
 py "the report says what was applied, what failed and what was not tried" "
 st = [(x['key'], x['vertex'], x['cpu'], x['status']) for x in d['changes']]
 assert st[0] == ('policy', None, None, 'applied'), st
-assert [s[3] for s in st[1:7]] == ['applied'] * 6, st
-assert st[7] == ('fault', 7, None, 'failed') and st[8] == ('fault', None, 1, 'skipped'), st
-assert d['applied'] == 7 and d['total'] == 9
-assert 'no healthy vertex' in d['changes'][7]['error']
+assert [s[3] for s in st[1:6]] == ['applied'] * 5, st
+assert st[6] == ('fault', 6, None, 'failed') and st[7] == ('fault', None, 1, 'skipped'), st
+assert d['applied'] == 6 and d['total'] == 8
+assert 'no healthy vertex' in d['changes'][6]['error']
 "
 check_state "applied up to the refusal" \
-	"mode=cpu cpus=5,12 marked=0,1,2,3,4,5,6 policy=dem auto=False threshold=1 cooldown=1000"
+	"mode=cpu cpus=5,12 marked=0,1,2,3,4,5 policy=dem auto=False threshold=1 cooldown=1000"
 fake apply "$tmp/hcube.conf"
 check_state "and back" "$WANT"
 

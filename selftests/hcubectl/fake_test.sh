@@ -247,12 +247,15 @@ assert d['duration_ns'] == 123456
 " -j rebalance
 
 # ---- tasks ----
-expect_ok "task add -j: one object per registered task" "
-assert [(t['pid'], t['tgid']) for t in d] == [(10, 10), (11, 11)]
-assert [t['label'] for t in d] == ['0000', '0001'] and d[0]['state'] == 'active'
+expect_ok "task add -j: the counts, and one object per task a pid names" "
+assert (d['registered'], d['exited'], d['refused']) == (2, 0, 0), d
+t = d['tasks']
+assert [(x['pid'], x['tgid']) for x in t] == [(10, 10), (11, 11)]
+assert [x['label'] for x in t] == ['0000', '0001'] and t[0]['state'] == 'active'
 " -j task add 10 11
-expect_ok "task add -j --threads --vertex 0b0111" "
-assert [t['pid'] for t in d] == [10, 11, 12] and {t['vertex'] for t in d} == {7}
+expect_ok "task add -j --threads --vertex 0b0111: three registered, the named one listed" "
+assert d['registered'] == 3 and [t['pid'] for t in d['tasks']] == [10], d
+assert {t['vertex'] for t in d['tasks']} == {7}
 " -j task add 10 --threads --vertex 0b0111
 fake task add 5 888888 6
 if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ] &&
@@ -265,9 +268,11 @@ fake -j task add 5 888888 6
 if [ "$rc" -eq 1 ] && python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert [t['pid'] for t in d] == [5, 888888, 6], d
-assert d[1] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, d[1]
-assert 'error' not in d[0] and d[2]['label'] == '0001'
+assert d['refused'] == 1 and d['registered'] == 2, d
+t = d['tasks']
+assert [x['pid'] for x in t] == [5, 888888, 6], d
+assert t[1] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, t[1]
+assert 'error' not in t[0] and t[2]['label'] == '0001'
 " "$tmp/out"; then
 	ok "task add -j: the refused task is an object with its error"
 else
@@ -279,8 +284,10 @@ fake -j task add 5 888888 --threads
 if [ "$rc" -eq 1 ] && python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert [t['pid'] for t in d] == [5, 6, 7, 888888], d
-assert d[3] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, d[3]
+assert d['registered'] == 3 and d['refused'] == 1, d
+t = d['tasks']
+assert [x['pid'] for x in t] == [5, 888888], d
+assert t[1] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, t[1]
 " "$tmp/out" && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ]; then
 	ok "task add --threads: the refused task named by the kernel's pid"
 else
@@ -322,22 +329,24 @@ JOB="[500, 501, 502]"
 TREE="[500, 501, 502, 510, 530, 520, 521]"
 unit_case "task add 500 (a job, the default): no HCUBE_A_UNIT (old modules work)" \
 	"pids unit none threads 0;pids 500 unit none threads 0;" "
-assert [t['pid'] for t in d] == [500] and 'unit' not in d[0], d
+assert d['registered'] == 1, d
+assert [t['pid'] for t in d['tasks']] == [500] and 'unit' not in d['tasks'][0], d
 " -j task add 500
 unit_case "task add 500 --threads: a no-op, still HCUBE_A_THREADS, no unit" \
 	"pids unit none threads 0;pids 500 unit none threads 1;" "
-assert [t['pid'] for t in d] == [500, 501, 502], d
+assert d['registered'] == 3 and [t['pid'] for t in d['tasks']] == [500], d
 " -j task add 500 --threads
 unit_case "task add 500 --tree: HCUBE_UNIT_TREE, the process and its descendants" \
 	"pids unit none threads 0;pids 500 unit tree threads 0;" "
-assert [t['pid'] for t in d] == $TREE, d
-assert {(t['origin'], t['unit']) for t in d} == {('admin', 'job')}, d
+assert d['registered'] == len($TREE) and [t['pid'] for t in d['tasks']] == [500], d
+assert {(t['origin'], t['unit']) for t in d['tasks']} == {('admin', 'job')}, d
 " -j task add 500 --tree
 unit_case "task add 501 --thread --vertex 0b0111: HCUBE_UNIT_THREAD, that thread" \
 	"pids unit none threads 0;pids 501 unit thread threads 0;" "
-assert d == [{'pid': 501, 'tgid': 500, 'comm': 'job', 'vertex': 7, 'label': '0111',
-              'state': 'active', 'cpus': '14-15', 'orig_cpus': '0-31', 'origin': 'admin',
-              'unit': 'thread'}], d
+assert d == {'registered': 1, 'exited': 0, 'refused': 0,
+             'tasks': [{'pid': 501, 'tgid': 500, 'comm': 'job', 'vertex': 7, 'label': '0111',
+                        'state': 'active', 'cpus': '14-15', 'orig_cpus': '0-31',
+                        'origin': 'admin', 'unit': 'thread'}]}, d
 " -j task add 501 --thread --vertex 0b0111
 unit_case "task del 500 --tree -j: {}, HCUBE_UNIT_TREE" "pids 500 unit tree threads 0;" \
 	"assert d == {}" -j task del 500 --tree
@@ -346,9 +355,10 @@ unit_case "task del 501 502 --thread -j: {}, HCUBE_UNIT_THREAD" "pids 501,502 un
 unit_case "task del 500 -j: {}, no unit" "pids 500 unit none threads 0;" \
 	"assert d == {}" -j task del 500
 fake task add 500 --tree
-if [ "$rc" -eq 0 ] && [ "$(grep -c '^registered pid 5[0-3][0-9] ' "$tmp/out")" -eq 7 ] &&
-   grep -q '^registered pid 521 (child) tgid 520 vertex ' "$tmp/out"; then
-	ok "task add --tree: a line per registered task"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^registered pid 5[0-3][0-9] ' "$tmp/out")" -eq 1 ] &&
+   grep -q '^registered pid 500 (job) vertex ' "$tmp/out" &&
+   grep -q "^registered 7 tasks in all: 'hcubectl task list' lists them$" "$tmp/out"; then
+	ok "task add --tree: a line for the named task, and the count"
 else
 	not_ok "task add --tree: text (rc $rc)"
 fi
@@ -362,11 +372,12 @@ seq 1000 1069 | mkdir -p "$tmp/cg/many" && seq 1000 1069 >"$tmp/cg/many/cgroup.p
 export HCUBE_FAKE_CGROOT=$tmp/cg
 unit_case "task add --cgroup jobs/a (relative to the cgroup2 mount): its pids, HCUBE_UNIT_TREE" \
 	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
-assert [t['pid'] for t in d] == $TREE + [600, 601], d
+assert d['registered'] == len($TREE) + 2, d
+assert [t['pid'] for t in d['tasks']] == [500, 600, 601], d
 " -j task add --cgroup jobs/a
 unit_case "task add --cgroup ABSOLUTE --vertex 3" \
 	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
-assert {t['vertex'] for t in d} == {3} and len(d) == 9, d
+assert {t['vertex'] for t in d['tasks']} == {3} and d['registered'] == 9, d
 " -j task add --cgroup "$tmp/cg/jobs/a" --vertex 3
 rm -f "$tmp/log"
 HCUBE_FAKE_GONE=600 HCUBE_FAKE_LOG=$tmp/log fake -j task add --cgroup /jobs/a
@@ -375,7 +386,7 @@ if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids unit none threads 0;pids 500,600,601 u
    python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert [t['pid'] for t in d] == $TREE + [601], d
+assert d['registered'] == len($TREE) + 1 and [t['pid'] for t in d['tasks']] == [500, 601], d
 " "$tmp/out"; then
 	ok "task add --cgroup /jobs/a (as /proc/PID/cgroup says): a process gone (ESRCH) is dropped, the request sent again, the skip said"
 else
@@ -436,15 +447,17 @@ fi
 expect_ok "stats -j: every counter" "
 keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
         'failures', 'evacuations', 'exited', 'changed', 'registered',
-        'unregistered', 'tasks', 'adopted', 'refused', 'released', 'events_lost']
+        'unregistered', 'tasks', 'adopted', 'refused', 'released', 'events_lost',
+        'revoked']
 assert list(d) == keys, list(d)
-assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 18)]
+assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 19)]
 " -j stats
 fake stats
-if [ "$rc" -eq 0 ] && [ "$(tail -n 4 "$tmp/out")" = "adopted          14007
+if [ "$rc" -eq 0 ] && [ "$(tail -n 5 "$tmp/out")" = "adopted          14007
 refused          15007
 released         16007
-events_lost      17007" ]; then
+events_lost      17007
+revoked          18007" ]; then
 	ok "stats: the counters of new threads and children, as text"
 else
 	not_ok "stats: text (rc $rc)"

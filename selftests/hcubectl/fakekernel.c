@@ -579,6 +579,12 @@ static void cube_init(void)
 				cube.marked[list[i]] = true;
 			}
 	}
+	/* vertices offline (all their CPUs), which no file can know of */
+	s = getenv("HCUBE_FAKE_OFFLINE");
+	nl = s ? parse_list(s, list, 1024) : 0;
+	for (i = 0; i < nl; i++)
+		if (list[i] < cube.n)
+			cube.vstate[list[i]] = HCUBE_VERTEX_OFFLINE;
 	cube.cpu_faulty = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
 	cube.env_state = calloc(cube.n, sizeof(u32));
 	for (v = 0; v < cube.n; v++) {
@@ -1118,9 +1124,18 @@ static void do_fault(const struct req *r)
 	queue_ack(r->nlh);
 }
 
-/* One registered task of a unit: the reply's nest. */
+/*
+ * What a TASK_ADD reply counts (as the module: every task registered, the
+ * threads and descendants left out) besides the tasks it lists.
+ */
+static u32 add_registered, add_refused;
+
+/*
+ * One registered task of a unit: counted, and listed when a pid names it
+ * (@named), as the module lists them.
+ */
 static void put_unit_task(struct mb *b, const struct fake_proc *p, u32 unit,
-			  const struct nlattr *va, u32 *k)
+			  const struct nlattr *va, u32 *k, u32 named)
 {
 	struct task_desc d = {
 		.pid = p->pid, .tgid = p->tgid, .comm = p->comm,
@@ -1130,13 +1145,17 @@ static void put_unit_task(struct mb *b, const struct fake_proc *p, u32 unit,
 	};
 	char cpus[32];
 
+	add_registered++;
+	if (p->pid != named)
+		return;
 	cpus_of(d.vertex, cpus, sizeof(cpus));
 	d.cpus = cpus;
 	put_task(b, HCUBE_A_TASK, &d);
 }
 
 /* The threads of process @tgid (and with @tree, of its descendants). */
-static void put_job(struct mb *b, u32 tgid, bool tree, const struct nlattr *va, u32 *k)
+static void put_job(struct mb *b, u32 tgid, bool tree, const struct nlattr *va, u32 *k,
+		    u32 named)
 {
 	struct fake_proc one = { tgid, tgid, 1, "worker" };
 	bool known = false;
@@ -1144,14 +1163,14 @@ static void put_job(struct mb *b, u32 tgid, bool tree, const struct nlattr *va, 
 
 	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
 		if (procs[i].tgid == tgid) {
-			put_unit_task(b, &procs[i], HCUBE_UNIT_JOB, va, k);
+			put_unit_task(b, &procs[i], HCUBE_UNIT_JOB, va, k, named);
 			known = true;
 		}
 	if (!known)
-		put_unit_task(b, &one, HCUBE_UNIT_JOB, va, k);
+		put_unit_task(b, &one, HCUBE_UNIT_JOB, va, k, named);
 	for (i = 0; tree && i < sizeof(procs) / sizeof(procs[0]); i++)
 		if (procs[i].ppid == tgid && procs[i].pid == procs[i].tgid)
-			put_job(b, procs[i].pid, true, va, k);
+			put_job(b, procs[i].pid, true, va, k, named);
 }
 
 /* TASK_ADD with HCUBE_A_UNIT: what the unit names of @pid. */
@@ -1161,13 +1180,13 @@ static void put_unit(struct mb *b, u32 pid, u32 unit, const struct nlattr *va, u
 	size_t i;
 
 	if (unit != HCUBE_UNIT_THREAD) {
-		put_job(b, tgid_of(pid), unit == HCUBE_UNIT_TREE, va, k);
+		put_job(b, tgid_of(pid), unit == HCUBE_UNIT_TREE, va, k, pid);
 		return;
 	}
 	for (i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
 		if (procs[i].pid == pid)
 			one = procs[i];
-	put_unit_task(b, &one, HCUBE_UNIT_THREAD, va, k);
+	put_unit_task(b, &one, HCUBE_UNIT_THREAD, va, k, pid);
 }
 
 static void do_task_add(const struct req *r)
@@ -1198,10 +1217,13 @@ static void do_task_add(const struct req *r)
 		return;
 	}
 	reply_begin(&b, r, 0);
+	add_registered = 0;
+	add_refused = 0;
 	for (i = 0; i < r->npids; i++) {
 		u32 pid = get_u32(r->pids[i]);
 
 		if (pid == 888888) {	/* as the module: the pid and its error */
+			add_refused++;
 			size_t nest = nest_begin(&b, HCUBE_A_TASK | NLA_F_NESTED);
 
 			put_u32(&b, HCUBE_T_A_PID, pid);
@@ -1221,11 +1243,17 @@ static void do_task_add(const struct req *r)
 			};
 			char cpus[32];
 
+			add_registered++;
+			if (t)
+				continue;	/* a thread the pid does not name */
 			cpus_of(d.vertex, cpus, sizeof(cpus));
 			d.cpus = cpus;
 			put_task(&b, HCUBE_A_TASK, &d);
 		}
 	}
+	put_u32(&b, HCUBE_A_NREGISTERED, add_registered);
+	put_u32(&b, HCUBE_A_NEXITED, 0);
+	put_u32(&b, HCUBE_A_NREFUSED, add_refused);
 	msg_end_queue(&b);
 	free(b.d);
 	queue_ack(r->nlh);

@@ -593,8 +593,54 @@ static void fault_changes(struct apply *a, const struct state *s, bool marks_cle
 }
 
 /*
+ * Does the end state leave a healthy vertex? Its faults are the file's
+ * (apply clears the others): a vertex is healthy when the file does not
+ * mark it and some CPU of its group is not faulty. The groups are
+ * @groups[0..@ng) when known (@ng 0: only the CPUs of the cube, @cube,
+ * are): then some CPU of the cube must not be faulty. The module refuses
+ * the mark that takes the last healthy vertex, half way through a file:
+ * such a file is refused whole, before anything changes.
+ */
+static void check_healthy(struct want *w, const uint8_t *cube,
+			  const uint8_t (*groups)[AP_SET_BYTES], const bool *absent,
+			  uint32_t ng)
+{
+	uint8_t faulty[AP_SET_BYTES] = { 0 };
+	bool *marked = hc_malloc((ng ? ng : 1) * sizeof(*marked));
+	unsigned int last = 0;
+	bool healthy = false;
+	struct hc_str cl = { 0 };
+	uint32_t i;
+	size_t k, b;
+
+	memset(marked, 0, (ng ? ng : 1) * sizeof(*marked));
+	for (k = 0; k < w->nfaults; k++) {
+		const struct fault *f = &w->faults[k];
+
+		if (f->cpu && f->id < AP_MAX_CPUS)
+			faulty[f->id / 8] |= 1U << (f->id % 8);
+		else if (!f->cpu && f->id < ng)
+			marked[f->id] = true;
+		last = f->line > last ? f->line : last;
+	}
+	for (i = 0; i < ng && !healthy; i++)
+		for (b = 0; b < AP_SET_BYTES && !marked[i] && !absent[i]; b++)
+			healthy |= (groups[i][b] & ~faulty[b]) != 0;
+	for (b = 0; !ng && b < AP_SET_BYTES; b++)
+		healthy |= (cube[b] & ~faulty[b]) != 0;
+	free(marked);
+	if (healthy || !w->nfaults)
+		return;
+	set_str(&cl, cube);
+	bad(w, last, "the faults leave no healthy vertex (every CPU of the cube, %s, faulty or in a vertex marked faulty)",
+	    cl.s);
+	hc_str_free(&cl);
+}
+
+/*
  * Check the faults against the cube the file leads to, when it is known:
- * CPUs of its vertices, vertices with a CPU group. 0 or HC_EXIT_USAGE.
+ * CPUs of its vertices, vertices with a CPU group, and a healthy vertex
+ * left. 0 or HC_EXIT_USAGE.
  */
 static int check_faults(struct apply *a, bool topo_change)
 {
@@ -636,6 +682,29 @@ static int check_faults(struct apply *a, bool topo_change)
 			bad(w, f->line, "fault vertex %u: the vertex is absent (no CPU group)", f->id);
 	}
 	hc_str_free(&cl);
+	if (!w->nbad) {
+		if (topo_change && w->mode == HCUBE_MODE_CUSTOM) {
+			bool *absent = hc_malloc(ng * sizeof(*absent));
+
+			memset(absent, 0, ng * sizeof(*absent));
+			check_healthy(w, cube, (const uint8_t (*)[AP_SET_BYTES])w->groups,
+				      absent, ng);
+			free(absent);
+		} else if (!topo_change && s->nv) {
+			uint8_t (*g)[AP_SET_BYTES] = hc_malloc(s->nv * sizeof(*g));
+			bool *absent = hc_malloc(s->nv * sizeof(*absent));
+
+			for (i = 0; i < s->nv; i++) {
+				memcpy(g[i], s->v[i].cpus, AP_SET_BYTES);
+				absent[i] = s->v[i].absent;
+			}
+			check_healthy(w, cube, (const uint8_t (*)[AP_SET_BYTES])g, absent, s->nv);
+			free(absent);
+			free(g);
+		} else {
+			check_healthy(w, cube, NULL, NULL, 0);
+		}
+	}
 	return bad_lines(w);
 }
 

@@ -25,6 +25,13 @@ struct tasks_req {
 	uint32_t v;
 };
 
+/* What TASK_ADD's reply says: its counts and the tasks it lists. */
+struct added {
+	struct hc_attrs_list tasks;
+	uint32_t registered, exited, refused;
+	bool counted;		/* the reply has the counts */
+};
+
 /* Every HCUBE_A_TASK nest of a message, copied. */
 static int tasks_reply(const struct hc_msg *m, void *arg)
 {
@@ -138,7 +145,23 @@ static long gone_pid(const struct hc_ctx *c, const struct tasks_req *t,
  * pid is dropped and the request sent again (at most CGROUP_RETRIES times);
  * a line on stderr says how many were.
  */
-static int send_tasks(struct hc_ctx *c, struct tasks_req *t, struct hc_attrs_list *tasks)
+/* TASK_ADD's reply: the counts, then the task nests. */
+static int added_reply(const struct hc_msg *m, void *arg)
+{
+	struct added *a = arg;
+
+	if (m->tb[HCUBE_A_NREGISTERED]) {
+		a->counted = true;
+		a->registered += nla_get_u32(m->tb[HCUBE_A_NREGISTERED]);
+		if (m->tb[HCUBE_A_NEXITED])
+			a->exited += nla_get_u32(m->tb[HCUBE_A_NEXITED]);
+		if (m->tb[HCUBE_A_NREFUSED])
+			a->refused += nla_get_u32(m->tb[HCUBE_A_NREFUSED]);
+	}
+	return tasks_reply(m, &a->tasks);
+}
+
+static int send_tasks(struct hc_ctx *c, struct tasks_req *t, struct added *added)
 {
 	uint32_t *offs = hc_malloc(t->n * sizeof(*offs));
 	struct hc_extack ext;
@@ -150,7 +173,7 @@ static int send_tasks(struct hc_ctx *c, struct tasks_req *t, struct hc_attrs_lis
 	for (;;) {
 		hc_req_init(&r, c->cmd->nlcmd, false, t->n * 8 + 64, c->what);
 		put_tasks(&r, t, offs);
-		ret = hc_req_send(c, &r, tasks ? tasks_reply : NULL, tasks,
+		ret = hc_req_send(c, &r, added ? added_reply : NULL, added,
 				  t->cgroup ? &ext : NULL);
 		if (!ret || !t->cgroup)
 			break;
@@ -191,45 +214,68 @@ static int refused(const struct hc_attrs *t, size_t k)
 
 static int task_add(struct hc_ctx *c, int argc, char **argv)
 {
-	struct hc_attrs_list tasks = { 0 };
+	struct added a = { 0 };
 	struct tasks_req t;
+	size_t k, listed = 0, errors = 0;
 	int dim, ret;
-	size_t k;
 
 	parse_tasks(c, argc, argv, true, &t);
 	ret = hc_cube_dim(c, &dim);
 	if (!ret)
-		ret = send_tasks(c, &t, &tasks);
+		ret = send_tasks(c, &t, &a);
 	if (ret)
 		goto out;
 
 	/*
-	 * A task the kernel could not register (it raced with its exit) comes
-	 * back as a nest with its HCUBE_T_A_PID and HCUBE_T_A_ERROR; the
-	 * others stay registered.
+	 * The reply counts the tasks and lists those the pids name; a thread
+	 * or descendant the kernel could not register comes as a nest with
+	 * its HCUBE_T_A_PID and HCUBE_T_A_ERROR (the others stay registered).
 	 */
 	print_begin(false);
-	open_json_array(NULL);
-	if (!tasks.n)	/* the kernel registers, then drops a reply that does not fit */
-		print_fp("registered (the kernel sent no details: see 'hcubectl task list')\n");
-	for (k = 0; k < tasks.n; k++) {
-		if (tasks.v[k].tb[HCUBE_T_A_ERROR] && !is_json()) {
-			ret = refused(&tasks.v[k], k);
+	open_json_object(NULL);
+	if (a.counted) {
+		print_uint(PRINT_JSON, "registered", NULL, a.registered);
+		print_uint(PRINT_JSON, "exited", NULL, a.exited);
+		print_uint(PRINT_JSON, "refused", NULL, a.refused);
+	}
+	open_json_array("tasks");
+	for (k = 0; k < a.tasks.n; k++) {
+		if (a.tasks.v[k].tb[HCUBE_T_A_ERROR] && !is_json()) {
+			ret = refused(&a.tasks.v[k], k);
 			continue;
 		}
 		open_json_object(NULL);
 		print_fp("registered ");
-		print_task(tasks.v[k].tb, dim, 0);
+		print_task(a.tasks.v[k].tb, dim, 0);
 		print_fp("\n");
 		close_json_object();
+		listed++;
 	}
+	for (k = 0; k < a.tasks.n; k++)
+		errors += !!a.tasks.v[k].tb[HCUBE_T_A_ERROR];
 	close_json_array();
+	close_json_object();
+	if (a.counted && a.registered > listed)
+		print_fp("registered %u tasks in all: 'hcubectl task list' lists them\n",
+			 a.registered);
+	if (a.counted && a.exited)
+		print_fp("left out %u threads or descendants that exited meanwhile\n",
+			 a.exited);
+	if (!a.counted && !a.tasks.n)
+		print_fp("registered (the kernel sent no details: see 'hcubectl task list')\n");
 	print_end();
-	for (k = 0; k < tasks.n && hc_opts.json; k++)	/* -j: after the list */
-		if (tasks.v[k].tb[HCUBE_T_A_ERROR])
-			ret = refused(&tasks.v[k], k);
+	for (k = 0; k < a.tasks.n && hc_opts.json; k++)	/* -j: after the object */
+		if (a.tasks.v[k].tb[HCUBE_T_A_ERROR])
+			ret = refused(&a.tasks.v[k], k);
+	if (a.counted && a.refused > errors) {
+		/* more than the reply lists */
+		fflush(stdout);
+		fprintf(stderr, "hcubectl: task add: %u threads or descendants could not be registered\n",
+			a.refused);
+		ret = HC_EXIT_ERROR;
+	}
 out:
-	hc_attrs_list_free(&tasks);
+	hc_attrs_list_free(&a.tasks);
 	free(t.pids);
 	return ret;
 }
@@ -376,12 +422,14 @@ static const struct hc_cmd task_subs[] = {
 		"Registers the processes PID... (in this pid namespace). A process is\n"
 		"registered as a job: all its threads, and the threads and child\n"
 		"processes it (or a registered descendant) creates later join it on\n"
-		"their creator's vertex. Prints each registered task and its vertex; -j\n"
-		"prints a JSON list of {\"pid\", \"vertex\", \"label\", ...} objects. A task\n"
-		"the kernel could not register is an object with \"error\" (and a line\n"
-		"on stderr, exit status 1); the others stay registered. With --cgroup,\n"
-		"a process that exits before the request is left out (a line on stderr\n"
-		"counts them). Needs CAP_NET_ADMIN.\n",
+		"their creator's vertex. Prints each task a PID names and its vertex,\n"
+		"then how many tasks were registered in all (and threads or descendants\n"
+		"that exited meanwhile, left out); -j prints {\"registered\", \"exited\",\n"
+		"\"refused\", \"tasks\": [{\"pid\", \"vertex\", \"label\", ...}]}. A thread\n"
+		"or descendant the kernel could not register is a task with \"error\"\n"
+		"(and a line on stderr, exit status 1); the others stay registered. With\n"
+		"--cgroup, a process that exits before the request is left out (a line\n"
+		"on stderr counts them). Needs CAP_NET_ADMIN.\n",
 		.opts = add_opts,
 		.nlcmd = HCUBE_CMD_TASK_ADD,
 		.flags = HC_ARGS,
