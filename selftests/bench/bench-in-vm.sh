@@ -13,7 +13,14 @@ KO=${HCUBE_KO:-./hcube.ko}
 echo 4194304 >/proc/sys/kernel/pid_max
 echo 1000000 >/proc/sys/kernel/threads-max
 echo 1000000 >/proc/sys/vm/max_map_count
+# what the probes add to fork+exit: first without the module
+if [ "${BENCH_COST:-1}" = 1 ]; then
+	"$B/bench/hcube_bench" fork -l unloaded
+fi
 insmod "$KO" mode=cpu
+if [ "${BENCH_COST:-1}" = 1 ]; then
+	"$B/bench/hcube_bench" fork -l loaded
+fi
 # the physical limit of a rebalance: a bare loop of set_cpus_allowed_ptr()
 BARE=$B/bench/bare/hcube_bare.ko
 if [ "${BENCH_COST:-1}" = 1 ] && [ -e "$BARE" ]; then

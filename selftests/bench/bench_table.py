@@ -148,7 +148,7 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
-PHASES = ("find_ns", "evacuate_ns", "plan_ns", "routes_ns", "moves_ns")
+PHASES = ("evacuate_ns", "plan_ns", "routes_ns", "moves_ns")
 
 
 def phases_table(rows):
@@ -177,18 +177,54 @@ def phases_table(rows):
         body.append([key[0], key[1], "%d" % moved, len(g)] +
                     ["%.2f" % p for p in parts] +
                     ["%.2f" % sca,
-                     "%.2f" % ((parts[4] - sca) * 1e3 / moved) if moved else "-",
+                     "%.2f" % ((parts[3] - sca) * 1e3 / moved) if moved else "-",
                      "%.2f" % total,
                      "%.2f" % b if b > 0 else "-",
                      "%.2f" % (sca / b) if b > 0 else "-",
                      "%.2f" % (total / b) if b > 0 else "-"])
     return ("### Where a rebalance's time goes (the phases module; medians)\n\n" +
-            table(["vCPUs", "tasks", "moved", "rebalances", "find changed ms",
+            table(["vCPUs", "tasks", "moved", "rebalances",
                    "evacuate ms", "plan ms", "routes ms", "moves ms",
                    "of which set_cpus_allowed_ptr() ms",
                    "the rest of a move µs", "sum ms", "bare loop ms (same VM)",
                    "set_cpus_allowed_ptr() in the module / bare",
                    "sum / bare"], body) + "\n")
+
+
+def goals_table(rows):
+    """Issue 23's goals: the rebalance against the bare loop, a dry run and
+    a small rebalance with the most tasks, and what the probes add to
+    fork+exit (medians of batches)."""
+    cost = {(r["cpus"], r["n"]): r for r in rows if r["kind"] == "cost"}
+    small = {r["cpus"]: r for r in rows if r["kind"] == "small"}
+    forks = defaultdict(dict)
+    for r in rows:
+        if r["kind"] == "fork":
+            forks[r["cpus"]][r["label"]] = r
+    body = []
+    for cpus in sorted({k[0] for k in cost} | set(small) | set(forks)):
+        ns = [k[1] for k in cost if k[0] == cpus]
+        big = cost.get((cpus, max(ns))) if ns else None
+        f = forks.get(cpus, {})
+        base = f.get("unloaded", {}).get("us_per_fork", 0)
+
+        def over(label):
+            x = f.get(label, {}).get("us_per_fork", 0)
+            return "%.2f (%+.1f %%)" % (x, 100 * (x - base) / base) if x and base else "-"
+        body.append([cpus, big["n"] if big else "-",
+                     "%.2f" % big["ratio_bare"] if big and big.get("ratio_bare", 0) > 0 else "-",
+                     "%.2f" % big["dry_dur_ms"] if big else "-",
+                     "%d" % small[cpus]["moved"] if cpus in small else "-",
+                     "%.3f" % small[cpus]["small_dur_ms"] if cpus in small else "-",
+                     "%.2f" % base if base else "-", over("loaded"), over("registered")])
+    if not body:
+        return ""
+    return ("### Goals: a rebalance costs what its moves cost\n\n" +
+            table(["vCPUs", "tasks", "rebalance / bare loop (goal <= 1.15)",
+                   "dry run ms (goal <= 1)", "small rebalance: moved",
+                   "small rebalance ms (goal <= 0.5)", "fork+exit µs, not loaded",
+                   "loaded, none registered", "loaded, the tasks registered (goal <= +3 %)"],
+                  body) + "\n")
 
 
 def profile_tables(rows):
@@ -208,8 +244,8 @@ def main():
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (cost_tables(rows), phases_table(rows), idle_table(rows), profile_tables(rows),
-              makespan_tables(rows)):
+    for s in (goals_table(rows), cost_tables(rows), phases_table(rows), idle_table(rows),
+              profile_tables(rows), makespan_tables(rows)):
         if s:
             print(s)
     return 0

@@ -17,6 +17,15 @@
  *       registered task, and the task list (TASK_GET dump) as root, who
  *       sees every task, and as nobody, who sees none of them.
  *
+ *       With the largest N: a small rebalance (the loads a few tasks off
+ *       balance: about four moves) and what fork+exit of an unregistered
+ *       process costs while N tasks are registered.
+ *
+ *   hcube_bench fork [-n FORKS] [-b BATCHES] [-l LABEL]
+ *       What fork+exit+wait of an unregistered process costs, the median
+ *       of BATCHES batches of FORKS each, labelled LABEL (the module not
+ *       loaded, loaded with no task, ...): the probes' cost.
+ *
  *   hcube_bench idle [-s SECONDS] [-n 0,16384]
  *       The module's wake-ups (its work items run, from the workqueue
  *       tracepoint) while nothing happens, with N tasks registered.
@@ -576,6 +585,116 @@ static int user_apply(const struct rb *plan, pid_t **byv, int *nbyv,
 	return m;
 }
 
+/* fork+exit+wait of a process that does nothing: microseconds each. */
+static double fork_batch(int n)
+{
+	double t0 = now_s();
+	int i;
+
+	for (i = 0; i < n; i++) {
+		pid_t p = fork();
+
+		if (p == 0)
+			_exit(0);
+		if (p < 0)
+			die("fork", errno);
+		waitpid(p, NULL, 0);
+	}
+	return (now_s() - t0) * 1e6 / n;
+}
+
+/* The median of @batches batches of @n forks, as an R fork line. */
+static void fork_cost(const char *label, int n, int batches, int ntasks)
+{
+	double us[64] = { 0 }, min = 0;
+	int b;
+
+	if (batches > 64)
+		batches = 64;
+	if (batches < 1)
+		batches = 1;
+	for (b = 0; b < batches; b++) {
+		us[b] = fork_batch(n);
+		if (!b || us[b] < min)
+			min = us[b];
+	}
+	printf("R fork label=%s cpus=%ld tasks=%d n=%d batches=%d us_per_fork=%.2f us_min=%.2f\n",
+	       label, sysconf(_SC_NPROCESSORS_ONLN), ntasks, n, batches, median(us, batches),
+	       min);
+	fflush(stdout);
+}
+
+static int cmd_fork(int argc, char **argv)
+{
+	const char *label = "loaded";
+	int n = 2000, batches = 7, c;
+
+	optind = 1;
+	while ((c = getopt(argc, argv, "n:b:l:")) != -1) {
+		switch (c) {
+		case 'n':
+			n = atoi(optarg);
+			break;
+		case 'b':
+			batches = atoi(optarg);
+			break;
+		case 'l':
+			label = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	fork_cost(label, n, batches, 0);
+	return 0;
+}
+
+/*
+ * A small rebalance: a few tasks off the balanced loads. From the
+ * balance the last rebalance left, @k threads of the most loaded vertex
+ * are unregistered: the plan then moves about @k tasks.
+ */
+static void small_rebalance(int n, int k, const pid_t *tids, int ntids)
+{
+	struct rb o;
+	double d[16];
+	int r, i, done;
+
+	for (r = 0; r < 5; r++) {
+		struct hreq *q;
+		uint32_t max = 0, v, vmax = 0;
+
+		if (rebalance(HCUBE_POLICY_MCWA, 0, &o))
+			die("rebalance", resp.err);
+		for (v = 0; v < o.nv; v++)
+			if (o.after[v] > max) {
+				max = o.after[v];
+				vmax = v;
+			}
+		/* k threads of vertex vmax leave */
+		q = malloc(sizeof(*q));
+		hreq_init(q, &h, h.family, HCUBE_CMD_TASK_DEL, 0);
+		for (i = 0, done = 0; i < ntids && done < k; i++) {
+			cpu_set_t a;
+
+			if (!sched_getaffinity(tids[i], sizeof(a), &a) &&
+			    CPU_EQUAL(&a, &cube.v[vmax].usable)) {
+				hreq_u32(q, HCUBE_A_PID, tids[i]);
+				done++;
+			}
+		}
+		hreq_u32(q, HCUBE_A_UNIT, HCUBE_UNIT_THREAD);
+		hc_send(&h, q, NULL);
+		if (rebalance(HCUBE_POLICY_MCWA, 0, &o))
+			die("rebalance", resp.err);
+		d[r] = o.dur_ns * 1e-9;
+		printf("# small rebalance %d: %u moved\n", r, o.moved);
+	}
+	printf("R small cpus=%ld n=%d moved=%u small_dur_ms=%.3f\n",
+	       sysconf(_SC_NPROCESSORS_ONLN), n, o.moved, median(d, 5) * 1e3);
+	fflush(stdout);
+}
+
 static int cost_one(int n, int reps, int ndry, int cpus)
 {
 	static pid_t *byv[HC_MAXV], moved_tid[MAXN], hpid[MAXN / 16 + 64];
@@ -711,6 +830,11 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 					die("TASK_ADD", resp.err);
 			t_reg[nreg++] = now_s() - t0;
 		}
+	}
+	/* with the largest: fork+exit while they are registered; a small rebalance */
+	if (n >= 16384) {
+		fork_cost("registered", 2000, 7, n);
+		small_rebalance(n, 4, hs->tid, n);
 	}
 	/* one request with every tid (HCUBE_A_PID n times), when it fits */
 	if (task_del_all(NULL) == 0 && (size_t)n * 8 + 4096 < 200000) {
@@ -1186,11 +1310,14 @@ int main(int argc, char **argv)
 	int err, rcv = 64 << 20;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: hcube_bench cost|idle|makespan [options]\n");
+		fprintf(stderr, "usage: hcube_bench cost|idle|makespan|fork [options]\n");
 		return 2;
 	}
 	setrlimit(RLIMIT_NPROC, &rl);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* with or without the module */
+	if (!strcmp(argv[1], "fork"))
+		return cmd_fork(argc - 1, argv + 1);
 	err = hnl_open(&h);
 	if (err)
 		die("the hcube family (is the module loaded?)", err);
