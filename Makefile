@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# hcube: top-level build. `make` builds the tools (and the module when the
-# kernel headers are there); `make check` runs every test; `make deps`
-# installs the Debian packages they need (idempotent).
+# hcube: top-level build. `make` builds the tools, libhcube-mpi (and the
+# module when the kernel headers are there); `make check` runs every test;
+# `make deps` installs the Debian packages they need (idempotent).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -19,9 +19,9 @@ include scripts/Makefile.common
 # run deps first and the rest in a sub-make. KVER ?= is recursive too.
 SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
-.PHONY: all deps tools tools-san module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools tools-san mpi module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
-all: tools module
+all: tools mpi module
 
 # The kernel module, against Debian's headers (KVER/KDIR), never `uname -r`.
 module: hcube.ko
@@ -56,6 +56,11 @@ tools-san: $(BUILD)/hcube-sim-san $(BUILD)/hcubectl-san
 $(BUILD)/hcube-sim: $(CORE_LIB)
 $(BUILD)/hcube-sim-san: $(CORE_LIB_SAN)
 
+# libhcube-mpi (tools/hcube-mpi/Makefile): the archive, the shared library,
+# the header, the experiment driver.
+mpi: $(CORE_LIB)
+	@$(SUBMAKE) -C tools/hcube-mpi all
+
 # The build directory's files by their relative names too (make build/hcubectl),
 # when it is below this directory.
 ifneq ($(filter $(CURDIR)/%,$(BUILD)),)
@@ -64,7 +69,7 @@ $(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
 endif
 
 # What the host checks share, made before they run side by side (make -j).
-SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san mpi
 
 # The core's host tests, the fuzzer and the core's benchmark (selftests/core).
 check-core: $(SHARED)
@@ -222,11 +227,11 @@ check-sim: $(SHARED)
 # MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
 # 000's workloads on P = 2..32 ranks (not in `make check`).
 .PHONY: check-mpi experiment-mpi
-check-mpi: $(BUILD)/hcube-sim
-	$(MAKE) -C tools/hcube-mpi check BUILD=$(abspath $(BUILD))
+check-mpi: $(SHARED)
+	@$(SUBMAKE) -C tools/hcube-mpi check
 
-experiment-mpi: $(BUILD)/hcube-sim
-	$(MAKE) -C tools/hcube-mpi experiment BUILD=$(abspath $(BUILD))
+experiment-mpi: $(SHARED)
+	@$(SUBMAKE) -C tools/hcube-mpi experiment
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
