@@ -252,7 +252,9 @@ clean:
 	@if [ -n "$(KVER)" ]; then $(MAKE) -s -C $(KDIR) M=$(CURDIR) clean; fi
 
 # Installation: the tools, their man pages, hcubectl's bash completion,
-# the uAPI header and the persistent set-up, under $(DESTDIR)$(PREFIX) (the
+# the uAPI header, libhcube-mpi (install-mpi: its header, archive, shared
+# library and hcube-mpi.pc, under LIBDIR) and the persistent set-up, under
+# $(DESTDIR)$(PREFIX) (the
 # unit and the udev rule under SYSTEMDUNITDIR and UDEVRULESDIR, the
 # configuration under SYSCONFDIR); uninstall removes those files.
 # The module is installed with DKMS (dkms.conf): dkms-src stages its sources.
@@ -261,6 +263,7 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The persistent set-up (hcubectl apply, issue 15): the configuration file,
 # created only when absent; the systemd unit and the udev rule that runs it
@@ -279,9 +282,15 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
-.PHONY: install uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
+.PHONY: install install-tools install-mpi uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
-install: tools
+install: install-tools install-mpi
+
+MPI_DIRS = DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)
+install-mpi: mpi
+	@$(SUBMAKE) -C tools/hcube-mpi install $(MPI_DIRS)
+
+install-tools: tools
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
 	install -D -m 755 $(BUILD)/hcube-sim $(DESTDIR)$(BINDIR)/hcube-sim
 	install -D -m 644 Documentation/man/hcubectl.8 $(DESTDIR)$(MANDIR)/man8/hcubectl.8
@@ -305,6 +314,7 @@ install: tools
 # The configuration file goes only when it is still the example.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@$(SUBMAKE) -C tools/hcube-mpi uninstall $(MPI_DIRS)
 	@if cmp -s tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); then \
 		rm -f $(DESTDIR)$(HCUBE_CONF); \
 		rmdir $(DESTDIR)$(SYSCONFDIR)/hcube 2>/dev/null || true; \
@@ -321,7 +331,7 @@ dkms-src:
 	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
-check-install: tools
+check-install: tools mpi
 	@selftests/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their
