@@ -352,7 +352,8 @@ check-dkms: dkms-src tools
 check-fresh:
 	scripts/check-fresh.sh
 
-# The Debian packages hcube-dkms and hcube-tools (debian/), built with
+# The Debian packages hcube-dkms, hcube-tools, libhcube-mpi1 and
+# libhcube-mpi-dev (debian/), built with
 # dpkg-buildpackage in a copy of the tree and checked with lintian; the
 # .debs, .changes and lintian's report land in $(BUILD)/deb.
 deb:
