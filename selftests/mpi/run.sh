@@ -27,8 +27,9 @@
 #   library and against the archive;
 # - tools/hcube-mpi/example.c: Documentation/mpi.md prints it as it is;
 #   its commands there, run as written (without this script's OMPI_
-#   settings), print the output the document shows; an unknown policy
-#   makes every rank exit with 1 and the library's message;
+#   settings), print the output the document shows; built with mpicc
+#   against the build tree it keeps every unit on 4 ranks; an unknown
+#   policy makes every rank exit with 1 and the library's message;
 # - with HCUBE_SIM given, hcube-mpi-exp (the experiment driver) on small
 #   instances: without balancing it reproduces hcube-sim's runs exactly,
 #   with balancing every job runs exactly once.
@@ -275,6 +276,22 @@ else
 	TAP_SHOW="commands:$tmp/cmds.sh stderr:$tmp/cmds.err got:$tmp/got.txt"
 	not_ok "Documentation/mpi.md's commands for the example (exit $rc)"
 	TAP_SHOW=
+fi
+# Against the built tree with mpicc, on 4 ranks: rank R before|after[ (faulty)]: N units, sum S
+tap_run "$MPICC" -std=gnu11 -Wall -Wextra -Werror -o "$tmp/example-tree" "$EXAMPLE" \
+	-I "$OUT/include" "$OUT/libhcube-mpi.a"
+[ "$rc" -eq 0 ] && tap_run timeout 120 "${MPIRUN[@]}" -np 4 "$tmp/example-tree"
+if [ "$rc" -eq 0 ] && awk '
+	/^rank [0-9]+ before:/ { nb++; ub += $4; sb += $7 }
+	/^rank [0-9]+ after/ {
+		na++; ua += $(NF - 3); sa += $NF
+		if ($2 == 1) { if ($0 !~ /faulty\): 0 units/) bad = 1 }
+		else { u = $(NF - 3); if (lo == "" || u < lo) lo = u; if (u > hi) hi = u }
+	}
+	END { exit (nb != 4 || na != 4 || ub != ua || sb != sa || hi - lo > 1 || bad) }' "$TAP_OUT"; then
+	ok "example built with $MPICC against the build tree, on 4 ranks: units and their sum kept, rank 1 faulty and empty, the others within one unit"
+else
+	not_ok "example built with $MPICC against the build tree, on 4 ranks (exit $rc)"
 fi
 tap_run env LD_LIBRARY_PATH="$prefix/lib" timeout 60 "${MPIRUN[@]}" -np 2 "$tmp/example-pc" nosuch
 if [ "$rc" -eq 1 ] && [ "$(grep -c "unknown policy 'nosuch'" "$TAP_ERR")" = 1 ]; then
