@@ -113,7 +113,7 @@ pieces=$(cat "$tmp"/san-*.log | awk '/^# largest message packed:/ && $5 > 300 { 
 cov="$cov pieces=$pieces"
 echo "# coverage over P = 1..$MAXP: $cov"
 for k in relayed evac_mark evac_balance trees detached theta sbn_jobs settle_rounds \
-	 zero_units big_units pieces; do
+	 zero_units big_units shifted pieces; do
 	v=$(echo "$cov" | tr ' ' '\n' | sed -n "s/^$k=//p")
 	if [ "${v:-0}" -gt 0 ]; then
 		ok "the scenarios exercise $k ($v)"

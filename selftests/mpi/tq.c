@@ -95,10 +95,10 @@ static u64 unit_hash(u64 id)
 	return sm64(&x);
 }
 
-static u32 new_weight(u64 id)
+static u64 new_weight(u64 id)
 {
 	u64 x = id ^ 0x5eed;
-	u32 r = (u32)sm64(&x);
+	u64 r = sm64(&x);
 
 	switch (weight_kind) {
 	case 1:
@@ -107,6 +107,8 @@ static u32 new_weight(u64 id)
 		return r % 10 ? 1 + r % 10 : 200 + r % 4801;
 	case 3:
 		return r % 4;
+	case 4:
+		return (1ULL << 36) + (r >> 28);
 	default:
 		return 1;
 	}
@@ -142,7 +144,7 @@ void fill(struct queue *q, u64 base, u32 n)
 }
 
 /* On the wire: id, check, weight, nextra, the pattern. */
-#define WIRE_HDR	21
+#define WIRE_HDR	25
 
 static size_t wire_size(const struct unit *u)
 {
@@ -153,8 +155,8 @@ static char *put_unit(char *c, const struct unit *u)
 {
 	memcpy(c, &u->id, 8);
 	memcpy(c + 8, &u->check, 8);
-	memcpy(c + 16, &u->weight, 4);
-	c[20] = (char)u->nextra;
+	memcpy(c + 16, &u->weight, 8);
+	c[24] = (char)u->nextra;
 	memcpy(c + WIRE_HDR, u->extra, u->nextra);
 	return c + wire_size(u);
 }
@@ -195,15 +197,15 @@ static int q_unpack(void *p, u32 n, const void *buf, size_t len)
 	for (i = 0; i < n; i++) {
 		struct unit *u;
 
-		if (end - c < WIRE_HDR || (u8)c[20] > MAX_EXTRA ||
-		    end - c < WIRE_HDR + (u8)c[20])
+		if (end - c < WIRE_HDR || (u8)c[24] > MAX_EXTRA ||
+		    end - c < WIRE_HDR + (u8)c[24])
 			return -1;
 		q_add(q, 0);
 		u = &q->u[q->n - 1];
 		memcpy(&u->id, c, 8);
 		memcpy(&u->check, c + 8, 8);
-		memcpy(&u->weight, c + 16, 4);
-		u->nextra = (u8)c[20];
+		memcpy(&u->weight, c + 16, 8);
+		u->nextra = (u8)c[24];
 		memcpy(u->extra, c + WIRE_HDR, u->nextra);
 		c += wire_size(u);
 	}

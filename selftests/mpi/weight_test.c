@@ -2,7 +2,7 @@
 /*
  * mpi_test by weight. For every scenario and policy, with units whose
  * weights follow the scenario's kind (tq.c: all 1; uniform 1..1000;
- * mostly 1..10 and one in ten 200..5000; 0..3):
+ * mostly 1..10 and one in ten 200..5000; 0..3; 2^36..2^37):
  *   - hcube_mpi_plan() by weight moves nothing and lists the core's plan
  *     and evacuation on the weights (shifted right until the total fits
  *     the core's 2^31 - 1 - 1024, amounts shifted back);
@@ -24,14 +24,15 @@
 #include "mpi_test.h"
 
 static struct {
-	u64 balances, settle_rounds, max_rounds, zero_units, big_units;
+	u64 balances, settle_rounds, max_rounds, zero_units, big_units, shifted;
 } wcov;
 
 void weight_coverage(void)
 {
-	printf("# weight coverage: balances %llu settle_rounds %llu zero_units %llu big_units %llu\n",
+	printf("# weight coverage: balances %llu settle_rounds %llu zero_units %llu big_units %llu shifted %llu\n",
 	       (unsigned long long)wcov.balances, (unsigned long long)wcov.settle_rounds,
-	       (unsigned long long)wcov.zero_units, (unsigned long long)wcov.big_units);
+	       (unsigned long long)wcov.zero_units, (unsigned long long)wcov.big_units,
+	       (unsigned long long)wcov.shifted);
 	printf("# settle: %llu rounds at most in one balance\n",
 	       (unsigned long long)wcov.max_rounds);
 }
@@ -234,7 +235,16 @@ void run_weights(struct hcube_mpi *hw, const struct scen *s, u32 idx, u32 pol)
 	       size, idx, pname(pol), (unsigned long long)units);
 	free(ids);
 
-	/* the bound and the report */
+	/* the bound and the report; the units that weigh nothing, counted */
+	{
+		unsigned long long zero = 0, all_zero = 0;
+
+		for (v = 0; v < Q.n; v++)
+			zero += !Q.u[v].weight;
+		MPI_Reduce(&zero, &all_zero, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0,
+			   MPI_COMM_WORLD);
+		wcov.zero_units += all_zero;
+	}
 	mine_w = my_weight(&top);
 	g64 = gather_u64(mine_w);
 	if (!rank)
@@ -250,7 +260,7 @@ void run_weights(struct hcube_mpi *hw, const struct scen *s, u32 idx, u32 pol)
 			ca[v] = g[v];
 			if (ta[v] > top)
 				top = ta[v];
-			wcov.zero_units += weight_kind == 3 && ca[v] && !wa[v];
+
 		}
 		pass = within_bound(wa, ta, why, sizeof(why));
 		ia[0] = imbalance_of(ca, healthy_in(s));
@@ -260,6 +270,7 @@ void run_weights(struct hcube_mpi *hw, const struct scen *s, u32 idx, u32 pol)
 		if (rep.settle_rounds > wcov.max_rounds)
 			wcov.max_rounds = rep.settle_rounds;
 		wcov.big_units += weight_kind == 2;
+		wcov.shifted += shift > 0;
 	}
 	result(shared(pass), "P=%d scenario %u %s by weight: every rank within the heaviest unit of its component's average%s%s",
 	       size, idx, pname(pol), *why ? ": " : "", why);

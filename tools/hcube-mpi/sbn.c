@@ -260,7 +260,9 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 		s64 lcur;
 
 		for (i = 0; i < s.nchild; i++) {
-			share[i] = below ? ex * s.size[s.child[i]] / below : 0;
+			/* ex * size / below without overflow: ex may be a weight */
+			share[i] = below ? ex / below * s.size[s.child[i]] +
+					   ex % below * s.size[s.child[i]] / below : 0;
 			given += share[i];
 		}
 		for (i = 0; i < s.nchild && given < ex; i++, given++)
