@@ -56,12 +56,8 @@ static void bad_input(struct hcube_mpi *h)
 	u32 units;
 
 	/* every rank healthy, a few units each */
-	for (i = 0; i < size; i++)
-		list[i] = i;
-	if (hcube_mpi_mark(h, list, size, HCUBE_MPI_HEALTHY, NULL))
-		abort();
-	Q.n = 0;
-	fill(&Q, ((u64)rank << 32) | 0x40000000U, (u32)rank % 5 + 3);
+	weight_kind = 0;
+	restart(h, ((u64)rank << 32) | 0x40000000U, (u32)rank % 5 + 3);
 	units = Q.n;
 
 	/* a rank id out of range, on the last rank only */
@@ -256,17 +252,12 @@ static void is_faulty_range(struct hcube_mpi *h)
 static void tolerance(struct hcube_mpi *h)
 {
 	struct hcube_mpi_report r;
-	int list[MAXV], i, err, e[4];
+	int list[MAXV], err, e[4];
 	double imb;
 	u32 before;
 
-	for (i = 0; i < size; i++)
-		list[i] = i;
-	if (hcube_mpi_mark(h, list, size, HCUBE_MPI_HEALTHY, NULL))
-		abort();
-	Q.n = 0;
 	weight_kind = 0;
-	fill(&Q, (u64)rank << 32 | 0x10000000U, 10 + (u32)rank % 3);
+	restart(h, (u64)rank << 32 | 0x10000000U, 10 + (u32)rank % 3);
 	before = Q.n;
 	/* the imbalance the report gives; 1 <= imb */
 	if (hcube_mpi_plan(h, "mcwa", &r))

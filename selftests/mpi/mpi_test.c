@@ -439,15 +439,7 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 	check_report(s, idx, pol, before, &rep, mine_before);
 
 	/* the units: each once, intact, the plan's final loads, none faulty */
-	{
-		u64 *mine = malloc((Q.n + 1) * sizeof(u64));
-		u32 k;
-
-		for (k = 0; k < Q.n; k++)
-			mine[k] = Q.u[k].id;
-		ids = gatherv(mine, Q.n, sizeof(u64), &nid);
-		free(mine);
-	}
+	ids = gather_ids(&nid);
 	*why = '\0';
 	{
 		struct rsum r = {

@@ -381,6 +381,18 @@ bool same_xfers(struct hcube_mpi_xfer *a, u32 na, struct hcube_mpi_xfer *b,
 	return true;
 }
 
+u64 *gather_ids(u32 *n)
+{
+	u64 *mine = malloc((Q.n + 1) * sizeof(u64)), *all;
+	u32 k;
+
+	for (k = 0; k < Q.n; k++)
+		mine[k] = Q.u[k].id;
+	all = gatherv(mine, Q.n, sizeof(u64), n);
+	free(mine);
+	return all;
+}
+
 bool imports_match(const struct hcube_mpi_report *r, char *why, size_t len)
 {
 	struct hcube_mpi_xfer *ex, *ev, *im, *all;
@@ -451,17 +463,24 @@ void draw(struct scen *s, u64 seed, u32 idx)
 	}
 }
 
-int start_scenario(struct hcube_mpi *h, const struct scen *s, u64 base,
-		   struct hcube_mpi_report *mrep)
+void restart(struct hcube_mpi *h, u64 base, u32 n)
 {
-	int faulty[MAXV], all_ranks[MAXV], nf = 0, i;
+	int all_ranks[MAXV], i;
 
 	for (i = 0; i < size; i++)
 		all_ranks[i] = i;
-	Q.n = 0;
 	if (hcube_mpi_mark(h, all_ranks, size, HCUBE_MPI_HEALTHY, NULL))
 		abort();
-	fill(&Q, base, s->load[rank]);
+	Q.n = 0;
+	fill(&Q, base, n);
+}
+
+int start_scenario(struct hcube_mpi *h, const struct scen *s, u64 base,
+		   struct hcube_mpi_report *mrep)
+{
+	int faulty[MAXV], nf = 0, i;
+
+	restart(h, base, s->load[rank]);
 	for (i = 0; i < size; i++)
 		if (s->faulty[i])
 			faulty[nf++] = i;

@@ -71,6 +71,8 @@ int cmp_u64(const void *a, const void *b);
 u32 *gather_u32(u32 v);
 u64 *gather_u64(u64 v);
 void *gatherv(const void *mine, u32 count, size_t elem, u32 *n);
+/* Every rank's units' ids at rank 0, *@n of them. */
+u64 *gather_ids(u32 *n);
 /* The same transfers (step, from, to, count, weight), in any order. */
 bool same_xfers(struct hcube_mpi_xfer *a, u32 na, struct hcube_mpi_xfer *b,
 		u32 nb, char *why, size_t len);
@@ -86,6 +88,8 @@ struct scen {
 
 void draw(struct scen *s, u64 seed, u32 idx);
 const char *pname(u32 p);
+/* Every rank healthy, and @n fresh units from @base in this rank's queue. */
+void restart(struct hcube_mpi *h, u64 base, u32 n);
 /* Every rank healthy, this rank's scenario load, then the faulty marked. */
 int start_scenario(struct hcube_mpi *h, const struct scen *s, u64 base,
 		   struct hcube_mpi_report *mrep);

@@ -215,15 +215,7 @@ void run_weights(struct hcube_mpi *hw, const struct scen *s, u32 idx, u32 pol)
 	       size, idx, pname(pol), weight_kind, hcube_mpi_strerror(err), rep.settle_rounds);
 
 	/* every unit once, intact, none on a faulty rank */
-	{
-		u64 *mine = malloc((Q.n + 1) * sizeof(u64));
-		u32 k;
-
-		for (k = 0; k < Q.n; k++)
-			mine[k] = Q.u[k].id;
-		ids = gatherv(mine, Q.n, sizeof(u64), &nid);
-		free(mine);
-	}
+	ids = gather_ids(&nid);
 	pass = all_intact(q_intact(&Q) && !(s->faulty[rank] && Q.n));
 	if (!rank) {
 		qsort(ids, nid, sizeof(u64), cmp_u64);

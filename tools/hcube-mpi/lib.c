@@ -656,24 +656,45 @@ static int open_call(struct hcube_mpi *h, enum call call, const char *policy,
 	return HCUBE_MPI_OK;
 }
 
+/*
+ * A balance's or a plan's start; true when the call ends there (no handle,
+ * outside the communicator, an error, within the tolerance), with *@ret
+ * its result.
+ */
+static bool started(struct hcube_mpi *h, enum call call, const char *policy,
+		    struct hcube_mpi_report *r, u32 *pol, struct agree **all,
+		    int *ret)
+{
+	bool skip = false;
+	int err;
+
+	*all = NULL;
+	if (!h) {
+		*ret = HCUBE_MPI_E_ARG;
+		return true;
+	}
+	if (h->comm == MPI_COMM_NULL) {
+		*ret = outside(h, r);
+		return true;
+	}
+	begin(h);
+	err = open_call(h, call, policy, pol, &skip, all);
+	if (!err && !skip)
+		return false;
+	free(*all);
+	*ret = finish(h, r, 0, err, false);
+	return true;
+}
+
 int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 		      struct hcube_mpi_report *r)
 {
-	struct agree *all = NULL;
 	u32 pol, max_len = 0, first;
-	bool skip;
-	int err;
+	struct agree *all;
+	int err = HCUBE_MPI_OK;
 
-	if (!h)
-		return HCUBE_MPI_E_ARG;
-	if (h->comm == MPI_COMM_NULL)
-		return outside(h, r);
-	begin(h);
-	err = open_call(h, CALL_BALANCE, policy, &pol, &skip, &all);
-	if (err || skip) {
-		free(all);
-		return finish(h, r, 0, err, false);
-	}
+	if (started(h, CALL_BALANCE, policy, r, &pol, &all, &err))
+		return err;
 	if (all->drain) {
 		evacuate(h);
 		recount(h, all);
@@ -708,21 +729,14 @@ int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 int hcube_mpi_plan(struct hcube_mpi *h, const char *policy,
 		   struct hcube_mpi_report *r)
 {
-	struct agree *all = NULL;
+	struct agree *all;
 	struct hm_view v;
-	bool skip;
 	u32 pol;
 	int err;
 
-	if (!h)
-		return HCUBE_MPI_E_ARG;
-	if (h->comm == MPI_COMM_NULL)
-		return outside(h, r);
-	begin(h);
-	err = open_call(h, CALL_PLAN, policy, &pol, &skip, &all);
+	if (started(h, CALL_PLAN, policy, r, &pol, &all, &err))
+		return err;
 	free(all);
-	if (err || skip)
-		return finish(h, r, 0, err, false);
 	hm_view_gather(h, &v);
 	err = hm_plan_only(h, pol, &v);
 	hm_view_free(&v);
