@@ -224,8 +224,9 @@ check-sim: $(SHARED)
 	@$(SUBMAKE) -C selftests/sim check
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
-# MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
-# 000's workloads on P = 2..32 ranks (not in `make check`).
+# MPI ranks of this machine (36 to 62 s with the machine to themselves),
+# and paper 003's and paper 000's workloads on P = 2..32 ranks and one
+# call of each policy by count and by weight (not in `make check`).
 .PHONY: check-mpi experiment-mpi
 check-mpi: $(SHARED)
 	@$(SUBMAKE) -C tools/hcube-mpi check
