@@ -352,6 +352,7 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 {
 	struct hcube_mpi_report rep, mrep, prep;
 	u32 before[MAXV], *g, v, nx = 0, nev = 0, nid = 0, mine_before;
+	u64 total;
 	struct hcube_mpi_xfer *xf, *ev;
 	int err, nf = 0;
 	u64 *ids;
@@ -373,9 +374,12 @@ static void run_policy(struct hcube_mpi *h, const struct scen *s, u32 idx, u32 p
 	ev = gatherv(mrep.evacs, mrep.nevacs, sizeof(*ev), &nev);
 	pass = !rank && !err && same_xfers(ev, nev, O.evac, O.nevac, why, sizeof(why));
 	cov.evac_mark += O.nevac;
-	result(shared(pass) && all(mrep.before == s->load[rank] && mrep.after == Q.n),
-	       "P=%d scenario %u %s: marking %d faulty evacuates as the module does%s%s",
-	       size, idx, pname(pol), nf, *why ? ": " : "", why);
+	for (v = 0, total = 0; v < (u32)size; v++)
+		total += s->load[v];
+	result(shared(pass) && all(mrep.before == s->load[rank] && mrep.after == Q.n &&
+				   mrep.total == total && mrep.healthy == healthy_in(s)),
+	       "P=%d scenario %u %s: marking %d faulty evacuates as the module does; its report: units before and after, %llu in all%s%s",
+	       size, idx, pname(pol), nf, (unsigned long long)total, *why ? ": " : "", why);
 	free(ev);
 
 	/* units pushed onto faulty ranks afterwards go at the balance */
