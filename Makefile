@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# hcube: top-level build. `make` builds the tools (and the module when the
-# kernel headers are there); `make check` runs every test; `make deps`
-# installs the Debian packages they need (idempotent).
+# hcube: top-level build. `make` builds the tools, libhcube-mpi (and the
+# module when the kernel headers are there); `make check` runs every test;
+# `make deps` installs the Debian packages they need (idempotent).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -19,9 +19,9 @@ include scripts/Makefile.common
 # run deps first and the rest in a sub-make. KVER ?= is recursive too.
 SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
-.PHONY: all deps tools tools-san module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: all deps tools tools-san mpi module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
-all: tools module
+all: tools mpi module
 
 # The kernel module, against Debian's headers (KVER/KDIR), never `uname -r`.
 module: hcube.ko
@@ -56,6 +56,11 @@ tools-san: $(BUILD)/hcube-sim-san $(BUILD)/hcubectl-san
 $(BUILD)/hcube-sim: $(CORE_LIB)
 $(BUILD)/hcube-sim-san: $(CORE_LIB_SAN)
 
+# libhcube-mpi (tools/hcube-mpi/Makefile): the archive, the shared library,
+# the header, the experiment driver.
+mpi: $(CORE_LIB)
+	@$(SUBMAKE) -C tools/hcube-mpi all
+
 # The build directory's files by their relative names too (make build/hcubectl),
 # when it is below this directory.
 ifneq ($(filter $(CURDIR)/%,$(BUILD)),)
@@ -64,7 +69,7 @@ $(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
 endif
 
 # What the host checks share, made before they run side by side (make -j).
-SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san mpi
 
 # The core's host tests, the fuzzer and the core's benchmark (selftests/core).
 check-core: $(SHARED)
@@ -219,14 +224,15 @@ check-sim: $(SHARED)
 	@$(SUBMAKE) -C selftests/sim check
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
-# MPI ranks of this machine (about 2-3 minutes), and paper 003's and paper
-# 000's workloads on P = 2..32 ranks (not in `make check`).
+# MPI ranks of this machine (36 to 62 s with the machine to themselves),
+# and paper 003's and paper 000's workloads on P = 2..32 ranks and one
+# call of each policy by count and by weight (not in `make check`).
 .PHONY: check-mpi experiment-mpi
-check-mpi: $(BUILD)/hcube-sim
-	$(MAKE) -C tools/hcube-mpi check BUILD=$(abspath $(BUILD))
+check-mpi: $(SHARED)
+	@$(SUBMAKE) -C tools/hcube-mpi check
 
-experiment-mpi: $(BUILD)/hcube-sim
-	$(MAKE) -C tools/hcube-mpi experiment BUILD=$(abspath $(BUILD))
+experiment-mpi: $(SHARED)
+	@$(SUBMAKE) -C tools/hcube-mpi experiment
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
@@ -247,7 +253,9 @@ clean:
 	@if [ -n "$(KVER)" ]; then $(MAKE) -s -C $(KDIR) M=$(CURDIR) clean; fi
 
 # Installation: the tools, their man pages, hcubectl's bash completion,
-# the uAPI header and the persistent set-up, under $(DESTDIR)$(PREFIX) (the
+# the uAPI header, libhcube-mpi (install-mpi: its header, archive, shared
+# library and hcube-mpi.pc, under LIBDIR) and the persistent set-up, under
+# $(DESTDIR)$(PREFIX) (the
 # unit and the udev rule under SYSTEMDUNITDIR and UDEVRULESDIR, the
 # configuration under SYSCONFDIR); uninstall removes those files.
 # The module is installed with DKMS (dkms.conf): dkms-src stages its sources.
@@ -256,6 +264,7 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The persistent set-up (hcubectl apply, issue 15): the configuration file,
 # created only when absent; the systemd unit and the udev rule that runs it
@@ -274,9 +283,15 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
-.PHONY: install uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
+.PHONY: install install-tools install-mpi uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
-install: tools
+install: install-tools install-mpi
+
+MPI_DIRS = DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)
+install-mpi: mpi
+	@$(SUBMAKE) -C tools/hcube-mpi install $(MPI_DIRS)
+
+install-tools: tools
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
 	install -D -m 755 $(BUILD)/hcube-sim $(DESTDIR)$(BINDIR)/hcube-sim
 	install -D -m 644 Documentation/man/hcubectl.8 $(DESTDIR)$(MANDIR)/man8/hcubectl.8
@@ -300,6 +315,7 @@ install: tools
 # The configuration file goes only when it is still the example.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	@$(SUBMAKE) -C tools/hcube-mpi uninstall $(MPI_DIRS)
 	@if cmp -s tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); then \
 		rm -f $(DESTDIR)$(HCUBE_CONF); \
 		rmdir $(DESTDIR)$(SYSCONFDIR)/hcube 2>/dev/null || true; \
@@ -316,7 +332,7 @@ dkms-src:
 	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
-check-install: tools
+check-install: tools mpi
 	@selftests/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their
@@ -337,7 +353,8 @@ check-dkms: dkms-src tools
 check-fresh:
 	scripts/check-fresh.sh
 
-# The Debian packages hcube-dkms and hcube-tools (debian/), built with
+# The Debian packages hcube-dkms, hcube-tools, libhcube-mpi1 and
+# libhcube-mpi-dev (debian/), built with
 # dpkg-buildpackage in a copy of the tree and checked with lintian; the
 # .debs, .changes and lintian's report land in $(BUILD)/deb.
 deb:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make deb: build hcube-dkms and hcube-tools (debian/) with
+# make deb: build hcube-dkms, hcube-tools and libhcube-mpi's two (debian/) with
 # dpkg-buildpackage -b in a copy of the source tree, so that the build and
 # debian/'s staging directories never touch the tree itself, then run
 # lintian on the result. Fails if the build fails or lintian reports an

@@ -5,7 +5,7 @@
 # the persistent set-up too (the unit with the paths of PREFIX, the udev
 # rule, the examples; hcube.conf only when absent, removed only unchanged);
 # with PREFIX=/usr and with the default PREFIX, every file lands where it
-# should, with its mode and content; the installed header compiles on its
+# should, with its mode and content (libhcube-mpi's too); the installed header compiles on its
 # own, the installed tools run, the man pages open with man -l, and the
 # installed completion passes completion_test.sh; then uninstall leaves no
 # file behind. Prints TAP.
@@ -78,13 +78,32 @@ for prefix in /usr ""; do
 	want "$dest$p/share/doc/hcube/modules-load.d-hcube.conf" 644 tools/hcubectl/systemd/modules-load.conf
 	want "$dest$p/share/doc/hcube/modprobe.d-hcube.conf" 644 tools/hcubectl/systemd/modprobe.conf
 	want "$dest$etc/hcube/hcube.conf" 644 tools/hcubectl/hcube.conf.example
+	# libhcube-mpi: the header, both libraries, the link, hcube-mpi.pc
+	want "$dest$p/include/hcube_mpi.h" 644 tools/hcube-mpi/hcube_mpi.h
+	want "$dest$p/lib/libhcube-mpi.a" 644 "$B/hcube-mpi/libhcube-mpi.a"
+	want "$dest$p/lib/libhcube-mpi.so.1" 644 "$B/hcube-mpi/libhcube-mpi.so.1"
+	if [ "$(readlink "$dest$p/lib/libhcube-mpi.so")" = libhcube-mpi.so.1 ]; then
+		ok "installed $p/lib/libhcube-mpi.so -> libhcube-mpi.so.1"
+	else
+		not_ok "installed $p/lib/libhcube-mpi.so -> libhcube-mpi.so.1"
+	fi
+	if grep -qx "libdir=$p/lib" "$dest$p/lib/pkgconfig/hcube-mpi.pc" &&
+	   grep -qx "includedir=$p/include" "$dest$p/lib/pkgconfig/hcube-mpi.pc"; then
+		ok "installed $p/lib/pkgconfig/hcube-mpi.pc names $p/lib and $p/include"
+	else
+		not_ok "installed $p/lib/pkgconfig/hcube-mpi.pc names $p/lib and $p/include"
+	fi
 	count=$(find "$dest" -type f | wc -l)
-	if [ "$count" -eq 12 ]; then ok "12 files installed"; else not_ok "$count files installed, want 12"; fi
+	if [ "$count" -eq 16 ]; then ok "16 files installed"; else not_ok "$count files installed, want 16"; fi
 
 	if [ "$prefix" = /usr ]; then
 		printf '#include <linux/hcube.h>\nint main(void) { return HCUBE_FAMILY_VERSION != 1 + 0 * HCUBE_CMD_MAX; }\n' >"$tmp/t.c"
 		step "the installed header compiles alone" \
 			cc -Wall -Werror -I"$dest$p/include" -o "$tmp/t" "$tmp/t.c"
+		printf '#include <hcube_mpi.h>\nint main(void) { return hcube_mpi_strerror(HCUBE_MPI_OK) == 0; }\n' >"$tmp/m.c"
+		# shellcheck disable=SC2046
+		step "the installed hcube_mpi.h compiles alone (with Open MPI's flags)" \
+			cc -Wall -Werror $(pkg-config --cflags ompi-c) -I"$dest$p/include" -c -o "$tmp/m.o" "$tmp/m.c"
 		step "installed hcubectl --version" "$dest$p/sbin/hcubectl" --version
 		step "installed hcube-sim --help" "$dest$p/bin/hcube-sim" --help
 		for page in man8/hcubectl.8 man1/hcube-sim.1; do

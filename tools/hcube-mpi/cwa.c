@@ -24,6 +24,10 @@
  * The numbers are the core's (hcube_plan.c): the same remainder and tree
  * quota readings, the same step of every transfer. CWA is the same code
  * on a fault-free cube of 2^n ranks (C_b = the cube, no trees).
+ *
+ * By weight the loads are weights and every amount is planned the same
+ * way; a rank that sent or got other than planned (whole units) adds the
+ * difference to its next send (hm_give(), hm_accept()).
  */
 #include "hm.h"
 
@@ -50,15 +54,12 @@ static s64 recv_val(struct hcube_mpi *h, u32 from, int tag)
 	return v;
 }
 
-static void recv_units(struct hcube_mpi *h, u32 from, int tag, u64 count)
+static void recv_units(struct hcube_mpi *h, u32 from, int tag, u64 planned)
 {
 	struct hm_msg m;
 
 	hm_recv(h, from, tag, &m);
-	if (m.hdr.units != count)
-		hm_fatal(h, "internal: %u units from %u, %llu expected", m.hdr.units,
-			 from, (unsigned long long)count);
-	hm_take(h, &m);
+	hm_accept(h, &m, planned);
 	hm_msg_free(&m);
 }
 
@@ -141,8 +142,8 @@ static void migrate(struct hcube_mpi *h, struct cwa *c, u32 kk)
 			}
 			theta[j] = bj ? t1 : t0;
 		}
-		hm_send_step(h, partner, HM_TAG_THETA, theta, kk + 1,
-			     theta[0] > 0 ? (u32)theta[0] : 0, step);
+		hm_give(h, partner, HM_TAG_THETA, theta, kk + 1,
+			theta[0] > 0 ? (u64)theta[0] : 0, step);
 		for (j = 0; j <= kk; j++) {
 			c->l[j] -= theta[j];
 			c->delta[j] -= theta[j];
@@ -151,10 +152,9 @@ static void migrate(struct hcube_mpi *h, struct cwa *c, u32 kk)
 		struct hm_msg m;
 
 		hm_recv(h, partner, HM_TAG_THETA, &m);
-		if (m.hdr.nval != kk + 1 ||
-		    m.hdr.units != (m.val[0] > 0 ? (u32)m.val[0] : 0))
+		if (m.hdr.nval != kk + 1)
 			hm_fatal(h, "internal: malformed theta vector from %u", partner);
-		hm_take(h, &m);
+		hm_accept(h, &m, m.val[0] > 0 ? (u64)m.val[0] : 0);
 		for (j = 0; j <= kk; j++) {
 			c->l[j] += m.val[j];
 			c->delta[j] += m.val[j];
@@ -189,7 +189,7 @@ void hm_cwa(struct hcube_mpi *h)
 	}
 
 	/* 1. l_t up the trees */
-	c.lt = h->ops->count(h->queue);
+	c.lt = hm_load(h, NULL);
 	for (i = 0; i < c.nchild; i++) {
 		c.lt_child[i] = (u64)recv_val(h, c.child[i], HM_TAG_LT);
 		c.lt += c.lt_child[i];
@@ -227,8 +227,8 @@ void hm_cwa(struct hcube_mpi *h)
 			recv_units(h, c.child[i], HM_TAG_UP,
 				   c.lt_child[i] - c.qt_child[i]);
 	if (c.d && c.lt > c.qt)
-		hm_send_step(h, (u32)t->parent[c.me], HM_TAG_UP, NULL, 0,
-			     (u32)(c.lt - c.qt), c.T - c.d + 1);
+		hm_give(h, (u32)t->parent[c.me], HM_TAG_UP, NULL, 0, c.lt - c.qt,
+			c.T - c.d + 1);
 
 	/* 6. CWA inside C_b, highest free dimension first */
 	if (!c.d)
@@ -240,7 +240,6 @@ void hm_cwa(struct hcube_mpi *h)
 		recv_units(h, (u32)t->parent[c.me], HM_TAG_DOWN, c.qt - c.lt);
 	for (i = 0; i < c.nchild; i++)
 		if (c.lt_child[i] < c.qt_child[i])
-			hm_send_step(h, c.child[i], HM_TAG_DOWN, NULL, 0,
-				     (u32)(c.qt_child[i] - c.lt_child[i]),
-				     c.T + c.k + c.d + 1);
+			hm_give(h, c.child[i], HM_TAG_DOWN, NULL, 0,
+				c.qt_child[i] - c.lt_child[i], c.T + c.k + c.d + 1);
 }

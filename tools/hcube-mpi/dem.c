@@ -6,13 +6,16 @@
  * difference, rounded down, to the lighter (lines 4-7). A rank whose
  * partner is faulty or absent skips the dimension (Section 6). Ties send
  * nothing; the step of dimension k is k + 1, as in the core's plan.
+ *
+ * By weight the loads are weights and the heavier asks pack_weight() for
+ * half the difference; both carry on with what actually went.
  */
 #include "hm.h"
 
 void hm_dem(struct hcube_mpi *h)
 {
 	u32 me = (u32)h->rank, k;
-	s64 cur = h->ops->count(h->queue);
+	s64 cur = (s64)hm_load(h, NULL);
 
 	/* two steps to exchange loads and one to migrate, per dimension */
 	h->rep.steps = 3 * h->dim;
@@ -34,16 +37,14 @@ void hm_dem(struct hcube_mpi *h)
 		if (!c)
 			continue;
 		if (cur > other) {
-			hm_send_step(h, partner, HM_TAG_DEM, NULL, 0, (u32)c, k + 1);
-			cur -= c;
+			cur -= (s64)hm_send_step(h, partner, HM_TAG_DEM, NULL, 0, (u64)c, k + 1);
 		} else {
 			hm_recv(h, partner, HM_TAG_DEM, &m);
-			if (m.hdr.units != (u32)c)
+			if (!h->by_weight && m.hdr.units != (u32)c)
 				hm_fatal(h, "internal: DEM got %u units, %lld expected",
 					 m.hdr.units, (long long)c);
-			hm_take(h, &m);
+			cur += (s64)hm_take(h, &m);
 			hm_msg_free(&m);
-			cur += c;
 		}
 	}
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libhcube-mpi example: rank r has 10r numbered units, rank 1 turns faulty, all balance. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <hcube_mpi.h>
 
@@ -29,31 +30,45 @@ static int unpack(void *queue, uint32_t n, const void *buf, size_t len)
 	return 0;
 }
 
-static void show(int rank, const char *when)
+/* Rank 0 prints every rank's units and their sum, in rank order. */
+static void show(struct hcube_mpi *h, int rank, int size, const char *when)
 {
-	long sum = 0;
+	long mine[2] = { q.n, 0 }, *all = malloc(2 * sizeof(long) * size);
 
 	for (uint32_t i = 0; i < q.n; i++)
-		sum += q.unit[i];
-	printf("rank %d %s: %u units, sum %ld\n", rank, when, q.n, sum);
+		mine[1] += q.unit[i];
+	MPI_Gather(mine, 2, MPI_LONG, all, 2, MPI_LONG, 0, MPI_COMM_WORLD);
+	for (int r = 0; r < size && rank == 0; r++)
+		printf("rank %d %s%s: %ld units, sum %ld\n", r, when,
+		       h && hcube_mpi_is_faulty(h, r) == 1 ? " (faulty)" : "",
+		       all[2 * r], all[2 * r + 1]);
+	free(all);
 }
 
 int main(int argc, char **argv)
 {
-	static const struct hcube_mpi_ops ops = { count, pack, unpack };
-	struct hcube_mpi *h;
-	int rank, faulty = 1;	/* run with 2 or more ranks */
+	static const struct hcube_mpi_ops ops = { .count = count, .pack = pack, .unpack = unpack };
+	struct hcube_mpi *h = NULL;
+	int rank, size, faulty = 1, err;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	for (q.n = 0; q.n < 10U * rank; q.n++)
 		q.unit[q.n] = 1000 * rank + q.n;
-	show(rank, "before");
-	if (hcube_mpi_open(MPI_COMM_WORLD, &ops, &q, &h) ||
-	    hcube_mpi_mark(h, &faulty, 1, HCUBE_MPI_FAULTY, NULL) ||
-	    hcube_mpi_balance(h, argc > 1 ? argv[1] : "mcwa", NULL))
-		MPI_Abort(MPI_COMM_WORLD, fprintf(stderr, "%s\n", hcube_mpi_errmsg(h)));
-	show(rank, hcube_mpi_is_faulty(h, rank) ? "after (faulty)" : "after");
+	show(NULL, rank, size, "before");
+	if ((err = hcube_mpi_open(MPI_COMM_WORLD, &ops, &q, &h)) ||
+	    (size > 1 && (err = hcube_mpi_mark(h, &faulty, 1, HCUBE_MPI_FAULTY, NULL))) ||
+	    (err = hcube_mpi_balance(h, argc > 1 ? argv[1] : "mcwa", NULL))) {
+		/* the same error on every rank: all of them exit with 1 */
+		if (rank == 0)
+			fprintf(stderr, "%s\n", h ? hcube_mpi_errmsg(h) : hcube_mpi_strerror(err));
+		hcube_mpi_close(h);
+		MPI_Finalize();
+		return 1;
+	}
+	show(h, rank, size, "after");
 	hcube_mpi_close(h);
-	return MPI_Finalize();
+	MPI_Finalize();
+	return 0;
 }

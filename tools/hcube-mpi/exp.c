@@ -121,7 +121,9 @@ static int q_unpack(void *p, u32 n, const void *buf, size_t len)
 	return 0;
 }
 
-static const struct hcube_mpi_ops ops = { q_count, q_pack, q_unpack };
+static const struct hcube_mpi_ops ops = {
+	.count = q_count, .pack = q_pack, .unpack = q_unpack,
+};
 
 /* ---- the processor: its queue and its clock ---- */
 

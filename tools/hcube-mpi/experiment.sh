@@ -1,30 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make experiment-mpi: hcube-sim's workloads on real MPI ranks of this
-# machine, oversubscribed (Documentation/mpi.md):
-# - paper 003's three Poisson workloads on P = 2, 4, 8, 16, 32 ranks with
-#   none, DEM, MCWA and SBN, RUNS runs (the first RUNS of hcube-sim's seed),
-#   beside hcube-sim sbn on the same runs and the paper's Figs. 9-11;
-# - paper 000's Section 6 workload on a DIM-cube of ranks (2^DIM of them)
-#   with 0 .. DIM + 3 faulty ranks, none, DEM and MCWA, RUNS000 runs,
-#   beside hcube-sim run on the same instances.
-# Writes OUT_DIR/{mpi-sbn.csv, sim-sbn/, mpi-000.csv, sim-000.csv, mpi.md}
-# and copies mpi.md to DOC_DIR/mpi.md.
+# make experiment-mpi: libhcube-mpi on real MPI ranks of this machine,
+# oversubscribed (Documentation/mpi.md). Two parts (PARTS):
+# - papers: hcube-sim's workloads. Paper 003's three Poisson workloads on
+#   P = 2, 4, 8, 16, 32 ranks with none, DEM, MCWA and SBN, RUNS runs (the
+#   first RUNS of hcube-sim's seed), beside hcube-sim sbn on the same runs
+#   and the paper's Figs. 9-11; paper 000's Section 6 workload on a
+#   DIM-cube of ranks (2^DIM of them) with 0 .. DIM + 3 faulty ranks, none,
+#   DEM and MCWA, RUNS000 runs, beside hcube-sim run on the same
+#   instances. Writes OUT_DIR/{mpi-sbn.csv, sim-sbn/, mpi-000.csv,
+#   sim-000.csv, mpi.md} and copies mpi.md to DOC_DIR/benchmarks/mpi.md.
+# - balance: what one call of each policy reaches by count and by weight
+#   (hcube-mpi-oncall), RUNS_BALANCE runs on 12 ranks without a fault and
+#   on 32 ranks with 3 faulty. Writes OUT_DIR/oncall-*.csv and the table
+#   into DOC_DIR/mpi.md, between its "experiment-mpi: balance" markers.
 #
-# usage: experiment.sh HCUBE_MPI_EXP HCUBE_SIM OUT_DIR DOC_DIR
-# environment: RUNS (5), RUNS000 (10), DIM (5), SEED (20240501), PROCS
-#   ("2 4 8 16 32")
+# usage: experiment.sh BIN_DIR HCUBE_SIM OUT_DIR DOC_DIR
+#   (BIN_DIR: build/hcube-mpi, with hcube-mpi-exp and hcube-mpi-oncall)
+# environment: PARTS ("papers balance"), RUNS (5), RUNS000 (10), DIM (5),
+#   SEED (20240501), PROCS ("2 4 8 16 32"), RUNS_BALANCE (10)
 set -euo pipefail
-EXP=$1
+EXP=$1/hcube-mpi-exp
+ONCALL=$1/hcube-mpi-oncall
 SIM=$2
 OUT=$3
 DOC=$4
+PARTS=${PARTS:-papers balance}
 RUNS=${RUNS:-5}
 RUNS000=${RUNS000:-10}
 DIM=${DIM:-5}
 SEED=${SEED:-20240501}
 PROCS=${PROCS:-2 4 8 16 32}
+RUNS_BALANCE=${RUNS_BALANCE:-10}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 
@@ -34,7 +42,9 @@ export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 
 rm -rf "$OUT"
-mkdir -p "$OUT" "$DOC"
+mkdir -p "$OUT" "$DOC/benchmarks"
+
+papers() {
 t0=$(date +%s)
 
 # Paper 003: the workloads of hcube-sim's first RUNS runs, then the ranks.
@@ -203,6 +213,81 @@ print(f"DEM ahead of MCWA with the paired 95% interval below 0 at {len(wins)} of
       f" hcube-sim's paired mean is negative at"
       f" {sum(1 for v in first if v[3] < 0)} of them.")
 PY
-cp "$OUT/mpi.md" "$DOC/mpi.md"
+cp "$OUT/mpi.md" "$DOC/benchmarks/mpi.md"
 echo "experiment-mpi: paper 003 $((t1 - t0)) s, paper 000 $((t2 - t1)) s;" \
-	"$OUT/mpi.md copied to $DOC/mpi.md"
+	"$OUT/mpi.md copied to $DOC/benchmarks/mpi.md"
+}
+
+# One call of each policy by count and by weight, from the same start.
+balance() {
+	local t0 t1
+	t0=$(date +%s)
+	echo "experiment-mpi: one call, 12 ranks" >&2
+	mpirun --oversubscribe -np 12 "$ONCALL" --runs "$RUNS_BALANCE" --faults 0 \
+		--seed "$SEED" >"$OUT/oncall-12.csv"
+	echo "experiment-mpi: one call, 32 ranks, 3 faulty" >&2
+	mpirun --oversubscribe -np 32 "$ONCALL" --runs "$RUNS_BALANCE" --faults 3 \
+		--seed "$SEED" >"$OUT/oncall-32.csv"
+	t1=$(date +%s)
+	python3 - "$OUT" "$RUNS_BALANCE" "$SEED" "$((t1 - t0))" >"$OUT/balance.md" <<'PY'
+import csv, statistics as st, sys
+out, runs, seed, secs = sys.argv[1:]
+print(f"Made by `make experiment-mpi` (its balance part, {secs} s here; "
+      f"`PARTS=balance make experiment-mpi` runs it alone), seed {seed}, {runs} runs per"
+      " configuration. Every rank starts with 0 to 80 units (uniform), each costing 1 to 20"
+      " work units, or 200 to 1000 for one unit in eight, as a task farm's; the faulty ranks"
+      " are drawn at random and evacuated before the call. Each cell is the mean over the"
+      " runs of max / avg over the healthy ranks (1.000 is perfect), measured on the units"
+      " themselves; in brackets the largest. \"policy alone\" is the report's"
+      " `policy_weight_imbalance`: by weight after the policy, before the settle.\n")
+for name in ("12", "32"):
+    rows = list(csv.DictReader(open(f"{out}/oncall-{name}.csv")))
+    if not rows:
+        continue
+    f = rows[0]["faults"]
+    w = [r for r in rows if r["mode"] == "weight"]
+    print(f"{rows[0]['procs']} ranks, {f} faulty; before the call: by count"
+          f" {st.mean(float(r['count_before']) for r in rows if r['mode'] == 'count'):.3f},"
+          f" by weight {st.mean(float(r['weight_before']) for r in w):.3f}; by weight the settle"
+          f" ended within the bound in {sum(r['settled'] == '1' for r in w)} of {len(w)} calls:\n")
+    print("| policy | by count: count | by count: weight | by weight: policy alone |"
+          " by weight: after the settle | settle rounds | by weight: count |"
+          " units sent, by count / by weight |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    pols = []
+    for r in rows:
+        if r["policy"] not in pols:
+            pols.append(r["policy"])
+    for p in pols:
+        c = [r for r in rows if r["policy"] == p and r["mode"] == "count"]
+        w = [r for r in rows if r["policy"] == p and r["mode"] == "weight"]
+        def cell(rs, k):
+            xs = [float(r[k]) for r in rs]
+            return f"{st.mean(xs):.3f} ({max(xs):.3f})"
+        rounds = [int(r["settle_rounds"]) for r in w]
+        print(f"| {p} | {cell(c, 'count_after')} | {cell(c, 'weight_after')} |"
+              f" {cell(w, 'weight_after_policy')} | {cell(w, 'weight_after')} |"
+              f" {st.mean(rounds):.1f} ({max(rounds)}) | {cell(w, 'count_after')} |"
+              f" {st.mean(float(r['units_sent']) for r in c):.0f} /"
+              f" {st.mean(float(r['units_sent']) for r in w):.0f} |")
+    print()
+PY
+	python3 - "$DOC/mpi.md" "$OUT/balance.md" <<'PY'
+import sys
+doc, table = sys.argv[1], open(sys.argv[2]).read()
+text = open(doc).read()
+start, end = "<!-- experiment-mpi: balance -->\n", "<!-- end of experiment-mpi: balance -->"
+i, j = text.find(start), text.find(end)
+if i < 0 or j < i:
+    sys.exit(f"{doc}: no {start.strip()} ... {end} markers")
+open(doc, "w").write(text[:i + len(start)] + "\n" + table + text[j:])
+PY
+	echo "experiment-mpi: one call $((t1 - t0)) s; the table written into $DOC/mpi.md"
+}
+
+for part in $PARTS; do
+	case $part in
+	papers | balance) "$part" ;;
+	*) echo "experiment-mpi: unknown part $part (papers, balance)" >&2; exit 2 ;;
+	esac
+done

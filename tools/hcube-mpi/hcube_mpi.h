@@ -7,12 +7,15 @@
  * missing labels are absent vertices, as in the kernel module.
  *
  * The application keeps its work units; the library moves them through
- * struct hcube_mpi_ops. Every function taking a handle is collective: all
- * ranks of the communicator call it, with the same arguments, in the same
- * order. An error is agreed on: every rank returns the same code and
+ * struct hcube_mpi_ops, by count or, with a weight callback, by weight.
+ * Every function taking a handle is collective: all ranks of the
+ * communicator call it, with the same arguments, in the same order. An
+ * error is agreed on: every rank returns the same code and
  * hcube_mpi_errmsg() gives the same text, and nothing has changed.
  *
  * Documentation/mpi.md describes the protocols and their message counts.
+ * Link with `pkg-config --cflags --libs hcube-mpi`; the library exports
+ * the hcube_mpi_* names only.
  */
 #ifndef HCUBE_MPI_H
 #define HCUBE_MPI_H
@@ -25,6 +28,20 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#if defined(__GNUC__)
+#define HCUBE_MPI_API __attribute__((visibility("default")))
+#else
+#define HCUBE_MPI_API
+#endif
+
+/* A pack_weight() request (@to, @weight) and what it took (@units, @taken). */
+struct hcube_mpi_take {
+	int to;			/* the rank the units go to */
+	uint64_t weight;	/* the weight asked for; UINT64_MAX: every unit */
+	uint32_t units;		/* set by pack_weight(): the units it takes */
+	uint64_t taken;		/* set by pack_weight(): their weight */
+};
 
 /* How the library reaches the application's queue of work units. */
 struct hcube_mpi_ops {
@@ -40,10 +57,31 @@ struct hcube_mpi_ops {
 	ssize_t (*pack)(void *queue, uint32_t n, void *buf, size_t cap);
 	/* Append the @n units that pack() wrote into @buf (@len bytes). 0 or negative. */
 	int (*unpack)(void *queue, uint32_t n, const void *buf, size_t len);
+
+	/*
+	 * Optional, both or neither: balance by weight (integer work units
+	 * per unit) instead of by count. weight() returns the queue's total
+	 * weight and sets *@heaviest to its heaviest unit's (0 when empty).
+	 */
+	uint64_t (*weight)(void *queue, uint64_t *heaviest);
+	/*
+	 * As pack(), by weight: choose whole units for rank @t->to whose
+	 * weight comes as close to @t->weight as you can, set @t->units and
+	 * @t->taken to their number and weight, and return their bytes.
+	 * Asked first with @buf NULL and @cap 0 (choose, take nothing), then
+	 * with that room (take and write the same units). The rule that
+	 * keeps the library's bound (Documentation/mpi.md): go through the
+	 * units in any order and take one while its weight is at most twice
+	 * what is still missing; @t->weight at or above the queue's weight:
+	 * every unit. Taking none is allowed. Negative: an error.
+	 */
+	ssize_t (*pack_weight)(void *queue, struct hcube_mpi_take *t, void *buf,
+			       size_t cap);
 };
 
 struct hcube_mpi;
 
+/* Every value has a text: hcube_mpi_strerror(). */
 enum hcube_mpi_err {
 	HCUBE_MPI_OK = 0,
 	HCUBE_MPI_E_ARG,	/* a NULL or malformed argument */
@@ -53,10 +91,11 @@ enum hcube_mpi_err {
 	HCUBE_MPI_E_ALL_FAULTY,	/* the change would leave no healthy rank */
 	HCUBE_MPI_E_NEED_MCWA,	/* cwa on ranks with a faulty or absent vertex */
 	HCUBE_MPI_E_DISAGREE,	/* the ranks passed different arguments */
-	HCUBE_MPI_E_UNITS,	/* too many units in all (2^31 - 1 at most) */
+	HCUBE_MPI_E_UNITS,	/* too many units (2^31 - 1) or too much weight (2^62) */
 	HCUBE_MPI_E_NOMEM,
-	HCUBE_MPI_E_MPI,	/* an MPI call failed */
+	HCUBE_MPI_E_MPI,	/* MPI is not initialized, or already finalized */
 	HCUBE_MPI_E_INTERNAL,	/* a check of the library's own failed: a bug */
+	HCUBE_MPI_E_COMM,	/* an intercommunicator */
 	HCUBE_MPI_E_NERRORS,
 };
 
@@ -65,27 +104,46 @@ enum hcube_mpi_mark_as {
 	HCUBE_MPI_FAULTY = 1,
 };
 
-/* One transfer a rank carried out: @count units from @from to @to. */
+/*
+ * One transfer: @count units of weight @weight from @from to @to (by
+ * count, @weight is @count). In a plan by weight @count is 0 and @weight
+ * the weight planned.
+ */
 struct hcube_mpi_xfer {
 	uint32_t step;		/* the step of the core's plan it belongs to */
 	uint32_t from, to;
 	uint32_t count;
+	uint64_t weight;
 };
 
 /*
  * What one call did. The first block is the same on every rank, the rest
  * is this rank's own. The transfer lists stay valid until the next call
- * on the handle.
+ * on the handle. Imbalance is max / avg of the ranks' loads, avg being
+ * the total over the healthy ranks (a faulty rank holding units counts in
+ * max), 1 with nothing to balance; by weight it is 1 unit, 1 weight when
+ * there is no weight callback.
  */
 struct hcube_mpi_report {
 	int policy;		/* enum hcube_policy (uapi/linux/hcube.h) */
 	int applied;		/* auto: the policy whose plan ran */
 	int distributed;	/* 1: the ranks ran the algorithm; 0: gathered */
+	int by_weight;		/* 1: balanced (or planned) by weight */
+	int member;		/* 0: this rank's handle is on MPI_COMM_NULL */
+	int skipped;		/* 1: within the tolerance, nothing moved */
 	uint32_t healthy;	/* healthy ranks */
-	uint64_t total;		/* units on the healthy ranks */
+	uint64_t total;		/* units in all */
+	uint64_t total_weight;	/* their weight */
+	uint64_t heaviest;	/* the heaviest unit's weight, after the call */
 	uint32_t steps;		/* synchronous steps, as the paper counts them */
+	double imbalance_before, imbalance_after;	/* by count */
+	double weight_imbalance_before, weight_imbalance_after;
+	double policy_weight_imbalance;	/* by weight: after the policy, before the settle */
+	uint32_t settle_rounds;	/* by weight: the settle's rounds that moved units */
+	int settled;		/* by weight: every component within the bound */
 
 	uint32_t before, after;	/* units in this rank's queue */
+	uint64_t weight_before, weight_after;
 	uint32_t evacuated;	/* units it sent away because it is faulty */
 	uint64_t units_sent;	/* units it sent, each hop counted */
 	uint64_t units_recv;
@@ -100,15 +158,20 @@ struct hcube_mpi_report {
 	uint32_t nxfers;
 	const struct hcube_mpi_xfer *evacs;	/* its evacuation sends (step 0) */
 	uint32_t nevacs;
+	const struct hcube_mpi_xfer *imports;	/* transfers it received */
+	uint32_t nimports;
 };
 
 /*
  * Open on @comm (duplicated; any size up to 1024 ranks); every rank
- * starts healthy. @queue is passed to @ops. *@out is set on success.
+ * starts healthy. @queue is passed to @ops. *@out is set on success. On
+ * MPI_COMM_NULL the rank takes no part: it gets a handle whose calls do
+ * nothing and return HCUBE_MPI_OK (report.member 0). An intercommunicator
+ * is refused (HCUBE_MPI_E_COMM).
  */
-int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops, void *queue,
-		   struct hcube_mpi **out);
-int hcube_mpi_close(struct hcube_mpi *h);
+HCUBE_MPI_API int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops,
+				 void *queue, struct hcube_mpi **out);
+HCUBE_MPI_API int hcube_mpi_close(struct hcube_mpi *h);
 
 /*
  * Mark the @n ranks in @ranks faulty or healthy (@as). A rank that
@@ -116,23 +179,44 @@ int hcube_mpi_close(struct hcube_mpi *h);
  * (the module's evacuation: nearest first, least loaded first) and
  * receives none from then on. @r may be NULL.
  */
-int hcube_mpi_mark(struct hcube_mpi *h, const int *ranks, int n, int as,
-		   struct hcube_mpi_report *r);
-int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank);
+HCUBE_MPI_API int hcube_mpi_mark(struct hcube_mpi *h, const int *ranks, int n,
+				 int as, struct hcube_mpi_report *r);
+/*
+ * 1: @rank is faulty, 0: healthy; -HCUBE_MPI_E_RANK for a rank outside
+ * 0 .. P - 1, -HCUBE_MPI_E_ARG without a handle. Not collective.
+ */
+HCUBE_MPI_API int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank);
 
 /*
  * Balance with @policy (a name: mcwa, dem, cwa, sbn, optimal, auto, rid,
  * sid, sbn-cube, sbn-heur, pebble). Units a faulty rank holds are
  * evacuated first. mcwa, cwa, dem and sbn run distributed; the others are
  * planned by the lowest healthy rank on the gathered loads and the plan
- * is broadcast. @r may be NULL.
+ * is broadcast. By weight, the policy runs on the weights and a settle
+ * follows (Documentation/mpi.md). @r may be NULL.
  */
-int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
-		      struct hcube_mpi_report *r);
+HCUBE_MPI_API int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
+				    struct hcube_mpi_report *r);
+/*
+ * The transfers hcube_mpi_balance() would make with @policy now, and
+ * nothing moves: the core's plan on the gathered loads (by weight, on
+ * the weights, without the settle). The report lists this rank's share
+ * (xfers, evacs, imports); its *_after fields are the plan's.
+ */
+HCUBE_MPI_API int hcube_mpi_plan(struct hcube_mpi *h, const char *policy,
+				 struct hcube_mpi_report *r);
+/*
+ * From the next balance or plan on: when the imbalance before (by weight
+ * with a weight callback) is at most @tolerance and no faulty rank holds
+ * units, nothing moves (report.skipped). 0 (the default): always
+ * balance; else at least 1. Local; the ranks must agree (checked at the
+ * next call).
+ */
+HCUBE_MPI_API int hcube_mpi_set_tolerance(struct hcube_mpi *h, double tolerance);
 
-const char *hcube_mpi_strerror(int err);
+HCUBE_MPI_API const char *hcube_mpi_strerror(int err);
 /* The last error's text on this handle, the same on every rank. */
-const char *hcube_mpi_errmsg(const struct hcube_mpi *h);
+HCUBE_MPI_API const char *hcube_mpi_errmsg(const struct hcube_mpi *h);
 
 #ifdef __cplusplus
 }

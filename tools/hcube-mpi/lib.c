@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libhcube-mpi: the handle, agreement on arguments and errors, faulty
- * ranks and their evacuation, and the dispatch of a balance.
+ * ranks and their evacuation, the dispatch of a balance or a plan, and
+ * the report.
  *
  * Every call opens with one MPI_Allreduce (a user operation on a small
  * record): the highest error code any rank found in its own arguments and
- * the lowest rank that found it, a hash of the arguments (so that ranks
- * passing different ones are caught), whether a faulty rank holds units,
- * the least-loaded healthy rank and the units per component of healthy
- * ranks. On an error the rank that found it broadcasts its message, and
- * every rank returns the same code having changed nothing.
+ * the lowest rank that found it, a hash of the call and its arguments (so
+ * that ranks passing different ones are caught), whether a faulty rank
+ * holds units, the totals and maxima of the loads, the least-loaded
+ * healthy rank and the load per component of healthy ranks. On an error
+ * the rank that found it broadcasts its message, and every rank returns
+ * the same code having changed nothing. A call that moved units closes
+ * with one MPI_Allreduce of the loads' maxima: the imbalance after.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +33,16 @@ static const char *const errors[HCUBE_MPI_E_NERRORS] = {
 	[HCUBE_MPI_E_ALL_FAULTY] = "no healthy rank would be left",
 	[HCUBE_MPI_E_NEED_MCWA] = "cwa needs every vertex healthy: use mcwa",
 	[HCUBE_MPI_E_DISAGREE] = "the ranks passed different arguments",
-	[HCUBE_MPI_E_UNITS] = "more than 2147483647 units in all",
+	[HCUBE_MPI_E_UNITS] = "more than 2147483647 units, or a weight above 2^62, in all",
 	[HCUBE_MPI_E_NOMEM] = "out of memory",
+	[HCUBE_MPI_E_MPI] = "MPI is not initialized, or already finalized",
 	[HCUBE_MPI_E_INTERNAL] = "internal error",
+	[HCUBE_MPI_E_COMM] = "an intercommunicator: the library needs an intracommunicator",
 };
 
 const char *hcube_mpi_strerror(int err)
 {
-	if (err < 0 || err >= HCUBE_MPI_E_NERRORS)
+	if (err < 0 || err >= HCUBE_MPI_E_NERRORS || !errors[err])
 		return "unknown error";
 	return errors[err];
 }
@@ -51,13 +57,17 @@ const char *hcube_mpi_errmsg(const struct hcube_mpi *h)
 struct agree {
 	s32 err;		/* the highest error code found */
 	s32 err_rank;		/* the lowest rank that found it */
-	u64 hash_max, hash_min;	/* of the arguments */
+	u64 hash_max, hash_min;	/* of the call and its arguments */
 	u32 drain;		/* a faulty rank holds units */
-	u32 minload, minrank;	/* the least-loaded healthy rank, lowest first */
-	u32 ncomp;
-	u64 total;		/* units on all ranks */
-	u64 comp[];		/* units per component of healthy ranks */
+	u32 minrank;		/* the least-loaded healthy rank, lowest first */
+	u64 minload;
+	u64 units, load;	/* totals over all ranks */
+	u64 max_units, max_load, heaviest;
+	u32 ncomp, pad;
+	u64 comp[];		/* load per component of healthy ranks */
 };
+
+#define MAXOF(b, a, f)	((b)->f = (a)->f > (b)->f ? (a)->f : (b)->f)
 
 static void agree_combine(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -73,8 +83,7 @@ static void agree_combine(void *in, void *inout, int *len, MPI_Datatype *dt)
 			b->err = a->err;
 			b->err_rank = a->err_rank;
 		}
-		if (a->hash_max > b->hash_max)
-			b->hash_max = a->hash_max;
+		MAXOF(b, a, hash_max);
 		if (a->hash_min < b->hash_min)
 			b->hash_min = a->hash_min;
 		b->drain |= a->drain;
@@ -83,7 +92,11 @@ static void agree_combine(void *in, void *inout, int *len, MPI_Datatype *dt)
 			b->minload = a->minload;
 			b->minrank = a->minrank;
 		}
-		b->total += a->total;
+		b->units += a->units;
+		b->load += a->load;
+		MAXOF(b, a, max_units);
+		MAXOF(b, a, max_load);
+		MAXOF(b, a, heaviest);
 		for (j = 0; j < b->ncomp; j++)
 			b->comp[j] += a->comp[j];
 	}
@@ -97,6 +110,8 @@ static u64 fnv64(const void *p, size_t n, u64 x)
 		x = (x ^ *c++) * 0x100000001b3ULL;
 	return x;
 }
+
+#define FNV_START	0xcbf29ce484222325ULL
 
 /* Components of healthy labels, numbered in order of their lowest label. */
 static void components(struct hcube_mpi *h)
@@ -132,29 +147,45 @@ static void components(struct hcube_mpi *h)
 
 /*
  * The opening all-reduce. @err and h->errmsg: this rank's findings;
- * @drain: this rank is (or is about to be) faulty and holds units. On
- * return *@out (malloc'ed) holds the agreed record; the result is the
- * agreed error, with h->errmsg the same on every rank.
+ * @drain: this rank is (or is about to be) faulty and holds units;
+ * @healthy: the healthy ranks the call works with. On return *@out
+ * (malloc'ed) holds the agreed record and the report its "before"
+ * fields; the result is the agreed error, with h->errmsg the same on
+ * every rank.
  */
 static int agree(struct hcube_mpi *h, int err, u64 hash, bool drain,
-		 struct agree **out)
+		 u32 healthy, struct agree **out)
 {
 	size_t bytes = sizeof(struct agree) + h->ncomp * sizeof(u64);
 	struct agree *mine = hm_alloc(h, bytes), *all = hm_alloc(h, bytes);
-	u32 me = (u32)h->rank, load = h->ops ? h->ops->count(h->queue) : 0;
+	u32 me = (u32)h->rank;
 	MPI_Datatype type;
 
+	mine->units = h->ops->count(h->queue);
+	mine->load = hm_load(h, &mine->heaviest);
+	if (!err && mine->load > HM_MAX_WEIGHT)
+		err = hm_fail(h, HCUBE_MPI_E_UNITS,
+			      "rank %d holds a weight of %llu, more than 2^62",
+			      h->rank, (unsigned long long)mine->load);
+	if (!err && mine->heaviest > mine->load)
+		err = hm_fail(h, HCUBE_MPI_E_ARG,
+			      "rank %d: weight() says %llu in all and %llu for the heaviest unit",
+			      h->rank, (unsigned long long)mine->load,
+			      (unsigned long long)mine->heaviest);
 	mine->err = err;
 	mine->err_rank = err ? h->rank : h->size;
 	mine->hash_max = hash;
 	mine->hash_min = hash;
 	mine->drain = drain;
-	mine->minload = hm_healthy(h, me) ? load : ~0U;
+	mine->minload = hm_healthy(h, me) ? mine->load : ~0ULL;
 	mine->minrank = me;
+	mine->max_units = mine->units;
+	mine->max_load = mine->load;
 	mine->ncomp = h->ncomp;
-	mine->total = load;
 	if (hm_healthy(h, me))
-		mine->comp[h->comp[me]] = load;
+		mine->comp[h->comp[me]] = mine->load;
+	h->rep.before = (u32)mine->units;
+	h->rep.weight_before = mine->load;
 
 	MPI_Type_contiguous((int)bytes, MPI_BYTE, &type);
 	MPI_Type_commit(&type);
@@ -164,6 +195,12 @@ static int agree(struct hcube_mpi *h, int err, u64 hash, bool drain,
 	free(mine);
 	*out = all;
 
+	h->rep.healthy = healthy;
+	h->rep.total = all->units;
+	h->rep.total_weight = all->load;
+	h->rep.heaviest = all->heaviest;
+	h->rep.imbalance_before = hm_ratio(all->max_units, all->units, healthy);
+	h->rep.weight_imbalance_before = hm_ratio(all->max_load, all->load, healthy);
 	if (all->err) {
 		MPI_Bcast(h->errmsg, sizeof(h->errmsg), MPI_CHAR, all->err_rank,
 			  h->comm);
@@ -173,57 +210,110 @@ static int agree(struct hcube_mpi *h, int err, u64 hash, bool drain,
 	if (all->hash_max != all->hash_min)
 		return hm_fail(h, HCUBE_MPI_E_DISAGREE,
 			       "the ranks passed different arguments to the same call");
-	if (all->total > HCUBE_MAX_TOTAL_LOAD)
+	if (!h->by_weight && all->units > HCUBE_MAX_TOTAL_LOAD)
 		return hm_fail(h, HCUBE_MPI_E_UNITS,
 			       "%llu units in all, more than the 2147483647 the core handles",
-			       (unsigned long long)all->total);
+			       (unsigned long long)all->units);
+	if (all->load > HM_MAX_WEIGHT)
+		return hm_fail(h, HCUBE_MPI_E_UNITS,
+			       "a weight of %llu in all, more than 2^62",
+			       (unsigned long long)all->load);
 	return HCUBE_MPI_OK;
 }
 
-/* ---- the handle ---- */
+/* ---- the report ---- */
 
 static void begin(struct hcube_mpi *h)
 {
 	memset(&h->rep, 0, sizeof(h->rep));
 	h->rep.policy = -1;
 	h->rep.applied = -1;
+	h->rep.member = h->comm != MPI_COMM_NULL;
+	h->rep.by_weight = h->by_weight;
+	h->rep.imbalance_before = 1.0;
+	h->rep.weight_imbalance_before = 1.0;
 	h->rep.seconds = MPI_Wtime();
-	h->nlog = 0;
+	h->sent.n = 0;
+	h->recvd.n = 0;
 	h->nev = 0;
 	h->max_len = 0;
+	h->carry = 0;
 	h->errmsg[0] = '\0';
 }
 
-/* Fill @r: this rank's queue, the logs as transfers, the time. */
-static int finish(struct hcube_mpi *h, struct hcube_mpi_report *r, u32 max_len,
-		  int err)
+/* The logged transfers as the report's, SBN's hops numbered as the core's. */
+static struct hcube_mpi_xfer *xfers(struct hcube_mpi *h, const struct hm_logs *logs,
+				    struct hcube_mpi_xfer **xf, u32 *cap, u32 max_len)
 {
 	u32 i;
 
-	hm_sends_wait(h);
-	if (h->nlog > h->capxf) {
-		free(h->xf);
-		h->capxf = h->nlog;
-		h->xf = hm_alloc(h, h->capxf * sizeof(*h->xf));
-	}
-	for (i = 0; i < h->nlog; i++) {
-		const struct hm_log *l = &h->log[i];
+	hm_grow(h, (void **)xf, cap, logs->n, sizeof(**xf));
+	for (i = 0; i < logs->n; i++) {
+		const struct hm_log *l = &logs->l[i];
 
-		h->xf[i].step = l->round ? (l->round - 1) * max_len + l->hop + 1 : l->step;
-		h->xf[i].from = l->from;
-		h->xf[i].to = l->to;
-		h->xf[i].count = l->count;
+		(*xf)[i] = (struct hcube_mpi_xfer){
+			.step = l->round ? (l->round - 1) * max_len + l->hop + 1 : l->step,
+			.from = l->from, .to = l->to, .count = l->count, .weight = l->weight,
+		};
 	}
-	h->rep.xfers = h->xf;
-	h->rep.nxfers = h->nlog;
-	h->rep.evacs = h->ev;
-	h->rep.nevacs = h->nev;
-	h->rep.after = h->ops->count(h->queue);
-	h->rep.seconds = MPI_Wtime() - h->rep.seconds;
+	return *xf;
+}
+
+/*
+ * Fill @r: this rank's queue, the transfers, the time; after a call that
+ * moved units (@moved), the closing all-reduce of the loads' maxima.
+ */
+static int finish(struct hcube_mpi *h, struct hcube_mpi_report *r, u32 max_len,
+		  int err, bool moved)
+{
+	struct hcube_mpi_report *p = &h->rep;
+
+	hm_sends_wait(h);
+	p->xfers = xfers(h, &h->sent, &h->xf, &h->capxf, max_len);
+	p->nxfers = h->sent.n;
+	p->imports = xfers(h, &h->recvd, &h->im, &h->capim, max_len);
+	p->nimports = h->recvd.n;
+	p->evacs = h->ev;
+	p->nevacs = h->nev;
+	p->after = h->ops->count(h->queue);
+	p->weight_after = p->after;
+	if (moved) {
+		u64 mine[3], max[3];
+
+		p->weight_after = hm_load(h, &mine[2]);
+		mine[0] = p->after;
+		mine[1] = p->weight_after;
+		MPI_Allreduce(mine, max, 3, MPI_UINT64_T, MPI_MAX, h->comm);
+		p->collectives++;
+		p->imbalance_after = hm_ratio(max[0], p->total, p->healthy);
+		p->weight_imbalance_after = hm_ratio(max[1], p->total_weight, p->healthy);
+		p->heaviest = max[2];
+	} else {
+		p->weight_after = p->weight_before;
+		if (!p->imbalance_after)
+			p->imbalance_after = p->imbalance_before;
+		if (!p->weight_imbalance_after)
+			p->weight_imbalance_after = p->weight_imbalance_before;
+	}
+	p->seconds = MPI_Wtime() - p->seconds;
 	if (r)
-		*r = h->rep;
+		*r = *p;
 	return err;
 }
+
+/* A rank outside the communicator (MPI_COMM_NULL): nothing to do. */
+static int outside(struct hcube_mpi *h, struct hcube_mpi_report *r)
+{
+	begin(h);
+	h->rep.imbalance_after = 1.0;
+	h->rep.weight_imbalance_after = 1.0;
+	h->rep.seconds = 0;
+	if (r)
+		*r = h->rep;
+	return HCUBE_MPI_OK;
+}
+
+/* ---- the handle ---- */
 
 static int topology(struct hcube_mpi *h)
 {
@@ -234,49 +324,109 @@ static int topology(struct hcube_mpi *h)
 	return err;
 }
 
+static void free_handle(struct hcube_mpi *h)
+{
+	u32 i;
+
+	for (i = 0; i < h->nstash; i++)
+		free(h->stash[i].buf);
+	free(h->stash);
+	free(h->req);
+	free(h->sbuf);
+	free(h->sent.l);
+	free(h->recvd.l);
+	free(h->xf);
+	free(h->ev);
+	free(h->im);
+	free(h->topo_mem);
+	free(h->plan_mem);
+	free(h->work);
+	free(h);
+}
+
+/* The handle's memory and topology; false if some part is missing. */
+static bool setup(struct hcube_mpi *h)
+{
+	u32 v;
+
+	while ((1U << h->dim) < (u32)h->size)
+		h->dim++;
+	h->nv = 1U << h->dim;
+	for (v = 0; v < h->nv; v++)
+		h->state[v] = v < (u32)h->size ? HCUBE_V_HEALTHY : HCUBE_V_ABSENT;
+	h->topo_mem = malloc(hcube_topo_memsize(h->dim));
+	h->plan_mem = malloc(hcube_plan_memsize(h->dim));
+	h->work = malloc(hcube_work_memsize(h->dim));
+	return h->topo_mem && h->plan_mem && h->work;
+}
+
 int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops, void *queue,
 		   struct hcube_mpi **out)
 {
 	struct hcube_mpi *h;
-	int size, rank, bad, any_bad;
-	u32 v;
+	int init = 0, fin = 0, inter = 0, size, rank, mine[3], any[3];
 
 	if (out)
 		*out = NULL;
+	MPI_Initialized(&init);
+	MPI_Finalized(&fin);
+	if (!init || fin)
+		return HCUBE_MPI_E_MPI;
+	mine[0] = !out || !ops || !ops->count || !ops->pack || !ops->unpack ||
+		  !ops->weight != !ops->pack_weight;
+	mine[1] = ops && ops->weight;
+	mine[2] = !mine[1];
+	if (comm == MPI_COMM_NULL) {
+		if (mine[0])
+			return HCUBE_MPI_E_ARG;
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			return HCUBE_MPI_E_NOMEM;
+		h->comm = MPI_COMM_NULL;
+		h->ops = ops;
+		h->queue = queue;
+		h->by_weight = mine[1];
+		*out = h;
+		return HCUBE_MPI_OK;
+	}
+	/* a property of the communicator: the same answer on every rank */
+	MPI_Comm_test_inter(comm, &inter);
+	if (inter)
+		return HCUBE_MPI_E_COMM;
 	MPI_Comm_size(comm, &size);
 	MPI_Comm_rank(comm, &rank);
-	bad = !out || !ops || !ops->count || !ops->pack || !ops->unpack;
-	MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
-	if (any_bad)
+	MPI_Allreduce(mine, any, 3, MPI_INT, MPI_MAX, comm);
+	if (any[0])
 		return HCUBE_MPI_E_ARG;
+	if (any[1] && any[2])
+		return HCUBE_MPI_E_DISAGREE;
 	if (size > MAX_RANKS)
 		return HCUBE_MPI_E_SIZE;
 
 	h = calloc(1, sizeof(*h));
-	bad = !h;
-	MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, comm);
-	if (any_bad) {
-		free(h);
+	if (h) {
+		h->rank = rank;
+		h->size = size;
+	}
+	mine[0] = !h || !setup(h);
+	MPI_Allreduce(mine, any, 1, MPI_INT, MPI_MAX, comm);
+	if (any[0]) {
+		if (h)
+			free_handle(h);
 		return HCUBE_MPI_E_NOMEM;
+	}
+	h->ops = ops;
+	h->queue = queue;
+	h->by_weight = mine[1];
+	/* the same dimension everywhere: a refusal is agreed on */
+	if (hcube_topo_init(&h->topo, h->dim, h->topo_mem) ||
+	    hcube_plan_init(&h->plan, h->dim, h->plan_mem) || topology(h)) {
+		free_handle(h);
+		return HCUBE_MPI_E_INTERNAL;
 	}
 	MPI_Comm_dup(comm, &h->comm);
 	/* a lost message cannot be recovered from: MPI errors abort */
 	MPI_Comm_set_errhandler(h->comm, MPI_ERRORS_ARE_FATAL);
-	h->rank = rank;
-	h->size = size;
-	while ((1U << h->dim) < (u32)size)
-		h->dim++;
-	h->nv = 1U << h->dim;
-	h->ops = ops;
-	h->queue = queue;
-	for (v = 0; v < h->nv; v++)
-		h->state[v] = v < (u32)size ? HCUBE_V_HEALTHY : HCUBE_V_ABSENT;
-	h->topo_mem = hm_alloc(h, hcube_topo_memsize(h->dim));
-	h->plan_mem = hm_alloc(h, hcube_plan_memsize(h->dim));
-	h->work = hm_alloc(h, hcube_work_memsize(h->dim));
-	if (hcube_topo_init(&h->topo, h->dim, h->topo_mem) ||
-	    hcube_plan_init(&h->plan, h->dim, h->plan_mem) || topology(h))
-		hm_fatal(h, "internal: the core refused a %u-cube", h->dim);
 	MPI_Op_create(agree_combine, 1, &h->agree_op);
 	*out = h;
 	return HCUBE_MPI_OK;
@@ -284,111 +434,101 @@ int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops, void *queue,
 
 int hcube_mpi_close(struct hcube_mpi *h)
 {
-	u32 i;
-
 	if (!h)
 		return HCUBE_MPI_E_ARG;
-	hm_sends_wait(h);
-	MPI_Op_free(&h->agree_op);
-	MPI_Comm_free(&h->comm);
-	for (i = 0; i < h->nstash; i++)
-		free(h->stash[i].buf);
-	free(h->stash);
-	free(h->req);
-	free(h->sbuf);
-	free(h->log);
-	free(h->xf);
-	free(h->ev);
-	free(h->topo_mem);
-	free(h->plan_mem);
-	free(h->work);
-	free(h);
+	if (h->comm != MPI_COMM_NULL) {
+		hm_sends_wait(h);
+		MPI_Op_free(&h->agree_op);
+		MPI_Comm_free(&h->comm);
+	}
+	free_handle(h);
 	return HCUBE_MPI_OK;
 }
 
 int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank)
 {
-	return h && rank >= 0 && rank < h->size && !hcube_usable(h->state[rank]);
+	if (!h)
+		return -HCUBE_MPI_E_ARG;
+	if (rank < 0 || rank >= h->size)
+		return -HCUBE_MPI_E_RANK;
+	return !hcube_usable(h->state[rank]);
+}
+
+int hcube_mpi_set_tolerance(struct hcube_mpi *h, double tolerance)
+{
+	if (!h)
+		return HCUBE_MPI_E_ARG;
+	if (tolerance != 0 && !(isfinite(tolerance) && tolerance >= 1))
+		return hm_fail(h, HCUBE_MPI_E_ARG,
+			       "tolerance %g: 0 (always balance) or a max/avg of at least 1",
+			       tolerance);
+	h->tolerance = tolerance;
+	return HCUBE_MPI_OK;
 }
 
 /* ---- evacuation ---- */
 
-static void log_evac(struct hcube_mpi *h, u32 to, u32 count)
+/* One move of the evacuation: the faulty rank sends, the target receives. */
+static void evac_move(struct hcube_mpi *h, u32 from, u32 to, u64 amount, bool last)
 {
-	if (h->nev == h->capev) {
-		h->capev = h->capev ? 2 * h->capev : 16;
-		h->ev = realloc(h->ev, h->capev * sizeof(*h->ev));
-		if (!h->ev)
-			hm_fatal(h, "out of memory");
+	struct hm_msg m;
+
+	if (from == (u32)h->rank) {
+		/* by weight the last move takes whatever is left */
+		hm_send(h, to, HM_TAG_EVAC, 0, NULL, 0,
+			h->by_weight && last ? HM_ALL : amount, 0, 0, to);
+	} else if (to == (u32)h->rank) {
+		hm_recv(h, from, HM_TAG_EVAC, &m);
+		if (!h->by_weight && m.hdr.units != amount)
+			hm_fatal(h, "internal: evacuation of %u units, %llu expected",
+				 m.hdr.units, (unsigned long long)amount);
+		hm_take(h, &m);
+		hm_msg_free(&m);
 	}
-	h->ev[h->nev].step = 0;
-	h->ev[h->nev].from = (u32)h->rank;
-	h->ev[h->nev].to = to;
-	h->ev[h->nev].count = count;
-	h->nev++;
 }
 
 /*
- * Move every unit off the faulty ranks, as the module does: each faulty
- * rank in label order spreads its units over the healthy ranks nearest to
- * it, least loaded first (hcube_evacuate()), and the next one sees the
- * loads that left. Every rank needs every load for that: one all-gather
- * (an administrative drain, not a balancing algorithm). Leaves the healthy
- * loads after it in @lh.
+ * Move every unit off the faulty ranks, as the module does (plan.c's
+ * hm_evac_plan(), on one all-gather of the loads: an administrative
+ * drain, not a balancing algorithm).
  */
-static void evacuate(struct hcube_mpi *h, u32 *lh)
+static void evacuate(struct hcube_mpi *h)
 {
-	u32 *loads = hm_alloc(h, h->nv * sizeof(u32));
-	u32 *out = hm_alloc(h, h->nv * sizeof(u32));
-	u32 me = (u32)h->rank, mine = h->ops->count(h->queue), f, w;
+	struct hm_view v;
+	u32 left;
 
-	MPI_Allgather(&mine, 1, MPI_UINT32_T, loads, 1, MPI_UINT32_T, h->comm);
-	h->rep.collectives++;
-	for (w = 0; w < h->nv; w++)
-		lh[w] = hm_healthy(h, w) ? loads[w] : 0;
-	for (f = 0; f < (u32)h->size; f++) {
-		if (hm_healthy(h, f) || !loads[f])
-			continue;
-		memset(out, 0, h->nv * sizeof(u32));
-		if (hcube_evacuate(h->dim, h->state, lh, f, loads[f], out))
-			hm_fatal(h, "internal: no healthy rank to evacuate %u to", f);
-		for (w = 0; w < h->nv; w++) {
-			if (!out[w])
-				continue;
-			if (me == f) {
-				/* logged apart from the plan's transfers */
-				hm_send(h, w, HM_TAG_EVAC, 0, NULL, 0, out[w], 0, 0, w);
-				log_evac(h, w, out[w]);
-				h->rep.evacuated += out[w];
-			} else if (me == w) {
-				struct hm_msg m;
-
-				hm_recv(h, f, HM_TAG_EVAC, &m);
-				if (m.hdr.units != out[w])
-					hm_fatal(h, "internal: evacuation of %u units, %u expected",
-						 m.hdr.units, out[w]);
-				hm_take(h, &m);
-				hm_msg_free(&m);
-			}
-			lh[w] += out[w];
-		}
-	}
-	free(loads);
-	free(out);
+	hm_view_gather(h, &v);
+	hm_evac_plan(h, &v, evac_move);
+	hm_view_free(&v);
+	left = h->ops->count(h->queue);
+	if (!hm_healthy(h, (u32)h->rank) && left)
+		hm_fatal(h, "the application's pack_weight() left %u of its units on faulty rank %d when asked for all",
+			 left, h->rank);
 }
 
 /* ---- marking ---- */
+
+static u32 count_healthy(const struct hcube_mpi *h, const u8 *state)
+{
+	u32 v, n = 0;
+
+	for (v = 0; v < (u32)h->size; v++)
+		n += hcube_usable(state[v]);
+	return n;
+}
 
 int hcube_mpi_mark(struct hcube_mpi *h, const int *ranks, int n, int as,
 		   struct hcube_mpi_report *r)
 {
 	u8 state[HCUBE_MAX_VERTICES], seen[HCUBE_MAX_VERTICES] = { 0 };
 	struct agree *all = NULL;
-	u32 v, healthy = 0, *lh;
 	int i, err = HCUBE_MPI_OK;
+	u32 healthy;
 
 	if (!h)
 		return HCUBE_MPI_E_ARG;
+	if (h->comm == MPI_COMM_NULL)
+		return outside(h, r);
 	begin(h);
 	memcpy(state, h->state, h->nv);
 	if (n < 0 || (n && !ranks) || (as != HCUBE_MPI_HEALTHY && as != HCUBE_MPI_FAULTY))
@@ -407,34 +547,30 @@ int hcube_mpi_mark(struct hcube_mpi *h, const int *ranks, int n, int as,
 			state[ranks[i]] = as == HCUBE_MPI_FAULTY ? HCUBE_V_FAULTY :
 				HCUBE_V_HEALTHY;
 	}
-	for (v = 0; v < (u32)h->size; v++)
-		healthy += hcube_usable(state[v]);
+	healthy = count_healthy(h, state);
 	if (!err && !healthy)
 		err = hm_fail(h, HCUBE_MPI_E_ALL_FAULTY,
 			      "marking these ranks faulty would leave none of the %d ranks healthy",
 			      h->size);
-	err = agree(h, err, fnv64(state, h->nv, 0xcbf29ce484222325ULL),
-		    !hcube_usable(state[h->rank]) && h->ops->count(h->queue), &all);
+	err = agree(h, err, fnv64(state, h->nv, FNV_START + 1),
+		    !hcube_usable(state[h->rank]) && h->ops->count(h->queue),
+		    healthy, &all);
 	if (err) {
 		free(all);
-		return finish(h, r, 0, err);
+		return finish(h, r, 0, err, false);
 	}
 
 	memcpy(h->state, state, h->nv);
 	if (topology(h))
 		hm_fatal(h, "internal: no topology for the new states");
 	/* a newly faulty rank sends its units away at once */
-	if (all->drain) {
-		lh = hm_alloc(h, h->nv * sizeof(u32));
-		evacuate(h, lh);
-		free(lh);
-	}
+	if (all->drain)
+		evacuate(h);
 	free(all);
-	h->rep.healthy = healthy;
-	return finish(h, r, 0, err);
+	return finish(h, r, 0, err, true);
 }
 
-/* ---- balancing ---- */
+/* ---- balancing and planning ---- */
 
 static bool distributed(u32 policy)
 {
@@ -454,19 +590,42 @@ static void policy_list(char *buf, size_t len)
 	}
 }
 
-int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
-		      struct hcube_mpi_report *r)
+/* The loads after an evacuation: SBN's initiator and its component's total. */
+static void recount(struct hcube_mpi *h, struct agree *all)
 {
-	struct agree *all = NULL;
-	u32 pol = 0, v, healthy = 0, max_len = 0;
-	int p = -1, err = HCUBE_MPI_OK;
+	struct hm_view v;
+	u32 r;
 
-	if (!h)
-		return HCUBE_MPI_E_ARG;
-	begin(h);
-	h->rep.before = h->ops->count(h->queue);
-	for (v = 0; v < (u32)h->size; v++)
-		healthy += hcube_usable(h->state[v]);
+	hm_view_gather(h, &v);
+	all->minload = ~0ULL;
+	memset(all->comp, 0, all->ncomp * sizeof(u64));
+	for (r = 0; r < (u32)h->size; r++) {
+		if (!hm_healthy(h, r))
+			continue;
+		all->comp[h->comp[r]] += v.load[r];
+		if (v.load[r] < all->minload) {
+			all->minload = v.load[r];
+			all->minrank = r;
+		}
+	}
+	hm_view_free(&v);
+}
+
+enum call { CALL_BALANCE = 2, CALL_PLAN = 3 };
+
+/*
+ * The opening of a balance or a plan: the policy, the agreement, the
+ * tolerance. Returns the agreed error; *@all is set either way, *@pol
+ * and *@skip on success.
+ */
+static int open_call(struct hcube_mpi *h, enum call call, const char *policy,
+		     u32 *pol, bool *skip, struct agree **all)
+{
+	u32 healthy = count_healthy(h, h->state);
+	int p = -1, err = HCUBE_MPI_OK;
+	u64 hash = FNV_START + call;
+	double imb;
+
 	if (policy)
 		p = hcube_policy_parse(policy);
 	if (p < 0) {
@@ -480,39 +639,67 @@ int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 			      "cwa needs every vertex healthy (%d ranks, %u healthy, %u labels): use mcwa",
 			      h->size, healthy, h->nv);
 	}
-	pol = p < 0 ? 0 : (u32)p;
-	err = agree(h, err, (u64)pol + 1,
-		    !hm_healthy(h, (u32)h->rank) && h->rep.before, &all);
-	if (err) {
-		free(all);
-		return finish(h, r, 0, err);
-	}
+	*pol = p < 0 ? 0 : (u32)p;
+	hash = fnv64(pol, sizeof(*pol), hash);
+	hash = fnv64(&h->tolerance, sizeof(h->tolerance), hash);
+	err = agree(h, err, hash,
+		    !hm_healthy(h, (u32)h->rank) && h->ops->count(h->queue),
+		    healthy, all);
+	if (err)
+		return err;
+	h->rep.policy = (int)*pol;
+	h->rep.applied = (int)*pol;
+	h->rep.distributed = distributed(*pol);
+	imb = h->by_weight ? h->rep.weight_imbalance_before : h->rep.imbalance_before;
+	*skip = h->tolerance && !(*all)->drain && imb <= h->tolerance;
+	h->rep.skipped = *skip;
+	return HCUBE_MPI_OK;
+}
 
-	h->rep.policy = (int)pol;
-	h->rep.applied = (int)pol;
-	h->rep.healthy = healthy;
-	h->rep.total = all->total;
-	h->rep.distributed = distributed(pol);
+/*
+ * A balance's or a plan's start; true when the call ends there (no handle,
+ * outside the communicator, an error, within the tolerance), with *@ret
+ * its result.
+ */
+static bool started(struct hcube_mpi *h, enum call call, const char *policy,
+		    struct hcube_mpi_report *r, u32 *pol, struct agree **all,
+		    int *ret)
+{
+	bool skip = false;
+	int err;
+
+	*all = NULL;
+	if (!h) {
+		*ret = HCUBE_MPI_E_ARG;
+		return true;
+	}
+	if (h->comm == MPI_COMM_NULL) {
+		*ret = outside(h, r);
+		return true;
+	}
+	begin(h);
+	err = open_call(h, call, policy, pol, &skip, all);
+	if (!err && !skip)
+		return false;
+	free(*all);
+	*ret = finish(h, r, 0, err, false);
+	return true;
+}
+
+int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
+		      struct hcube_mpi_report *r)
+{
+	u32 pol, max_len = 0, first;
+	struct agree *all;
+	int err = HCUBE_MPI_OK;
+
+	if (started(h, CALL_BALANCE, policy, r, &pol, &all, &err))
+		return err;
 	if (all->drain) {
-		u32 *lh = hm_alloc(h, h->nv * sizeof(u32));
-
-		evacuate(h, lh);
-		/* the loads are all known now: the agreed minimum and sums again */
-		all->minload = ~0U;
-		for (v = 0; v < all->ncomp; v++)
-			all->comp[v] = 0;
-		for (v = 0; v < (u32)h->size; v++) {
-			if (!hm_healthy(h, v))
-				continue;
-			all->comp[h->comp[v]] += lh[v];
-			if (lh[v] < all->minload) {
-				all->minload = lh[v];
-				all->minrank = v;
-			}
-		}
-		free(lh);
+		evacuate(h);
+		recount(h, all);
 	}
-
+	h->carry = 0;
 	switch (pol) {
 	case HCUBE_POLICY_MCWA:
 	case HCUBE_POLICY_CWA:
@@ -530,5 +717,28 @@ int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 		break;
 	}
 	free(all);
-	return finish(h, r, max_len, err);
+	if (!err && h->by_weight) {
+		/* after every step of the policy (SBN's hops: max_len each) */
+		first = pol == HCUBE_POLICY_SBN ? h->rep.steps * (max_len ? max_len : 1) :
+						  h->rep.steps;
+		hm_settle(h, first);
+	}
+	return finish(h, r, max_len, err, true);
+}
+
+int hcube_mpi_plan(struct hcube_mpi *h, const char *policy,
+		   struct hcube_mpi_report *r)
+{
+	struct agree *all;
+	struct hm_view v;
+	u32 pol;
+	int err;
+
+	if (started(h, CALL_PLAN, policy, r, &pol, &all, &err))
+		return err;
+	free(all);
+	hm_view_gather(h, &v);
+	err = hm_plan_only(h, pol, &v);
+	hm_view_free(&v);
+	return finish(h, r, 0, err, false);
 }

@@ -6,6 +6,12 @@
  * deadlock on a send; receives name their source and tag, except SBN's,
  * which take whatever comes on its tag, forward what is routed through
  * the rank and keep the rest until it is wanted.
+ *
+ * A message of any size goes to MPI in pieces below INT_MAX bytes, and
+ * the bytes are checked at both ends: what pack() announced against what
+ * it wrote and took, what the header announced against what arrived, and
+ * what unpack() put in the queue. A mismatch aborts the job (it cannot be
+ * agreed on in the middle of a protocol); no unit is lost silently.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -20,15 +26,10 @@ static size_t hdr_bytes(u32 nval)
 
 static void track(struct hcube_mpi *h, void *buf, MPI_Request req)
 {
-	if (h->nreq == h->capreq) {
-		u32 cap = h->capreq ? 2 * h->capreq : 64;
+	u32 cap = h->capreq;
 
-		h->req = realloc(h->req, cap * sizeof(*h->req));
-		h->sbuf = realloc(h->sbuf, cap * sizeof(*h->sbuf));
-		if (!h->req || !h->sbuf)
-			hm_fatal(h, "out of memory");
-		h->capreq = cap;
-	}
+	hm_grow(h, (void **)&h->req, &cap, h->nreq + 1, sizeof(*h->req));
+	hm_grow(h, (void **)&h->sbuf, &h->capreq, h->nreq + 1, sizeof(*h->sbuf));
 	h->req[h->nreq] = req;
 	h->sbuf[h->nreq++] = buf;
 }
@@ -43,33 +44,33 @@ void hm_sends_wait(struct hcube_mpi *h)
 	h->nreq = 0;
 }
 
-void hm_log(struct hcube_mpi *h, u32 round, u32 hop, u32 step, u32 from,
-	    u32 to, u32 count)
+void hm_log(struct hcube_mpi *h, struct hm_logs *logs, u32 round, u32 hop,
+	    u32 step, u32 from, u32 to, u32 count, u64 weight)
 {
-	struct hm_log *l;
-
-	if (h->nlog == h->caplog) {
-		h->caplog = h->caplog ? 2 * h->caplog : 64;
-		h->log = realloc(h->log, h->caplog * sizeof(*h->log));
-		if (!h->log)
-			hm_fatal(h, "out of memory");
-	}
-	l = &h->log[h->nlog++];
-	l->round = round;
-	l->hop = hop;
-	l->step = step;
-	l->from = from;
-	l->to = to;
-	l->count = count;
+	hm_grow(h, (void **)&logs->l, &logs->cap, logs->n + 1, sizeof(*logs->l));
+	logs->l[logs->n++] = (struct hm_log){
+		.round = round, .hop = hop, .step = step, .from = from, .to = to,
+		.count = count, .weight = weight,
+	};
 }
 
-static void post(struct hcube_mpi *h, u32 to, int tag, void *buf, size_t len,
+/*
+ * Hand @len bytes of @buf (freed once sent) to MPI in pieces of at most
+ * HM_CHUNK bytes: MPI counts are ints, a message is not.
+ */
+static void post(struct hcube_mpi *h, u32 to, int tag, char *buf, size_t len,
 		 u32 units)
 {
-	MPI_Request req;
+	size_t off = 0;
 
-	MPI_Isend(buf, (int)len, MPI_BYTE, (int)to, tag, h->comm, &req);
-	track(h, buf, req);
+	do {
+		size_t n = len - off < HM_CHUNK ? len - off : HM_CHUNK;
+		MPI_Request req;
+
+		MPI_Isend(buf + off, (int)n, MPI_BYTE, (int)to, tag, h->comm, &req);
+		off += n;
+		track(h, off == len ? buf : NULL, req);
+	} while (off < len);
 	h->rep.msgs_sent++;
 	h->rep.bytes_sent += len;
 	if (units) {
@@ -79,79 +80,175 @@ static void post(struct hcube_mpi *h, u32 to, int tag, void *buf, size_t len,
 }
 
 /*
- * Send @units units of the queue to rank @to, with @nval values. The
- * transfer is logged as (round, hop) for SBN (@round > 0), else as step
- * @hop. @dst is the logical destination (the same as @to unless routed).
+ * Ask the application for @amount (units, or weight by weight) for rank
+ * @to and pack them after @hb bytes of header: the message's buffer, its
+ * length in *@len, what it holds in *@units and *@weight. Both calls are
+ * checked against each other and against count(): a pack that takes
+ * units it did not announce, or writes other bytes than it announced,
+ * would lose units.
  */
-void hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
-	     u32 nval, u32 units, u32 round, u32 hop, u32 dst)
+static char *pack_units(struct hcube_mpi *h, u32 to, u64 amount, size_t hb,
+			size_t *len, u32 *units, u64 *weight)
 {
-	size_t hb = hdr_bytes(nval);
+	u32 before = h->ops->count(h->queue), after;
+	struct hcube_mpi_take t = { .to = (int)to, .weight = amount }, t2 = t;
+	ssize_t need, got = 0;
+	char *buf;
+
+	if (!h->by_weight) {
+		t.units = amount == HM_ALL ? before : (u32)amount;
+		if (t.units > before)
+			hm_fatal(h, "internal: %u units to send, %u in the queue",
+				 t.units, before);
+		t.taken = t.units;
+		need = h->ops->pack(h->queue, t.units, NULL, 0);
+	} else {
+		need = h->ops->pack_weight(h->queue, &t, NULL, 0);
+	}
+	if (need < 0)
+		hm_fatal(h, "the application's pack() failed for rank %u (%zd)", to, need);
+	if (t.units > before)
+		hm_fatal(h, "the application's pack_weight() chose %u units of the %u in the queue",
+			 t.units, before);
+	/* what fits in no room is taken at once (units of 0 bytes) */
+	after = h->ops->count(h->queue);
+	if (after != (need ? before : before - t.units))
+		hm_fatal(h, "the application's pack() left %u units of %u when asked the size of %u (%zd bytes)",
+			 after, before, t.units, need);
+	buf = malloc(hb + (size_t)need);
+	if (!buf)
+		hm_fatal(h, "out of memory for a message of %zu bytes", hb + (size_t)need);
+	if (need) {
+		if (!h->by_weight) {
+			got = h->ops->pack(h->queue, t.units, buf + hb, (size_t)need);
+		} else {
+			got = h->ops->pack_weight(h->queue, &t2, buf + hb, (size_t)need);
+			if (t2.units != t.units || t2.taken != t.taken)
+				hm_fatal(h, "the application's pack_weight() took %u units of weight %llu, %u of weight %llu announced",
+					 t2.units, (unsigned long long)t2.taken, t.units,
+					 (unsigned long long)t.taken);
+		}
+		after = h->ops->count(h->queue);
+		if (got != need || after != before - t.units)
+			hm_fatal(h, "the application's pack() wrote %zd bytes for %u units and left %u of %u, %zd bytes announced",
+				 got, t.units, after, before, need);
+	}
+	*len = hb + (size_t)need;
+	*units = t.units;
+	*weight = t.taken;
+	return buf;
+}
+
+u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
+	    u32 nval, u64 amount, u32 round, u32 hop, u32 dst)
+{
+	size_t hb = hdr_bytes(nval), len = hb;
 	struct hm_hdr hdr = {
 		.type = type, .src = (u32)h->rank, .dst = dst, .round = round,
-		.hop = hop, .units = units, .nval = nval,
+		.hop = hop, .nval = nval,
 	};
-	ssize_t need = 0, got = 0;
 	char *buf;
 
 	if (nval > HM_MAX_VAL)
 		hm_fatal(h, "internal: too many values");
-	/* first the size (units of size 0 are taken at once), then the units */
-	if (units)
-		need = h->ops->pack(h->queue, units, NULL, 0);
-	if (need < 0)
-		hm_fatal(h, "the application's pack() failed for %u units (%zd)",
-			 units, need);
-	buf = malloc(hb + (size_t)need);
-	if (!buf)
-		hm_fatal(h, "out of memory");
-	if (need) {
-		got = h->ops->pack(h->queue, units, buf + hb, (size_t)need);
-		if (got != need)
-			hm_fatal(h, "the application's pack() wrote %zd bytes for %u units, %zd announced",
-				 got, units, need);
+	if (amount) {
+		buf = pack_units(h, to, amount, hb, &len, &hdr.units, &hdr.weight);
+	} else {
+		buf = malloc(hb);
+		if (!buf)
+			hm_fatal(h, "out of memory");
 	}
+	hdr.bytes = len;
 	memcpy(buf, &hdr, sizeof(hdr));
 	if (nval)
 		memcpy(buf + sizeof(hdr), val, nval * sizeof(s64));
-	post(h, to, tag, buf, hb + (size_t)got, units);
-	if (units && tag != HM_TAG_EVAC)
-		hm_log(h, round, round ? hop : 0, round ? 0 : hop, (u32)h->rank,
-		       to, units);
+	post(h, to, tag, buf, len, hdr.units);
+	if (hdr.units && tag == HM_TAG_EVAC) {
+		/* logged apart from the plan's transfers, at step 0 */
+		hm_grow(h, (void **)&h->ev, &h->capev, h->nev + 1, sizeof(*h->ev));
+		h->ev[h->nev++] = (struct hcube_mpi_xfer){
+			0, (u32)h->rank, to, hdr.units, hdr.weight,
+		};
+		h->rep.evacuated += hdr.units;
+	} else if (hdr.units) {
+		hm_log(h, &h->sent, round, round ? hop : 0, round ? 0 : hop,
+		       (u32)h->rank, to, hdr.units, hdr.weight);
+	}
+	return h->by_weight ? hdr.weight : hdr.units;
 }
 
-void hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,
-		  u32 nval, u32 units, u32 step)
+u64 hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,
+		 u32 nval, u64 amount, u32 step)
 {
-	hm_send(h, to, tag, 0, val, nval, units, 0, step, to);
+	return hm_send(h, to, tag, 0, val, nval, amount, 0, step, to);
 }
 
-static void parse(struct hcube_mpi *h, struct hm_msg *m)
+u64 hm_give(struct hcube_mpi *h, u32 to, int tag, const s64 *val, u32 nval,
+	    u64 planned, u32 step)
 {
-	if (m->len < sizeof(m->hdr))
-		hm_fatal(h, "internal: short message from rank %d", m->source);
-	memcpy(&m->hdr, m->buf, sizeof(m->hdr));
-	if (m->hdr.nval > HM_MAX_VAL || m->len < hdr_bytes(m->hdr.nval))
-		hm_fatal(h, "internal: malformed message from rank %d", m->source);
-	memcpy(m->val, (char *)m->buf + sizeof(m->hdr), m->hdr.nval * sizeof(s64));
-	m->payload = hdr_bytes(m->hdr.nval);
-	m->taken = false;
+	s64 ask = (s64)planned;
+	u64 got;
+
+	if (h->by_weight && planned)
+		ask = h->carry + (s64)planned > 0 ? h->carry + (s64)planned : 0;
+	got = hm_send_step(h, to, tag, val, nval, (u64)ask, step);
+	if (h->by_weight)
+		h->carry += (s64)planned - (s64)got;
+	return got;
 }
 
+/*
+ * A message's first piece holds the header, which says how many bytes
+ * follow; each piece must be as long as the sender cut it.
+ */
 static void recv_status(struct hcube_mpi *h, MPI_Status *st, struct hm_msg *m)
 {
+	size_t first, off;
 	int len;
+	char *buf;
 
 	MPI_Get_count(st, MPI_BYTE, &len);
-	m->len = (size_t)len;
 	m->source = st->MPI_SOURCE;
-	m->buf = malloc(m->len ? m->len : 1);
-	if (!m->buf)
+	m->tag = st->MPI_TAG;
+	buf = malloc(len > 0 ? (size_t)len : 1);
+	if (!buf)
 		hm_fatal(h, "out of memory");
-	MPI_Recv(m->buf, len, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, h->comm,
-		 MPI_STATUS_IGNORE);
+	MPI_Recv(buf, len, MPI_BYTE, m->source, m->tag, h->comm, MPI_STATUS_IGNORE);
+	if ((size_t)len < sizeof(m->hdr))
+		hm_fatal(h, "internal: a message of %d bytes from rank %d", len, m->source);
+	memcpy(&m->hdr, buf, sizeof(m->hdr));
+	first = m->hdr.bytes < HM_CHUNK ? m->hdr.bytes : HM_CHUNK;
+	if ((size_t)len != first)
+		hm_fatal(h, "a message from rank %d announced %llu bytes and its first piece has %d",
+			 m->source, (unsigned long long)m->hdr.bytes, len);
+	if (m->hdr.bytes > first) {
+		char *all = realloc(buf, m->hdr.bytes);
+
+		if (!all)
+			hm_fatal(h, "out of memory for a message of %llu bytes",
+				 (unsigned long long)m->hdr.bytes);
+		buf = all;
+	}
+	for (off = first; off < m->hdr.bytes;) {
+		size_t n = m->hdr.bytes - off < HM_CHUNK ? m->hdr.bytes - off : HM_CHUNK;
+		MPI_Status s;
+		int got;
+
+		MPI_Recv(buf + off, (int)n, MPI_BYTE, m->source, m->tag, h->comm, &s);
+		MPI_Get_count(&s, MPI_BYTE, &got);
+		if ((size_t)got != n)
+			hm_fatal(h, "a message from rank %d: %d bytes where %zu were due at byte %zu of %llu",
+				 m->source, got, n, off, (unsigned long long)m->hdr.bytes);
+		off += n;
+	}
+	m->buf = buf;
+	m->len = m->hdr.bytes;
+	if (m->hdr.nval > HM_MAX_VAL || m->len < hdr_bytes(m->hdr.nval))
+		hm_fatal(h, "internal: malformed message from rank %d", m->source);
+	memcpy(m->val, buf + sizeof(m->hdr), m->hdr.nval * sizeof(s64));
+	m->payload = hdr_bytes(m->hdr.nval);
+	m->taken = false;
 	h->rep.msgs_recv++;
-	parse(h, m);
 }
 
 void hm_recv(struct hcube_mpi *h, u32 from, int tag, struct hm_msg *m)
@@ -162,20 +259,42 @@ void hm_recv(struct hcube_mpi *h, u32 from, int tag, struct hm_msg *m)
 	recv_status(h, &st, m);
 }
 
-/* Hand the message's units to the application. */
-void hm_take(struct hcube_mpi *h, struct hm_msg *m)
+u64 hm_take(struct hcube_mpi *h, struct hm_msg *m)
 {
+	u32 before, after;
 	int err;
 
 	if (m->taken || !m->hdr.units)
-		return;
+		return 0;
+	before = h->ops->count(h->queue);
 	err = h->ops->unpack(h->queue, m->hdr.units, (char *)m->buf + m->payload,
 			     m->len - m->payload);
 	if (err < 0)
-		hm_fatal(h, "the application's unpack() failed for %u units (%d)",
-			 m->hdr.units, err);
+		hm_fatal(h, "the application's unpack() failed for %u units from rank %d (%d)",
+			 m->hdr.units, m->source, err);
+	after = h->ops->count(h->queue);
+	if (after != before + m->hdr.units)
+		hm_fatal(h, "the application's unpack() of %u units left %u in the queue, %u before",
+			 m->hdr.units, after, before);
 	h->rep.units_recv += m->hdr.units;
+	hm_log(h, &h->recvd, m->hdr.round, m->hdr.round ? m->hdr.hop : 0,
+	       m->hdr.round ? 0 : m->hdr.hop, (u32)m->source, (u32)h->rank,
+	       m->hdr.units, m->hdr.weight);
 	m->taken = true;
+	return h->by_weight ? m->hdr.weight : m->hdr.units;
+}
+
+u64 hm_accept(struct hcube_mpi *h, struct hm_msg *m, u64 planned)
+{
+	u64 got;
+
+	if (!h->by_weight && m->hdr.units != planned)
+		hm_fatal(h, "internal: %u units from rank %d, %llu planned",
+			 m->hdr.units, m->source, (unsigned long long)planned);
+	got = hm_take(h, m);
+	if (h->by_weight)
+		h->carry += (s64)got - (s64)planned;
+	return got;
 }
 
 void hm_msg_free(struct hm_msg *m)
@@ -270,19 +389,19 @@ static u32 next_hop(struct hcube_mpi *h, u32 cur, u32 to)
  * there (MPI joins every pair of ranks); with units it goes hop by hop
  * along the core's route, the units staying in the message.
  */
-void hm_send_routed(struct hcube_mpi *h, u32 to, u32 type, const s64 *val,
-		    u32 nval, u32 units, u32 round)
+u64 hm_send_routed(struct hcube_mpi *h, u32 to, u32 type, const s64 *val,
+		   u32 nval, u64 amount, u32 round)
 {
 	u32 first = to;
 
-	if (units) {
+	if (amount) {
 		u32 len = hm_route_len(h, (u32)h->rank, to);
 
 		if (len > h->max_len)
 			h->max_len = len;
 		first = next_hop(h, (u32)h->rank, to);
 	}
-	hm_send(h, first, HM_TAG_SBN, type, val, nval, units, round, 0, to);
+	return hm_send(h, first, HM_TAG_SBN, type, val, nval, amount, round, 0, to);
 }
 
 /* Pass a routed message on, untouched but for its hop count. */
@@ -295,19 +414,18 @@ static void relay(struct hcube_mpi *h, struct hm_msg *m)
 	h->rep.units_recv += m->hdr.units;
 	post(h, next, HM_TAG_SBN, m->buf, m->len, m->hdr.units);
 	h->rep.relayed++;
-	hm_log(h, m->hdr.round, m->hdr.hop + 1, 0, (u32)h->rank, next,
-	       m->hdr.units);
+	if (m->hdr.units) {
+		hm_log(h, &h->recvd, m->hdr.round, m->hdr.hop, 0, (u32)m->source,
+		       (u32)h->rank, m->hdr.units, m->hdr.weight);
+		hm_log(h, &h->sent, m->hdr.round, m->hdr.hop + 1, 0, (u32)h->rank,
+		       next, m->hdr.units, m->hdr.weight);
+	}
 	m->buf = NULL;		/* owned by the send now */
 }
 
 static void stash_put(struct hcube_mpi *h, struct hm_msg *m)
 {
-	if (h->nstash == h->capstash) {
-		h->capstash = h->capstash ? 2 * h->capstash : 16;
-		h->stash = realloc(h->stash, h->capstash * sizeof(*h->stash));
-		if (!h->stash)
-			hm_fatal(h, "out of memory");
-	}
+	hm_grow(h, (void **)&h->stash, &h->capstash, h->nstash + 1, sizeof(*h->stash));
 	h->stash[h->nstash++] = *m;
 }
 

@@ -29,6 +29,12 @@
  * The thresholds come from UpdateLoad on the component's TotalJQ, which
  * the balance call's opening all-reduce gives every rank: the paper's
  * processors use the last TotalJQ they heard, the core the exact one.
+ *
+ * By weight QLen is the rank's weight and every job message asks
+ * pack_weight() for its amount: every decision is taken on what actually
+ * went, which both ends know (a DIST message's weight is its sender's
+ * and its receiver's QLen change), so the messages are the same; a job
+ * message may carry no job. SysLL and MinTh follow UpdateLoad in 64 bits.
  */
 #include "hm.h"
 
@@ -36,7 +42,6 @@
 
 struct sbn {
 	u32 me, root, h, nproc;
-	struct hcube_sbn_th th;
 	u8 in[HCUBE_MAX_VERTICES];
 	u16 parent[HCUBE_MAX_VERTICES], depth[HCUBE_MAX_VERTICES];
 	u32 size[HCUBE_MAX_VERTICES];
@@ -124,28 +129,44 @@ static void wait_for(struct hcube_mpi *h, u32 src, u32 type, u32 type2,
 	hm_wait(h, want_match, &w, m);
 }
 
-/* Take an EARLY or GIVE message's jobs; returns their number. */
-static u32 take_jobs(struct hcube_mpi *h, u32 src, u32 type)
+/* Take an EARLY or GIVE message's jobs; returns their amount. */
+static u64 take_jobs(struct hcube_mpi *h, u32 src, u32 type)
 {
 	struct hm_msg m;
-	u32 n;
+	u64 n;
 
 	wait_for(h, src, type, 0, &m);
-	n = m.hdr.units;
-	hm_take(h, &m);
+	n = hm_take(h, &m);
 	hm_msg_free(&m);
 	return n;
+}
+
+/* UpdateLoad (ConstParam 2): SysLL and MinTh, by weight in 64 bits. */
+static void thresholds(struct hcube_mpi *h, u64 total, u32 nproc, s64 *sysll,
+		       s64 *minth)
+{
+	struct hcube_sbn_th th;
+
+	if (!h->by_weight) {
+		hcube_sbn_update_load(total, nproc, &th);
+		*sysll = th.sysll;
+		*minth = th.minth;
+		return;
+	}
+	*sysll = (s64)((total + nproc - 1) / nproc);
+	*minth = *sysll > 2 ? 2 : *sysll - 1;
 }
 
 void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 {
 	static struct sbn s;	/* ~12 KB: not on the stack */
 	u64 sum_child[HCUBE_MAX_VERTICES], total;
-	u32 q_child[HCUBE_MAX_VERTICES], share[HCUBE_MAX_VERTICES];
-	u32 expect[HCUBE_MAX_VERTICES];
+	s64 q_child[HCUBE_MAX_VERTICES];
+	u64 share[HCUBE_MAX_VERTICES];
+	u64 expect[HCUBE_MAX_VERTICES];
 	bool got_sum[HCUBE_MAX_VERTICES];
-	u32 me = (u32)h->rank, S, i, round0, early = 0;
-	s64 l, lpar = 0, minth, val[3];
+	u32 me = (u32)h->rank, i, round0, early = 0;
+	s64 l, lpar = 0, S, minth, val[3];
 	struct hm_msg m;
 
 	s.me = me;
@@ -157,11 +178,9 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 	if (!s.in[me])
 		return;
 	total = comp_total[h->comp[root]];
-	hcube_sbn_update_load(total, s.nproc, &s.th);
-	S = s.th.sysll;
-	minth = s.th.minth;
+	thresholds(h, total, s.nproc, &S, &minth);
 	round0 = 2 * s.h + 1;
-	l = h->ops->count(h->queue);
+	l = (s64)hm_load(h, NULL);
 
 	/* rounds 1..h: the balancing message down, early transfers up */
 	if (me != root) {
@@ -174,10 +193,9 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 			if (give > S - lpar)
 				give = S - lpar;
 			if (give > 0) {
-				hm_send_routed(h, s.parent[me], HM_SBN_EARLY, NULL, 0,
-					       (u32)give, s.depth[me] + 1);
-				l -= give;
-				early = (u32)give;
+				l -= (s64)hm_send_routed(h, s.parent[me], HM_SBN_EARLY,
+							 NULL, 0, (u64)give, s.depth[me] + 1);
+				early = 1;
 			}
 		}
 	}
@@ -191,14 +209,13 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 		/* its early jobs, or its sum saying how many (none) come */
 		wait_for(h, c, HM_SBN_EARLY, HM_SBN_SUM, &m);
 		if (m.hdr.type == HM_SBN_EARLY) {
-			hm_take(h, &m);
-			l += m.hdr.units;
+			l += (s64)hm_take(h, &m);
 		} else {
 			got_sum[i] = true;
 			sum_child[i] = (u64)m.val[0];
-			q_child[i] = (u32)m.val[1];
+			q_child[i] = m.val[1];
 			if (m.val[2])
-				l += take_jobs(h, c, HM_SBN_EARLY);
+				l += (s64)take_jobs(h, c, HM_SBN_EARLY);
 		}
 		hm_msg_free(&m);
 	}
@@ -209,7 +226,7 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 		if (!got_sum[i]) {
 			wait_for(h, s.child[i], HM_SBN_SUM, 0, &m);
 			sum_child[i] = (u64)m.val[0];
-			q_child[i] = (u32)m.val[1];
+			q_child[i] = m.val[1];
 			hm_msg_free(&m);
 		}
 		total += sum_child[i];
@@ -223,15 +240,13 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 		wait_for(h, s.parent[me], HM_SBN_DIST, 0, &m);
 		total = (u64)m.val[0];
 		lpar = m.val[1];
-		hm_take(h, &m);
-		l += m.hdr.units;
+		l += (s64)hm_take(h, &m);
 		hm_msg_free(&m);
 		if (l > S && lpar < S) {
 			s64 give = l - S < S - lpar ? l - S : S - lpar;
 
-			hm_send_routed(h, s.parent[me], HM_SBN_GIVE, NULL, 0,
-				       (u32)give, round0 + s.depth[me]);
-			l -= give;
+			l -= (s64)hm_send_routed(h, s.parent[me], HM_SBN_GIVE, NULL, 0,
+						 (u64)give, round0 + s.depth[me]);
 		}
 	} else if (total != comp_total[h->comp[root]]) {
 		hm_fatal(h, "internal: SBN gathered %llu jobs, %llu agreed",
@@ -245,29 +260,36 @@ void hm_sbn(struct hcube_mpi *h, u32 root, const u64 *comp_total)
 		s64 lcur;
 
 		for (i = 0; i < s.nchild; i++) {
-			share[i] = below ? (u32)(ex * s.size[s.child[i]] / below) : 0;
+			/* ex * size / below without overflow: ex may be a weight */
+			share[i] = below ? ex / below * s.size[s.child[i]] +
+					   ex % below * s.size[s.child[i]] / below : 0;
 			given += share[i];
 		}
 		for (i = 0; i < s.nchild && given < ex; i++, given++)
 			share[i]++;
-		l -= (s64)ex;
-		lcur = l;
+		lcur = l - (s64)ex;
 		for (i = 0; i < s.nchild; i++) {
-			s64 lc = (s64)q_child[i] + share[i];
+			s64 lc, went;
 
 			val[0] = (s64)total;
 			val[1] = lcur;
-			hm_send_routed(h, s.child[i], HM_SBN_DIST, val, 2, share[i],
-				       round0 + s.depth[me]);
+			went = (s64)hm_send_routed(h, s.child[i], HM_SBN_DIST, val, 2,
+						   share[i], round0 + s.depth[me]);
+			lc = q_child[i] + went;
 			expect[i] = 0;
 			if (lc > S && lcur < S) {
-				expect[i] = (u32)(lc - S < S - lcur ? lc - S : S - lcur);
-				lcur += expect[i];
+				expect[i] = (u64)(lc - S < S - lcur ? lc - S : S - lcur);
+				lcur += (s64)expect[i];
 			}
+			/* by weight: what did not go stays here */
+			lcur += (s64)share[i] - went;
 		}
 	}
-	for (i = 0; i < s.nchild; i++)
-		if (expect[i] && take_jobs(h, s.child[i], HM_SBN_GIVE) != expect[i])
-			hm_fatal(h, "internal: SBN need of %u jobs paid differently",
-				 expect[i]);
+	for (i = 0; i < s.nchild; i++) {
+		u64 got = expect[i] ? take_jobs(h, s.child[i], HM_SBN_GIVE) : 0;
+
+		if (!h->by_weight && got != expect[i])
+			hm_fatal(h, "internal: SBN need of %llu jobs paid with %llu",
+				 (unsigned long long)expect[i], (unsigned long long)got);
+	}
 }
