@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* libhcube: policy names and CPU lists, without netlink. */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/hcube.h>
+#include "hcube_client.h"
+
+/*
+ * As the YNL spec names enum hcube_policy; selftests/spank checks them
+ * against the core's own table (hcl_policy_name()).
+ */
+static const char *const policies[] = {
+	[HCUBE_POLICY_MCWA] = "mcwa",		[HCUBE_POLICY_DEM] = "dem",
+	[HCUBE_POLICY_CWA] = "cwa",		[HCUBE_POLICY_OPTIMAL] = "optimal",
+	[HCUBE_POLICY_AUTO] = "auto",		[HCUBE_POLICY_RID] = "rid",
+	[HCUBE_POLICY_SID] = "sid",		[HCUBE_POLICY_SBN] = "sbn",
+	[HCUBE_POLICY_SBN_CUBE] = "sbn-cube",	[HCUBE_POLICY_SBN_HEUR] = "sbn-heur",
+	[HCUBE_POLICY_PEBBLE] = "pebble",
+};
+_Static_assert(sizeof(policies) / sizeof(policies[0]) == HCUBE_POLICY_MAX + 1,
+	       "a name for every enum hcube_policy");
+
+const char *hcl_policy_name(uint32_t policy)
+{
+	return policy <= HCUBE_POLICY_MAX ? policies[policy] : NULL;
+}
+
+int hcl_policy_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i <= HCUBE_POLICY_MAX; i++)
+		if (!strcmp(policies[i], name))
+			return i;
+	return -1;
+}
+
+const char *hcl_policy_names(const char *sep)
+{
+	static char buf[256];
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i <= HCUBE_POLICY_MAX && len < sizeof(buf); i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+					i ? sep : "", policies[i]);
+	return buf;
+}
+
+/* A CPU number at *s, moved past it: false when there is none. */
+static bool cpu_number(const char **s, unsigned long *cpu)
+{
+	char *end;
+
+	if (**s < '0' || **s > '9')
+		return false;
+	errno = 0;
+	*cpu = strtoul(*s, &end, 10);
+	if (errno)
+		*cpu = ULONG_MAX;
+	*s = end;
+	return true;
+}
+
+int hcl_cpulist_parse(const char *s, cpu_set_t *set)
+{
+	bool too_big = false;
+
+	CPU_ZERO(set);
+	/* the kernel writes a newline after the list in sysfs */
+	while (*s && *s != '\n') {
+		unsigned long lo, hi, cpu;
+
+		if (!cpu_number(&s, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (!cpu_number(&s, &hi) || hi < lo)
+				return -EINVAL;
+		}
+		if (*s == ',' && s[1] && s[1] != '\n')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+		for (cpu = lo; cpu <= hi && cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, set);
+		too_big |= hi >= CPU_SETSIZE;
+	}
+	return too_big ? -ERANGE : 0;
+}
+
+size_t hcl_cpulist_format(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+	int cpu, last;
+
+	if (size)
+		buf[0] = '\0';
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu = last + 1) {
+		const char *sep = len ? "," : "";
+		char *at = len < size ? buf + len : NULL;
+		size_t room = len < size ? size - len : 0;
+
+		last = cpu;
+		if (!CPU_ISSET(cpu, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		if (last == cpu)
+			len += (size_t)snprintf(at, room, "%s%d", sep, cpu);
+		else
+			len += (size_t)snprintf(at, room, "%s%d-%d", sep, cpu, last);
+	}
+	return len;
+}
