@@ -91,6 +91,12 @@ struct hs_result {
  */
 void hs_register(const struct hs_request *rq, unsigned int timeout_ms, struct hs_result *res);
 
+/*
+ * In the helper: take the credentials of @rq, and of the capabilities only
+ * CAP_NET_ADMIN; what the kernel then has goes to @res (uid, gid, caps).
+ */
+int hs_become_user(const struct hs_request *rq, struct hs_result *res);
+
 /* Give the node its policy @old back if it still has @ours (slurmstepd, root). */
 int hs_restore_policy(int ours, int old, char *why, size_t size);
 

@@ -104,7 +104,7 @@ static void say(struct hs_result *res, const char *fmt, ...)
  * Take the tasks' credentials, with CAP_NET_ADMIN only (when this process
  * has it: else none, and the module will refuse what needs it).
  */
-static int become_user(const struct hs_request *rq, struct hs_result *res)
+int hs_become_user(const struct hs_request *rq, struct hs_result *res)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
@@ -318,7 +318,7 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 	}
 	for (i = 0; i < rq->n; i++)
 		t[i].pid = rq->pids[i];
-	err = become_user(rq, res);
+	err = hs_become_user(rq, res);
 	if (!err) {
 		err = hcl_open(&c, 5000);
 		if (err == -ENOENT)
