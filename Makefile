@@ -21,7 +21,7 @@ SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
 .PHONY: all deps tools tools-san module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
-all: tools module
+all: tools spank module
 
 # The kernel module, against Debian's headers (KVER/KDIR), never `uname -r`.
 module: hcube.ko
@@ -63,8 +63,14 @@ $(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
 	@$(MAKE) --no-print-directory $(BUILD)/$*
 endif
 
+# The Slurm SPANK plugin (tools/hcube-spank, on tools/libhcube):
+# $(BUILD)/hcube-spank/hcube.so.
+.PHONY: spank check-spank check-slurm
+spank:
+	@$(SUBMAKE) -C tools/hcube-spank all
+
 # What the host checks share, made before they run side by side (make -j).
-SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san spank
 
 # The core's host tests, the fuzzer and the core's benchmark (selftests/core).
 check-core: $(SHARED)
@@ -81,6 +87,19 @@ bench-core: $(SHARED)
 # parsing, and a fake kernel (LD_PRELOAD) whose plans come from the real core.
 check-hcubectl: $(SHARED)
 	@$(SUBMAKE) -C selftests/hcubectl check
+
+# The SPANK plugin without Slurm or the module (selftests/spank): its
+# arguments, the choice of vertices, the helper's credentials, libhcube
+# and the registration against hcubectl's fake kernel.
+check-spank: $(SHARED)
+	@$(SUBMAKE) -C selftests/spank check
+
+# The SPANK plugin with a real Slurm in the VM (selftests/slurm): munged,
+# slurmctld and slurmd on one node of 8 CPUs and 2 NUMA nodes, task/cgroup
+# with ConstrainCores=yes; about 2.5 minutes under TCG.
+check-slurm: module tools spank
+	@$(SUBMAKE) -C selftests/slurm all
+	@KVER=$(KVER) selftests/slurm/check-slurm.sh $(BUILD)
 
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that
@@ -182,8 +201,9 @@ check-gen:
 # the VMs see). What the checks share (module, tools, selftests) is built
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
-	      check-sim check-mpi check-docs check-install check-deb-version module-check
-CHECK_VM := check-dkms check-ksft check-vm check-rt
+	      check-sim check-mpi check-docs check-install check-deb-version module-check \
+	      check-spank
+CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms
 check-host: $(CHECK_HOST)
@@ -247,7 +267,8 @@ clean:
 	@if [ -n "$(KVER)" ]; then $(MAKE) -s -C $(KDIR) M=$(CURDIR) clean; fi
 
 # Installation: the tools, their man pages, hcubectl's bash completion,
-# the uAPI header and the persistent set-up, under $(DESTDIR)$(PREFIX) (the
+# the SPANK plugin (under SPANK_DESTDIR, below), the uAPI header and the
+# persistent set-up, under $(DESTDIR)$(PREFIX) (the
 # unit and the udev rule under SYSTEMDUNITDIR and UDEVRULESDIR, the
 # configuration under SYSCONFDIR); uninstall removes those files.
 # The module is installed with DKMS (dkms.conf): dkms-src stages its sources.
@@ -276,7 +297,14 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 
 .PHONY: install uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
-install: tools
+# The SPANK plugin and its plugstack.conf line (an example in DOCDIR, or
+# PLUGSTACKDIR/hcube.conf when given) go to SPANK_DESTDIR: debian/rules
+# puts them in their own package.
+SPANK_DESTDIR ?= $(DESTDIR)
+SPANK_MAKE = $(MAKE) --no-print-directory -C tools/hcube-spank BUILD=$(BUILD) PREFIX=$(PREFIX) \
+	     DOCDIR=$(DOCDIR) DESTDIR=$(SPANK_DESTDIR)
+
+install: tools spank
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
 	install -D -m 755 $(BUILD)/hcube-sim $(DESTDIR)$(BINDIR)/hcube-sim
 	install -D -m 644 Documentation/man/hcubectl.8 $(DESTDIR)$(MANDIR)/man8/hcubectl.8
@@ -296,6 +324,7 @@ install: tools
 	else \
 		install -D -m 644 tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); \
 	fi
+	@$(SPANK_MAKE) install
 
 # The configuration file goes only when it is still the example.
 uninstall:
@@ -306,6 +335,7 @@ uninstall:
 	elif [ -e $(DESTDIR)$(HCUBE_CONF) ]; then \
 		echo "$(DESTDIR)$(HCUBE_CONF) was changed: left as it is"; \
 	fi
+	@$(SPANK_MAKE) uninstall
 
 # DKMS_DEST: where (debian/rules stages /usr/src/hcube-VERSION with it).
 DKMS_DEST ?= $(BUILD)/dkms/hcube-$(DKMS_VERSION)
@@ -316,7 +346,7 @@ dkms-src:
 	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
-check-install: tools
+check-install: tools spank
 	@selftests/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their

@@ -5,10 +5,10 @@
 # the persistent set-up too (the unit with the paths of PREFIX, the udev
 # rule, the examples; hcube.conf only when absent, removed only unchanged);
 # with PREFIX=/usr and with the default PREFIX, every file lands where it
-# should, with its mode and content; the installed header compiles on its
-# own, the installed tools run, the man pages open with man -l, and the
-# installed completion passes completion_test.sh; then uninstall leaves no
-# file behind. Prints TAP.
+# should, with its mode and content (the SPANK plugin too); the installed
+# header compiles on its own, the installed tools run, the man pages open
+# with man -l, and the installed completion passes completion_test.sh; then
+# uninstall leaves no file behind. Prints TAP.
 # Usage: install_test.sh [BUILD_DIR]
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -78,8 +78,19 @@ for prefix in /usr ""; do
 	want "$dest$p/share/doc/hcube/modules-load.d-hcube.conf" 644 tools/hcubectl/systemd/modules-load.conf
 	want "$dest$p/share/doc/hcube/modprobe.d-hcube.conf" 644 tools/hcubectl/systemd/modprobe.conf
 	want "$dest$etc/hcube/hcube.conf" 644 tools/hcubectl/hcube.conf.example
+	# the SPANK plugin in Slurm's plugin directory under PREFIX, and its
+	# plugstack.conf line, naming it there, as an example
+	spankdir=$p/lib/$(cc -print-multiarch)/slurm-wlm
+	want "$dest$spankdir/hcube.so" 644 "$B/hcube-spank/hcube.so"
+	sed "s|@SPANKDIR@|$spankdir|" tools/hcube-spank/plugstack.conf.in >"$tmp/plugstack.conf"
+	want "$dest$p/share/doc/hcube/plugstack.conf.d-hcube.conf" 644 "$tmp/plugstack.conf"
+	if grep -qx "optional $spankdir/hcube.so" "$tmp/plugstack.conf"; then
+		ok "the plugstack.conf line names $spankdir/hcube.so"
+	else
+		not_ok "the plugstack.conf line names $spankdir/hcube.so"
+	fi
 	count=$(find "$dest" -type f | wc -l)
-	if [ "$count" -eq 12 ]; then ok "12 files installed"; else not_ok "$count files installed, want 12"; fi
+	if [ "$count" -eq 14 ]; then ok "14 files installed"; else not_ok "$count files installed, want 14"; fi
 
 	if [ "$prefix" = /usr ]; then
 		printf '#include <linux/hcube.h>\nint main(void) { return HCUBE_FAMILY_VERSION != 1 + 0 * HCUBE_CMD_MAX; }\n' >"$tmp/t.c"
