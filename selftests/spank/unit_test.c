@@ -22,6 +22,7 @@ TEST(option_values)
 {
 	EXPECT_EQ(HS_ON, hs_parse_option(NULL));
 	EXPECT_EQ(HS_ON, hs_parse_option(""));
+	EXPECT_EQ(HS_ON, hs_parse_option("(null)"));	/* #SBATCH --hcube, in srun */
 	EXPECT_EQ(HS_OFF, hs_parse_option("off"));
 	EXPECT_EQ(HCUBE_POLICY_MCWA, hs_parse_option("mcwa"));
 	EXPECT_EQ(HCUBE_POLICY_DEM, hs_parse_option("dem"));

@@ -14,7 +14,11 @@ int hs_parse_option(const char *arg)
 {
 	int policy;
 
-	if (!arg || !*arg)
+	/*
+	 * Given without a value to sbatch or salloc, an option reaches the
+	 * sruns of the job as "(null)" (plugstack.c, _option_setenv()).
+	 */
+	if (!arg || !*arg || !strcmp(arg, "(null)"))
 		return HS_ON;
 	if (!strcmp(arg, "off"))
 		return HS_OFF;

@@ -251,10 +251,15 @@ static int set_policy(struct hcl *c, const struct hs_request *rq, struct hs_resu
 	return 0;
 }
 
-/* One TASK_ADD per vertex, in order of first appearance; all or none. */
+/*
+ * One TASK_ADD per vertex, in order of first appearance; all or none: on a
+ * refusal, those registered before are unregistered. @res says where they
+ * went, or only what was refused.
+ */
 static int add_by_vertex(struct hcl *c, struct hs_task *t, size_t n, struct hs_result *res)
 {
 	pid_t *group = malloc(n * sizeof(*group)), *done = malloc(n * sizeof(*done));
+	struct hs_result where = { .text = "" };
 	size_t i, j, k, ndone = 0;
 	int err = 0;
 
@@ -288,15 +293,20 @@ static int add_by_vertex(struct hcl *c, struct hs_task *t, size_t n, struct hs_r
 		memcpy(done + ndone, group, k * sizeof(*group));
 		ndone += k;
 		if (t[i].vertex < 0)
-			say(res, "%s%zu placed by the module", res->registered ? ", " : "", k);
+			say(&where, "%s%zu placed by the module", ndone > k ? ", " : "", k);
 		else
-			say(res, "%s%zu on vertex %d", res->registered ? ", " : "", k, t[i].vertex);
-		res->registered += (unsigned int)k;
+			say(&where, "%s%zu on vertex %d", ndone > k ? ", " : "", k, t[i].vertex);
 	}
-	if (err && ndone && hcl_task_del(c, done, ndone))
-		say(res, "; unregistering the others failed too");
-	if (err)
-		res->registered = 0;
+	if (err && ndone) {
+		int del = hcl_task_del(c, done, ndone);
+
+		say(res, " (%zu registered before %s)", ndone, del ? "could not be unregistered" :
+		    "unregistered");
+	}
+	if (!err) {
+		say(res, "%s", where.text);
+		res->registered = (unsigned int)n;
+	}
 out:
 	free(group);
 	free(done);

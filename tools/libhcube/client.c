@@ -141,7 +141,8 @@ static void read_extack(struct hcl *c, struct nlmsgerr *e)
 		      (int)(nlh->nlmsg_len - fixed), NULL) < 0)
 		return;
 	if (tb[NLMSGERR_ATTR_MSG]) {
-		size_t n = (size_t)nla_len(tb[NLMSGERR_ATTR_MSG]);
+		size_t n = strnlen(nla_data(tb[NLMSGERR_ATTR_MSG]),
+				   (size_t)nla_len(tb[NLMSGERR_ATTR_MSG]));
 
 		if (n >= sizeof(c->msg))
 			n = sizeof(c->msg) - 1;
