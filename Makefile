@@ -324,7 +324,7 @@ install: tools spank
 	else \
 		install -D -m 644 tools/hcubectl/hcube.conf.example $(DESTDIR)$(HCUBE_CONF); \
 	fi
-	@$(SPANK_MAKE) install
+	+@$(SPANK_MAKE) install
 
 # The configuration file goes only when it is still the example.
 uninstall:
@@ -335,7 +335,7 @@ uninstall:
 	elif [ -e $(DESTDIR)$(HCUBE_CONF) ]; then \
 		echo "$(DESTDIR)$(HCUBE_CONF) was changed: left as it is"; \
 	fi
-	@$(SPANK_MAKE) uninstall
+	+@$(SPANK_MAKE) uninstall
 
 # DKMS_DEST: where (debian/rules stages /usr/src/hcube-VERSION with it).
 DKMS_DEST ?= $(BUILD)/dkms/hcube-$(DKMS_VERSION)
