@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* libhcube: policy names and CPU lists, without netlink. */
+#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,19 +52,25 @@ const char *hcl_policy_names(const char *sep)
 	return buf;
 }
 
-/* A CPU number at *s, moved past it: false when there is none. */
-static bool cpu_number(const char **s, unsigned long *cpu)
+/*
+ * The range "N" or "N-M" at *s, moved past it: false when there is none.
+ * The digit tests keep sscanf() from taking blanks or a sign.
+ */
+static bool range_at(const char **s, unsigned long *lo, unsigned long *hi)
 {
-	char *end;
+	int used = 0;
 
-	if (**s < '0' || **s > '9')
+	if (!isdigit((unsigned char)**s) || sscanf(*s, "%lu%n", lo, &used) != 1)
 		return false;
-	errno = 0;
-	*cpu = strtoul(*s, &end, 10);
-	if (errno)
-		*cpu = ULONG_MAX;
-	*s = end;
-	return true;
+	*s += used;
+	*hi = *lo;
+	if (**s != '-')
+		return true;
+	(*s)++;
+	if (!isdigit((unsigned char)**s) || sscanf(*s, "%lu%n", hi, &used) != 1)
+		return false;
+	*s += used;
+	return *hi >= *lo;
 }
 
 int hcl_cpulist_parse(const char *s, cpu_set_t *set)
@@ -76,14 +82,9 @@ int hcl_cpulist_parse(const char *s, cpu_set_t *set)
 	while (*s && *s != '\n') {
 		unsigned long lo, hi, cpu;
 
-		if (!cpu_number(&s, &lo))
+		if (!range_at(&s, &lo, &hi))
 			return -EINVAL;
-		hi = lo;
-		if (*s == '-') {
-			s++;
-			if (!cpu_number(&s, &hi) || hi < lo)
-				return -EINVAL;
-		}
+		/* a comma only between two ranges */
 		if (*s == ',' && s[1] && s[1] != '\n')
 			s++;
 		else if (*s && *s != '\n')
