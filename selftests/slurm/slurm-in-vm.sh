@@ -18,20 +18,14 @@ REPS=${HCUBE_SLURM_REPS:-3}
 HCUBECTL=$B/hcubectl
 SO=$B/hcube-spank/hcube.so
 JOB=$B/slurm-test/spank_job
-CHECK="python3 $(pwd -P)/selftests/slurm/step_check.py $HCUBECTL"
 U=hcubeuser			# the jobs' user
 LOG=/var/log/slurm/slurmd.log
 W=/tmp/slurm-test		# the jobs' files
-n=0
-fails=0
+# shellcheck source=selftests/lib/tap.sh
+. selftests/lib/tap.sh
+TAP_LINES=20
 
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() {
-	n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n $1"
-	[ -n "${2:-}" ] && [ -s "$2" ] && tail -20 "$2" | sed 's/^/#   /'
-	return 0
-}
-# check NAME CMD...: ok when CMD succeeds; its output shown when not
+# check NAME CMD...: ok when CMD succeeds; what it printed shown when not
 check() {
 	local name=$1
 	shift
@@ -39,12 +33,16 @@ check() {
 		grep '^# ' "$W/check.out"
 		ok "$name"
 	else
-		not_ok "$name" "$W/check.out"
+		TAP_SHOW="check:$W/check.out" not_ok "$name"
 	fi
 }
+# step_check CHECK [ARG...]: what step_check.py says of the step's processes
+step_check() { python3 selftests/slurm/step_check.py "$HCUBECTL" "$@"; }
+# not_ok_err NAME FILE: not ok, with FILE (a job's stderr) shown
+not_ok_err() { TAP_SHOW="stderr:$2" not_ok "$1"; }
 T0=$(date +%s)
 section() { echo "# --- $* (at $(($(date +%s) - T0)) s)"; }
-die() { echo "Bail out! $*"; tail -30 "$LOG" 2>/dev/null | sed 's/^/#   /'; exit 1; }
+die() { tail -30 "$LOG" 2>/dev/null | sed 's/^/# slurmd.log: /'; tap_bail "$*"; }
 as_user() { (cd /tmp && runuser -u "$U" -- "$@"); }
 
 # ---- the cluster ----------------------------------------------------------
@@ -54,8 +52,10 @@ as_user() { (cd /tmp && runuser -u "$U" -- "$@"); }
 network_up() {
 	hostname node1
 	ip link set lo up
-	modprobe dummy && ip link add hc0 type dummy && ip addr add 10.77.0.1/24 dev hc0 &&
-		ip link set hc0 up || die "no network for Slurm"
+	if ! { modprobe dummy && ip link add hc0 type dummy &&
+	       ip addr add 10.77.0.1/24 dev hc0 && ip link set hc0 up; }; then
+		die "no network for Slurm"
+	fi
 	printf '127.0.0.1 localhost\n10.77.0.1 node1\n' >/etc/hosts
 }
 
@@ -107,9 +107,10 @@ slurm_up() {
 	# what systemd would have done: the controllers Slurm's cgroups need,
 	# down to system.slice, where it makes its own (IgnoreSystemd)
 	mkdir -p /sys/fs/cgroup/system.slice
-	echo "+cpuset +cpu +memory +pids" >/sys/fs/cgroup/cgroup.subtree_control &&
-		echo "+cpuset +cpu +memory +pids" >/sys/fs/cgroup/system.slice/cgroup.subtree_control ||
-		die "cgroup controllers"
+	for d in /sys/fs/cgroup /sys/fs/cgroup/system.slice; do
+		echo "+cpuset +cpu +memory +pids" >"$d/cgroup.subtree_control" ||
+			die "cgroup controllers in $d"
+	done
 	useradd -m -u 2001 "$U" || die "useradd"
 	slurmctld || die "slurmctld did not start"
 	slurmd || die "slurmd did not start"
@@ -135,8 +136,7 @@ start() {
 
 # ready NAME N: the N tasks of NAME and their children run
 ready() {
-	local i
-	for i in $(seq 600); do
+	for _ in $(seq 600); do
 		[ "$(find "$W/$1" -name 'ready.*' | wc -l)" -ge "$2" ] && return 0
 		kill -0 "$SRUN" 2>/dev/null || break
 		sleep 0.2
@@ -154,18 +154,17 @@ finish() {
 		ok "$1: the job ends well: $2 ranks ok, srun exit 0"
 	else
 		echo "# srun exit $rc"
-		not_ok "$1: the job ends well" "$W/$1.err"
+		not_ok_err "$1: the job ends well" "$W/$1.err"
 	fi
 }
 
 # wait_empty: the module sees the exits in its worker: give it a moment
 wait_empty() {
-	local i
-	for i in $(seq 50); do
-		$CHECK empty >/dev/null 2>&1 && ! pgrep -x spank_job >/dev/null && return 0
+	for _ in $(seq 50); do
+		step_check empty >/dev/null 2>&1 && ! pgrep -x spank_job >/dev/null && return 0
 		sleep 0.2
 	done
-	$CHECK empty
+	step_check empty
 }
 
 # hcube_lines FILE: the plugin's lines in a job's stderr
@@ -191,7 +190,7 @@ rc=$?
 if [ $rc != 0 ] && grep -q 'hcube: --hcube=dme: one of off, mcwa, dem' "$W/bad.out"; then
 	ok "srun refuses --hcube=dme and names the policies"
 else
-	not_ok "srun refuses --hcube=dme (exit $rc)" "$W/bad.out"
+	not_ok_err "srun refuses --hcube=dme (exit $rc)" "$W/bad.out"
 fi
 
 section "dem"
@@ -201,23 +200,23 @@ section "dem"
 start dem -n 4 --hcube=dem --cpu-bind=verbose
 if ready dem 4; then
 	check "dem: the 4 tasks, their children and threads are registered (24)" \
-		$CHECK registered 24
+		step_check registered 24
 	check "dem: each task on the vertex of the CPU Slurm bound it to" \
-		$CHECK on-binding "$W/dem.err"
-	check "dem: every thread within its step's cpuset" $CHECK in-cpuset
-	check "dem: the node balances with dem while the step runs" $CHECK policy dem
+		step_check on-binding "$W/dem.err"
+	check "dem: every thread within its step's cpuset" step_check in-cpuset
+	check "dem: the node balances with dem while the step runs" step_check policy dem
 	job=$(squeue -h -n dem -o %i)
 	check "dem: slurmd's log: sent as uid 2001 gid 2001 with CAP_NET_ADMIN alone" \
 		grep -q "hcube: step $job.0: requests sent as uid 2001 gid 2001, capabilities 0x1000$" "$LOG"
-	cpu=$($CHECK first-cpu "$W/dem.err")
+	cpu=$(step_check first-cpu "$W/dem.err")
 	echo "# hcubectl fault add cpu $cpu (task 0's CPU)"
 	$HCUBECTL fault add cpu "$cpu" >/dev/null
-	check "dem: after the fault, no thread may run on CPU $cpu" $CHECK avoid "$cpu"
-	check "dem: after the fault, all 24 still registered" $CHECK registered 24
-	check "dem: after the fault, every thread within its step's cpuset" $CHECK in-cpuset
+	check "dem: after the fault, no thread may run on CPU $cpu" step_check avoid "$cpu"
+	check "dem: after the fault, all 24 still registered" step_check registered 24
+	check "dem: after the fault, every thread within its step's cpuset" step_check in-cpuset
 	finish dem 4
 	check "dem: nothing registered once the step ended" wait_empty
-	check "dem: the node balances with mcwa again" $CHECK policy mcwa
+	check "dem: the node balances with mcwa again" step_check policy mcwa
 	check "dem: the job's stderr has no hcube line" test "$(hcube_lines "$W/dem.err")" = 0
 	$HCUBECTL fault del cpu "$cpu" >/dev/null
 else
@@ -229,8 +228,8 @@ section "plain"
 # 2. Without --hcube: untouched.
 start plain -n 2 --cpu-bind=verbose
 if ready plain 2; then
-	check "plain: no thread registered" $CHECK unregistered
-	check "plain: every thread keeps Slurm's binding" $CHECK is-binding "$W/plain.err"
+	check "plain: no thread registered" step_check unregistered
+	check "plain: every thread keeps Slurm's binding" step_check is-binding "$W/plain.err"
 	finish plain 2
 else
 	not_ok "plain: the step did not start"
@@ -238,11 +237,14 @@ fi
 
 section "unbound"
 # 3. Slurm bound nothing: the module spreads the tasks, in the cpuset.
-start unbound -n 4 --cpu-bind=none --hcube
+start unbound -n 4 --cpu-bind=none --hcube --slurmd-debug=info
 if ready unbound 4; then
-	check "unbound: registered (24)" $CHECK registered 24
-	check "unbound: the module put the 4 tasks on 4 vertices" $CHECK spread 4
-	check "unbound: every thread within its step's cpuset" $CHECK in-cpuset
+	check "unbound: registered (24)" step_check registered 24
+	check "unbound: srun --slurmd-debug=info shows the plugin's line" grep -q \
+		"hcube: step [0-9]*.0: 4 tasks registered in [0-9.]* ms: 4 placed by the module$" \
+		"$W/unbound.err"
+	check "unbound: the module put the 4 tasks on 4 vertices" step_check spread 4
+	check "unbound: every thread within its step's cpuset" step_check in-cpuset
 	finish unbound 4
 	check "unbound: nothing registered once the step ended" wait_empty
 else
@@ -262,7 +264,7 @@ rm -rf "$W/batch" && mkdir -p "$W/batch" && chmod 777 "$W/batch"
 job=$(as_user sbatch --parsable -J batch -o "$W/batch.out" "$W/batch.sh")
 SRUN=$$		# ready's "is srun still there": no srun here, sbatch returned
 if ready batch 4; then
-	check "scancel: the batch job's step registered (#SBATCH --hcube)" $CHECK registered 24
+	check "scancel: the batch job's step registered (#SBATCH --hcube)" step_check registered 24
 	scancel "$job"
 	for _ in $(seq 100); do
 		[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && ! pgrep -x spank_job >/dev/null && break
@@ -270,7 +272,7 @@ if ready batch 4; then
 	done
 	check "scancel: nothing registered once the job was cancelled" wait_empty
 else
-	not_ok "scancel: the batch job's step did not start" "$W/batch.out"
+	not_ok_err "scancel: the batch job's step did not start" "$W/batch.out"
 	scancel "$job"
 fi
 
@@ -280,22 +282,22 @@ section "default"
 plugstack default
 start default -n 2
 if ready default 2; then
-	check "default: registered without --hcube" $CHECK registered 12
+	check "default: registered without --hcube" step_check registered 12
 	finish default 2
 else
 	not_ok "default: the step did not start"
 fi
 start off -n 2 --hcube=off
 if ready off 2; then
-	check "default: --hcube=off is not registered" $CHECK unregistered
+	check "default: --hcube=off is not registered" step_check unregistered
 	finish off 2
 else
 	not_ok "off: the step did not start"
 fi
 start nopolicy -n 2 --hcube=dem
 if ready nopolicy 2; then
-	check "default: --hcube=dem registered with the node's policy" $CHECK registered 12
-	check "default: the node still balances with mcwa" $CHECK policy mcwa
+	check "default: --hcube=dem registered with the node's policy" step_check registered 12
+	check "default: the node still balances with mcwa" step_check policy mcwa
 	finish nopolicy 2
 	check "default: one line says dem was not applied" \
 		test "$(grep -c 'hcube: step [0-9]*.0: --hcube=dem not applied: this node balances with mcwa' "$W/nopolicy.err")" = 1
@@ -312,8 +314,8 @@ section "refused"
 for c in 0 1 2 3 4 5 6; do $HCUBECTL fault add cpu $c >/dev/null; done
 start refused -n 2 --hcube --cpu-bind=verbose
 if ready refused 2; then
-	check "refused: no thread registered" $CHECK unregistered
-	check "refused: every thread keeps Slurm's binding" $CHECK is-binding "$W/refused.err"
+	check "refused: no thread registered" step_check unregistered
+	check "refused: every thread keeps Slurm's binding" step_check is-binding "$W/refused.err"
 	finish refused 2
 	line=$(grep 'hcube' "$W/refused.err")
 	echo "# $line"
@@ -330,12 +332,12 @@ for c in 0 1 2 3 4 5 6; do $HCUBECTL fault del cpu $c >/dev/null; done
 # Slurm's binding back; what they create later gets the step's cpuset
 # (the module gives it their original affinity, which the plugin widened).
 section "max_tasks"
-rmmod hcube && insmod "$KO" mode=cpu max_tasks=2 || die "insmod max_tasks=2"
+{ rmmod hcube && insmod "$KO" mode=cpu max_tasks=2; } || die "insmod max_tasks=2"
 start partial -n 4 --hcube --cpu-bind=verbose
 if ready partial 4; then
-	check "max_tasks: no thread registered" $CHECK unregistered
+	check "max_tasks: no thread registered" step_check unregistered
 	check "max_tasks: every task's first thread has Slurm's binding back" \
-		$CHECK is-binding "$W/partial.err" main
+		step_check is-binding "$W/partial.err" main
 	finish partial 4
 	line=$(grep 'hcube' "$W/partial.err")
 	echo "# $line"
@@ -356,7 +358,7 @@ echo "# $line"
 if [ $rc = 0 ] && [ "$(grep -c 'threads ok' "$W/gone.out")" = 2 ]; then
 	ok "no module: the job runs: 2 ranks ok, srun exit 0"
 else
-	not_ok "no module: the job runs (srun exit $rc)" "$W/gone.err"
+	not_ok_err "no module: the job runs (srun exit $rc)" "$W/gone.err"
 fi
 check "no module: one line in the job's stderr says why" \
 	test "$(hcube_lines "$W/gone.err")" = 1 -a -n "$(echo "$line" | grep 'runs without hcube: the hcube module is not loaded$')"
@@ -368,6 +370,10 @@ section "start-up times"
 # wall time of each, and the plugin's own time (slurmd's log). Printed,
 # not asserted.
 insmod "$KO" mode=cpu || die "insmod"
+# spread FILE: the median of the numbers in FILE, and their range
+spread() {
+	sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%s (%s-%s)", v[int((NR + 1) / 2)], v[1], v[NR] }'
+}
 echo "# start-up times: srun [-O] -n N /bin/true, median of $REPS runs (TCG VM: 8 vCPUs on one host thread)"
 for tasks in 1 64; do
 	: >"$W/t.plain"
@@ -381,13 +387,11 @@ for tasks in 1 64; do
 			echo $((($(date +%s%N) - t0) / 1000000)) >>"$W/t.$kind"
 		done
 	done
-	med() { sort -n "$1" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-	own=$(grep -o "hcube: step [0-9.]*: $tasks tasks registered in [0-9.]* ms" "$LOG" |
-		awk '{ print $(NF - 1) }' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-	echo "# $tasks task(s): without the plugin $(med "$W/t.plain") ms, with --hcube $(med "$W/t.hcube") ms; the plugin's own registration $own ms (median)"
+	grep -o "hcube: step [0-9.]*: $tasks tasks registered in [0-9.]* ms" "$LOG" |
+		awk '{ print $(NF - 1) }' >"$W/t.own"
+	echo "# $tasks task(s), median (min-max) ms: without the plugin $(spread "$W/t.plain"), with --hcube $(spread "$W/t.hcube"); the plugin's own registration $(spread "$W/t.own")"
 done
 ok "start-up times measured"
 
-echo "1..$n"
-echo "# slurm: $((n - fails)) passed, $fails failed"
-[ $fails = 0 ]
+echo "# slurm: $((n - fails)) passed, $fails failed, in $(($(date +%s) - T0)) s"
+tap_end

@@ -33,13 +33,9 @@ import sys
 
 
 def cpulist(s):
-    cpus = set()
-    for part in s.strip().split(","):
-        if not part:
-            continue
-        lo, _, hi = part.partition("-")
-        cpus.update(range(int(lo), int(hi or lo) + 1))
-    return cpus
+    """A kernel CPU list ("0-3,8") as a set."""
+    return {cpu for lo, hi in re.findall(r"(\d+)(?:-(\d+))?", s)
+            for cpu in range(int(lo), int(hi or lo) + 1)}
 
 
 def hcubectl(*args):
