@@ -11,10 +11,14 @@
 # Usage: slurm-in-vm.sh BUILD_DIR   (run from the repository's root)
 #   HCUBE_KO         the module (default ./hcube.ko)
 #   HCUBE_SLURM_REPS sruns per figure of the start-up times (default 3)
+#   HCUBE_SLURM_DEB  the hcube-slurm package (make deb): the plugin comes
+#                    from it, installed with dpkg -i, loaded by its line in
+#                    /etc/slurm/plugstack.conf.d; purged at the end
 set -u
 B=$(cd "${1:?usage: slurm-in-vm.sh BUILD_DIR}" && pwd -P)
 KO=${HCUBE_KO:-./hcube.ko}
 REPS=${HCUBE_SLURM_REPS:-3}
+DEB=${HCUBE_SLURM_DEB:-}
 HCUBECTL=$B/hcubectl
 SO=$B/hcube-spank/hcube.so
 JOB=$B/slurm-test/spank_job
@@ -69,9 +73,15 @@ munge_up() {
 	runuser -u munge -- /usr/sbin/munged || die "munged did not start"
 }
 
-# plugstack.conf: the plugin from the build tree, with ARGS.
+# plugstack.conf: the plugin from the build tree, with ARGS; with the
+# package, Debian's plugstack.conf and the package's line, given ARGS.
 plugstack() {
-	echo "optional $SO $*" >/etc/slurm/plugstack.conf
+	if [ -n "$DEB" ]; then
+		sed -i "s|^optional \([^ ]*hcube.so\).*|optional \1 $*|" \
+			/etc/slurm/plugstack.conf.d/hcube.conf
+	else
+		echo "optional $SO $*" >/etc/slurm/plugstack.conf
+	fi
 }
 
 slurm_up() {
@@ -103,6 +113,12 @@ slurm_up() {
 	EOF
 	printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nConstrainCores=yes\n' \
 		>/etc/slurm/cgroup.conf
+	if [ -n "$DEB" ]; then
+		grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' /etc/slurm/plugstack.conf ||
+			die "/etc/slurm/plugstack.conf does not include plugstack.conf.d"
+		dpkg -i "$DEB" >"$W/dpkg.out" 2>&1 || { cat "$W/dpkg.out"; die "dpkg -i $DEB"; }
+		echo "# $DEB installed: $(grep -v '^#' /etc/slurm/plugstack.conf.d/hcube.conf)"
+	fi
 	plugstack user_policy=yes
 	# what systemd would have done: the controllers Slurm's cgroups need,
 	# down to system.slice, where it makes its own (IgnoreSystemd)
@@ -392,6 +408,20 @@ for tasks in 1 64; do
 	echo "# $tasks task(s), median (min-max) ms: without the plugin $(spread "$W/t.plain"), with --hcube $(spread "$W/t.hcube"); the plugin's own registration $(spread "$W/t.own")"
 done
 ok "start-up times measured"
+
+if [ -n "$DEB" ]; then
+	section "purge"
+	check "dpkg --purge hcube-slurm" dpkg --purge hcube-slurm
+	left=$(dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { print substr($6, 2) }' |
+		while read -r f; do [ -e "$f" ] && echo "$f"; done)
+	for f in $left; do echo "# left: $f"; done
+	check "purged: no file of the package left" test -z "$left"
+	if srun --help 2>&1 | grep -q -- '--hcube'; then
+		not_ok "purged: srun --help no longer lists --hcube"
+	else
+		ok "purged: srun --help no longer lists --hcube"
+	fi
+fi
 
 echo "# slurm: $((n - fails)) passed, $fails failed, in $(($(date +%s) - T0)) s"
 tap_end
