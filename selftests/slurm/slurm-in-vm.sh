@@ -349,16 +349,16 @@ for c in 0 1 2 3 4 5 6; do $HCUBECTL fault del cpu $c >/dev/null; done
 # (the module gives it their original affinity, which the plugin widened).
 section "max_tasks"
 { rmmod hcube && insmod "$KO" mode=cpu max_tasks=2; } || die "insmod max_tasks=2"
-start partial -n 4 --hcube --cpu-bind=verbose
-if ready partial 4; then
+start max_tasks -n 4 --hcube --cpu-bind=verbose
+if ready max_tasks 4; then
 	check "max_tasks: no thread registered" step_check unregistered
 	check "max_tasks: every task's first thread has Slurm's binding back" \
-		step_check is-binding "$W/partial.err" main
-	finish partial 4
-	line=$(grep 'hcube' "$W/partial.err")
+		step_check is-binding "$W/max_tasks.err" main
+	finish max_tasks 4
+	line=$(grep 'hcube' "$W/max_tasks.err")
 	echo "# $line"
 	check "max_tasks: one line in the job's stderr" \
-		test "$(hcube_lines "$W/partial.err")" = 1 -a -n "$(echo "$line" | grep 'runs without hcube: .*No space left on device.* registered before unregistered')"
+		test "$(hcube_lines "$W/max_tasks.err")" = 1 -a -n "$(echo "$line" | grep 'runs without hcube: .*No space left on device.* registered before unregistered')"
 else
 	not_ok "max_tasks: the step did not start"
 fi

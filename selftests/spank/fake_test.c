@@ -226,7 +226,7 @@ TEST_F(step, registered)
 	EXPECT_STREQ("3 on vertex 0", res.text);	/* the fake's CPU 0 */
 	EXPECT_EQ(USER, res.uid);
 	EXPECT_EQ(1ULL << CAP_NET_ADMIN, res.caps);
-	EXPECT_FALSE(res.warn);
+	EXPECT_STREQ("", res.warning);
 	EXPECT_EQ(-1, res.new_policy);
 	last_request(line, sizeof(line));
 	snprintf(want, sizeof(want), "cmd %d ", HCUBE_CMD_TASK_ADD);
@@ -323,15 +323,18 @@ TEST_F(step, policy_asked_for)
 	self->rq.policy = HCUBE_POLICY_DEM;
 	hs_register(&self->rq, 10000, &res);
 	ASSERT_EQ(0, res.err) TH_LOG("%s", res.text);
-	EXPECT_TRUE(res.warn);
-	EXPECT_NE(NULL, strstr(res.text, "--hcube=dem not applied: this node balances with mcwa"));
+	EXPECT_STREQ("--hcube=dem not applied: this node balances with mcwa, which its "
+		     "administrator sets", res.warning);
+	EXPECT_STREQ("3 on vertex 0", res.text);
 	EXPECT_EQ(-1, res.new_policy);
 	EXPECT_EQ(HCUBE_POLICY_MCWA, saved_policy());
 	/* allowed: set, and what to give back at the end said */
 	self->rq.user_policy = true;
 	hs_register(&self->rq, 10000, &res);
 	ASSERT_EQ(0, res.err) TH_LOG("%s", res.text);
-	EXPECT_FALSE(res.warn);
+	EXPECT_STREQ("", res.warning);
+	/* the first call widened them, and the fake does not narrow them */
+	EXPECT_STREQ("policy dem (was mcwa); 3 placed by the module", res.text);
 	EXPECT_EQ(HCUBE_POLICY_MCWA, res.old_policy);
 	EXPECT_EQ(HCUBE_POLICY_DEM, res.new_policy);
 	EXPECT_EQ(HCUBE_POLICY_DEM, saved_policy());

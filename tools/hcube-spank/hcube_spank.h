@@ -75,7 +75,7 @@ struct hs_result {
 	int old_policy;		/* the node's policy before this step set it, or -1 */
 	int new_policy;		/* the one it set, or -1 */
 	unsigned int registered;	/* tasks registered */
-	bool warn;		/* the user should read @text (a policy not applied) */
+	char warning[200];	/* for the user: the policy asked for not applied */
 	uid_t uid;		/* the credentials the requests were sent with */
 	gid_t gid;
 	uint64_t caps;		/* their effective capabilities */

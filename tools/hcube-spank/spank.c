@@ -36,7 +36,8 @@ SPANK_PLUGIN(hcube, 1);
 /* How long the registration of a step may take before the step goes on. */
 #define HS_TIMEOUT_MS	10000
 
-static int option_value = HS_BAD;	/* HS_BAD: --hcube not given */
+static bool option_given;	/* --hcube, with */
+static int option_value;	/* its value: HS_ON, HS_OFF or a policy */
 
 static int on_option(int val, const char *arg, int remote);
 
@@ -65,6 +66,7 @@ static struct {
 static int on_option(int val, const char *arg, int remote)
 {
 	(void)val;
+	option_given = true;
 	option_value = hs_parse_option(arg);
 	if (option_value != HS_BAD)
 		return 0;
@@ -106,7 +108,7 @@ int slurm_spank_init_post_opt(spank_t sp, int ac, char **av)
 	(void)av;
 	if (!spank_remote(sp))
 		return 0;
-	want = option_value == HS_BAD ? st.conf.by_default : option_value;
+	want = option_given ? option_value : st.conf.by_default;
 	if (want == HS_OFF)
 		return 0;
 	if (spank_get_item(sp, S_JOB_ID, &st.job) != ESPANK_SUCCESS ||
@@ -151,12 +153,11 @@ static void register_step(spank_t sp)
 	st.new_policy = res.new_policy;
 	if (res.err)
 		slurm_error("hcube: step %u.%u runs without hcube: %s", st.job, st.step, res.text);
-	else if (res.warn)
-		slurm_error("hcube: step %u.%u: %s%u tasks registered", st.job, st.step,
-			    res.text, res.registered);
 	else
 		slurm_info("hcube: step %u.%u: %u tasks registered in %.1f ms: %s", st.job,
 			   st.step, res.registered, res.ms, res.text);
+	if (*res.warning)
+		slurm_error("hcube: step %u.%u: %s", st.job, st.step, res.warning);
 	if (res.uid != (uid_t)-1)
 		slurm_verbose("hcube: step %u.%u: requests sent as uid %u gid %u, capabilities %#llx",
 			      st.job, st.step, (unsigned int)res.uid, (unsigned int)res.gid,

@@ -112,21 +112,24 @@ int hs_become_user(const struct hs_request *rq, struct hs_result *res)
 
 	/* slurmd may run as the user itself (a personal test cluster) */
 	bool same = getuid() == rq->uid && geteuid() == rq->uid;
+	int err;
 
 	if (!same && (setgroups((size_t)rq->ngids, rq->gids) ||
 		      setresgid(rq->gid, rq->gid, rq->gid) ||
 		      prctl(PR_SET_KEEPCAPS, 1L, 0L, 0L, 0L) ||
 		      setresuid(rq->uid, rq->uid, rq->uid))) {
+		err = -errno;
 		say(res, "cannot take the credentials of uid %u: %s", (unsigned int)rq->uid,
-		    strerror(errno));
-		return -errno;
+		    strerror(-err));
+		return err;
 	}
 	caps[i].permitted = caps[i].effective = CAP_TO_MASK(CAP_NET_ADMIN);
 	if (syscall(SYS_capset, &hdr, caps)) {
 		memset(caps, 0, sizeof(caps));
 		if (syscall(SYS_capset, &hdr, caps)) {
-			say(res, "cannot drop root's capabilities: %s", strerror(errno));
-			return -errno;
+			err = -errno;
+			say(res, "cannot drop root's capabilities: %s", strerror(-err));
+			return err;
 		}
 	}
 	prctl(PR_SET_KEEPCAPS, 0L, 0L, 0L, 0L);
@@ -146,7 +149,7 @@ int hs_become_user(const struct hs_request *rq, struct hs_result *res)
 static int wait_for_owner(const struct hs_task *t, size_t n, uid_t uid,
 			  struct hs_result *res)
 {
-	struct timespec t0, pause = { .tv_nsec = 1000000 };
+	struct timespec t0, nap = { .tv_nsec = 1000000 };
 	size_t i = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -174,27 +177,34 @@ static int wait_for_owner(const struct hs_task *t, size_t n, uid_t uid,
 			    "credentials within 3 s" : "is gone");
 			return f ? -ETIMEDOUT : -ESRCH;
 		}
-		nanosleep(&pause, NULL);
+		nanosleep(&nap, NULL);
 	}
 	return 0;
 }
 
-/* Every task's binding, then its mask widened to all its cpuset allows. */
-static int widen(struct hs_task *t, size_t n, struct hs_result *res)
+/*
+ * Every task's binding, then its mask widened to all its cpuset allows;
+ * *nwide: how many were widened (to give their binding back).
+ */
+static int widen(struct hs_task *t, size_t n, size_t *nwide, struct hs_result *res)
 {
 	cpu_set_t all;
-	size_t i;
-	int cpu;
+	int cpu, err;
 
 	CPU_ZERO(&all);
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		CPU_SET(cpu, &all);
-	for (i = 0; i < n; i++) {
-		if (sched_getaffinity(t[i].pid, sizeof(t[i].bound), &t[i].bound) ||
-		    sched_setaffinity(t[i].pid, sizeof(all), &all) ||
-		    sched_getaffinity(t[i].pid, sizeof(t[i].allowed), &t[i].allowed)) {
-			say(res, "task pid %d: its CPU affinity: %s", (int)t[i].pid, strerror(errno));
-			return -errno;
+	for (*nwide = 0; *nwide < n; ++*nwide) {
+		struct hs_task *ti = &t[*nwide];
+
+		if (sched_getaffinity(ti->pid, sizeof(ti->bound), &ti->bound) ||
+		    sched_setaffinity(ti->pid, sizeof(all), &all) ||
+		    sched_getaffinity(ti->pid, sizeof(ti->allowed), &ti->allowed)) {
+			err = -errno;
+			say(res, "task pid %d: its CPU affinity: %s", (int)ti->pid, strerror(-err));
+			/* its binding, if it was read */
+			*nwide += !CPU_EQUAL(&ti->bound, &ti->allowed) && CPU_COUNT(&ti->bound);
+			return err;
 		}
 	}
 	return 0;
@@ -233,10 +243,10 @@ static int set_policy(struct hcl *c, const struct hs_request *rq, struct hs_resu
 	if (now == (uint32_t)rq->policy)
 		return 0;
 	if (!rq->user_policy) {
-		say(res, "--hcube=%s not applied: this node balances with %s, which its "
-		    "administrator sets; ", hcl_policy_name((uint32_t)rq->policy),
-		    hcl_policy_name(now) ? hcl_policy_name(now) : "?");
-		res->warn = true;
+		snprintf(res->warning, sizeof(res->warning), "--hcube=%s not applied: this "
+			 "node balances with %s, which its administrator sets",
+			 hcl_policy_name((uint32_t)rq->policy),
+			 hcl_policy_name(now) ? hcl_policy_name(now) : "?");
 		return 0;
 	}
 	err = hcl_policy_set(c, (uint32_t)rq->policy);
@@ -318,8 +328,8 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 {
 	struct hs_task *t = calloc(rq->n ? rq->n : 1, sizeof(*t));
 	struct hcl_vertex *v = NULL;
+	size_t i, nv = 0, nwide = 0;
 	struct hcl *c = NULL;
-	size_t i, nv = 0;
 	int err;
 
 	if (!t) {
@@ -344,7 +354,7 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 	if (!err)
 		err = wait_for_owner(t, rq->n, rq->uid, res);
 	if (!err)
-		err = widen(t, rq->n, res);
+		err = widen(t, rq->n, &nwide, res);
 	if (!err) {
 		hs_choose_vertices(t, rq->n, v, nv);
 		err = set_policy(c, rq, res);
@@ -352,7 +362,7 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 	if (!err)
 		err = add_by_vertex(c, t, rq->n, res);
 	if (err) {
-		unwiden(t, rq->n);
+		unwiden(t, nwide);
 		if (res->new_policy >= 0 && !hcl_policy_set(c, (uint32_t)res->old_policy))
 			res->new_policy = res->old_policy = -1;
 	}
