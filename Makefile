@@ -21,7 +21,7 @@ SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
 .PHONY: all deps tools tools-san mpi module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
-all: tools mpi module
+all: tools mpi spank module
 
 # The kernel module, against Debian's headers (KVER/KDIR), never `uname -r`.
 module: hcube.ko
@@ -68,8 +68,14 @@ $(patsubst $(CURDIR)/%,%,$(BUILD))/%: FORCE
 	@$(MAKE) --no-print-directory $(BUILD)/$*
 endif
 
+# The Slurm SPANK plugin (tools/hcube-spank, on tools/libhcube):
+# $(BUILD)/hcube-spank/hcube.so.
+.PHONY: spank check-spank check-slurm
+spank:
+	@$(SUBMAKE) -C tools/hcube-spank all
+
 # What the host checks share, made before they run side by side (make -j).
-SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san mpi
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san mpi spank
 
 # The core's host tests, the fuzzer and the core's benchmark (selftests/core).
 check-core: $(SHARED)
@@ -86,6 +92,19 @@ bench-core: $(SHARED)
 # parsing, and a fake kernel (LD_PRELOAD) whose plans come from the real core.
 check-hcubectl: $(SHARED)
 	@$(SUBMAKE) -C selftests/hcubectl check
+
+# The SPANK plugin without Slurm or the module (selftests/spank): its
+# arguments, the choice of vertices, the helper's credentials, libhcube
+# and the registration against hcubectl's fake kernel.
+check-spank: $(SHARED)
+	@$(SUBMAKE) -C selftests/spank check
+
+# The SPANK plugin with a real Slurm in the VM (selftests/slurm): munged,
+# slurmctld and slurmd on one node of 8 CPUs and 2 NUMA nodes, task/cgroup
+# with ConstrainCores=yes; about 2.5 minutes under TCG.
+check-slurm: module tools spank
+	@$(SUBMAKE) -C selftests/slurm all
+	@KVER=$(KVER) selftests/slurm/check-slurm.sh $(BUILD)
 
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that
@@ -187,8 +206,9 @@ check-gen:
 # the VMs see). What the checks share (module, tools, selftests) is built
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
-	      check-sim check-mpi check-docs check-install check-deb-version module-check
-CHECK_VM := check-dkms check-ksft check-vm check-rt
+	      check-sim check-mpi check-docs check-install check-deb-version module-check \
+	      check-spank
+CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms
 check-host: $(CHECK_HOST)
@@ -254,7 +274,8 @@ clean:
 
 # Installation: the tools, their man pages, hcubectl's bash completion,
 # the uAPI header, libhcube-mpi (install-mpi: its header, archive, shared
-# library and hcube-mpi.pc, under LIBDIR) and the persistent set-up, under
+# library and hcube-mpi.pc, under LIBDIR), the SPANK plugin (install-spank,
+# under SPANK_DESTDIR, below) and the persistent set-up, under
 # $(DESTDIR)$(PREFIX) (the
 # unit and the udev rule under SYSTEMDUNITDIR and UDEVRULESDIR, the
 # configuration under SYSCONFDIR); uninstall removes those files.
@@ -283,13 +304,22 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
-.PHONY: install install-tools install-mpi uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
+.PHONY: install install-tools install-mpi install-spank uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
 
-install: install-tools install-mpi
+install: install-tools install-mpi install-spank
 
 MPI_DIRS = DESTDIR=$(DESTDIR) PREFIX=$(PREFIX) LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)
 install-mpi: mpi
 	@$(SUBMAKE) -C tools/hcube-mpi install $(MPI_DIRS)
+
+# The SPANK plugin and its plugstack.conf line (an example in DOCDIR, or
+# PLUGSTACKDIR/hcube.conf when given) go to SPANK_DESTDIR: debian/rules
+# puts them in their own package.
+SPANK_DESTDIR ?= $(DESTDIR)
+SPANK_MAKE = $(MAKE) --no-print-directory -C tools/hcube-spank BUILD=$(BUILD) PREFIX=$(PREFIX) \
+	     DOCDIR=$(DOCDIR) DESTDIR=$(SPANK_DESTDIR)
+install-spank: spank
+	+@$(SPANK_MAKE) install
 
 install-tools: tools
 	install -D -m 755 $(BUILD)/hcubectl $(DESTDIR)$(SBINDIR)/hcubectl
@@ -322,6 +352,7 @@ uninstall:
 	elif [ -e $(DESTDIR)$(HCUBE_CONF) ]; then \
 		echo "$(DESTDIR)$(HCUBE_CONF) was changed: left as it is"; \
 	fi
+	+@$(SPANK_MAKE) uninstall
 
 # DKMS_DEST: where (debian/rules stages /usr/src/hcube-VERSION with it).
 DKMS_DEST ?= $(BUILD)/dkms/hcube-$(DKMS_VERSION)
@@ -332,7 +363,7 @@ dkms-src:
 	@echo "$(DKMS_DEST)"
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
-check-install: tools mpi
+check-install: tools mpi spank
 	@selftests/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their

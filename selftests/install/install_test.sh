@@ -5,10 +5,11 @@
 # the persistent set-up too (the unit with the paths of PREFIX, the udev
 # rule, the examples; hcube.conf only when absent, removed only unchanged);
 # with PREFIX=/usr and with the default PREFIX, every file lands where it
-# should, with its mode and content (libhcube-mpi's too); the installed header compiles on its
-# own, the installed tools run, the man pages open with man -l, and the
-# installed completion passes completion_test.sh; then uninstall leaves no
-# file behind. Prints TAP.
+# should, with its mode and content (libhcube-mpi's and the SPANK
+# plugin's too); the installed header compiles on its own, the installed
+# tools run, the man pages open with man -l, and the installed completion
+# passes completion_test.sh; then uninstall leaves no file behind. Prints
+# TAP.
 # Usage: install_test.sh [BUILD_DIR]
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -93,8 +94,19 @@ for prefix in /usr ""; do
 	else
 		not_ok "installed $p/lib/pkgconfig/hcube-mpi.pc names $p/lib and $p/include"
 	fi
+	# the SPANK plugin in Slurm's plugin directory under PREFIX, and its
+	# plugstack.conf line, naming it there, as an example
+	spankdir=$p/lib/$(cc -print-multiarch)/slurm-wlm
+	want "$dest$spankdir/hcube.so" 644 "$B/hcube-spank/hcube.so"
+	sed "s|@SPANKDIR@|$spankdir|" tools/hcube-spank/plugstack.conf.in >"$tmp/plugstack.conf"
+	want "$dest$p/share/doc/hcube/plugstack.conf.d-hcube.conf" 644 "$tmp/plugstack.conf"
+	if grep -qx "optional $spankdir/hcube.so" "$tmp/plugstack.conf"; then
+		ok "the plugstack.conf line names $spankdir/hcube.so"
+	else
+		not_ok "the plugstack.conf line names $spankdir/hcube.so"
+	fi
 	count=$(find "$dest" -type f | wc -l)
-	if [ "$count" -eq 16 ]; then ok "16 files installed"; else not_ok "$count files installed, want 16"; fi
+	if [ "$count" -eq 18 ]; then ok "18 files installed"; else not_ok "$count files installed, want 18"; fi
 
 	if [ "$prefix" = /usr ]; then
 		printf '#include <linux/hcube.h>\nint main(void) { return HCUBE_FAMILY_VERSION != 1 + 0 * HCUBE_CMD_MAX; }\n' >"$tmp/t.c"
