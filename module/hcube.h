@@ -382,6 +382,8 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r);
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r);
+int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
+			struct hcube_report *r);
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
 bool hcube_task_others(struct hcube *hc, struct hcube_task *t);
 void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);

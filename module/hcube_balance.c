@@ -111,7 +111,7 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 			cond_resched();
 			if (err == -EXDEV) {
 				/* its cpuset has no CPU there: the nearest it allows */
-				hcube_task_remask(hc, t, r);
+				hcube_task_evacuate(hc, t, r);
 				continue;
 			}
 			if (err) {

@@ -763,6 +763,33 @@ static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
 }
 
 /**
+ * hcube_task_evacuate() - move a task off its vertex to the nearest one
+ * @hc: the cube, locked
+ * @t: an active task of a vertex that is not healthy, or whose cpuset
+ *	allows none of its CPUs
+ * @r: the report, or NULL
+ *
+ * The nearest healthy vertex its cpuset allows a usable CPU of; with
+ * none, it gets what its cpuset allows and becomes changed.
+ * Return: 0, or the error of the move.
+ */
+int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
+			struct hcube_report *r)
+{
+	int to = hcube_task_nearest(hc, t), err;
+
+	if (to >= 0)
+		err = hcube_task_move(hc, t, to, r);
+	else
+		err = hcube_task_restore(hc, t) ?: -EXDEV;
+	if (err == -EXDEV) {
+		hcube_task_set_changed(hc, t, r);
+		return 0;
+	}
+	return err;
+}
+
+/**
  * hcube_task_remask() - give an active task its vertex's current mask
  * @hc: the cube, locked
  * @t: the task
@@ -782,7 +809,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 {
 	struct cgroup_subsys_state *css;
 	const struct cpumask *allowed;
-	int err, to;
+	int err;
 
 	/* a vertex that is not healthy: its tasks are evacuation's */
 	if (hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
@@ -800,17 +827,8 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		return 0;
 	}
 	err = hcube_task_give(hc, t, t->vertex);
-	if (err == -EXDEV) {
-		to = hcube_task_nearest(hc, t);
-		if (to >= 0)
-			err = hcube_task_move(hc, t, to, r);
-		else
-			err = hcube_task_restore(hc, t) ?: -EXDEV;
-		if (err == -EXDEV) {
-			hcube_task_set_changed(hc, t, r);
-			return 0;
-		}
-	}
+	if (err == -EXDEV)
+		err = hcube_task_evacuate(hc, t, r);
 	t->remask_pending = err && err != -EAGAIN && err != -EPERM &&
 			    err != -ESRCH;
 	return t->remask_pending ? err : 0;

@@ -196,6 +196,46 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 }
 
 /*
+ * A fault on the CPU of a task whose cpuset has one other CPU, two labels
+ * away (not a neighbour the evacuation would choose): the task goes there,
+ * the one CPU its cpuset allows, and stays managed.
+ */
+TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
+{
+	int n = get_nprocs(), from = 2, to = n - 1, v = -1, i;
+	char cpus[32], pid[32];
+	cpu_set_t a;
+
+	if (n < 8)
+		SKIP(return, "needs 8 CPUs");
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	for (i = 0; i < (int)cube.nv; i++)
+		if (CPU_ISSET(from, &cube.v[i].cpus))
+			v = i;
+	ASSERT_GE(v, 0);
+	snprintf(cpus, sizeof(cpus), "%d,%d", from, to);
+	ASSERT_EQ(0, hc_write_file(CG "/cpuset.cpus", cpus));
+	self->kids[self->nkids] = hc_spawn(0);
+	snprintf(pid, sizeof(pid), "%d", self->kids[self->nkids]);
+	ASSERT_EQ(0, hc_write_file(CG "/cgroup.procs", pid));
+	self->nkids++;
+	usleep(100000);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v, 0));
+	ASSERT_EQ(0, hc_fault(&self->h, 1, from, -1, NULL));
+	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
+	EXPECT_TRUE(CPU_COUNT(&a) == 1 && CPU_ISSET(to, &a))
+		TH_LOG("after the fault the task has %d CPUs, CPU %d %s", CPU_COUNT(&a), to,
+		       CPU_ISSET(to, &a) ? "among them" : "not among them");
+	{
+		struct hc_task t[4];
+
+		ASSERT_EQ(1, hc_get_tasks(&self->h, t, 4));
+		EXPECT_EQ(HCUBE_TASK_ACTIVE, t[0].state);
+	}
+	hc_fault(&self->h, 0, from, -1, NULL);
+}
+
+/*
  * A dry run reads and plans: with a task whose cpuset just left its
  * vertex, it changes no mask, no state and no counter but dry_runs.
  */
