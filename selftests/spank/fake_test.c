@@ -4,7 +4,7 @@
  * kernel (selftests/hcubectl/fakekernel.c, LD_PRELOAD): requests validated
  * with the module's generated policies, the vertex dump parsed, errors with
  * their extended acks, the policy read and set; then hs_register() with
- * real processes of another user (as root): their bindings widened and
+ * real processes of another user (as root): their bindings read and
  * the requests sent, or on a refusal everything undone.
  *
  * Run by selftests/spank/Makefile with LD_PRELOAD, HCUBE_FAKE_LOG and
@@ -234,9 +234,9 @@ TEST_F(step, registered)
 	snprintf(want, sizeof(want), " pids %d,%d,%d ", self->pids[0], self->pids[1],
 		 self->pids[2]);
 	EXPECT_NE(NULL, strstr(line, want)) TH_LOG("%s", line);
-	/* widened to what the cpuset allows: the module narrows it (not the fake) */
+	/* Slurm's binding stays until the module gives the vertex's (not the fake) */
 	for (i = 0; i < NTASKS; i++)
-		EXPECT_TRUE(affinity_is(self->pids[i], &self->all));
+		EXPECT_TRUE(affinity_is(self->pids[i], &self->cpu0));
 }
 
 /* One refused: none stays registered, every binding comes back. */
@@ -333,8 +333,8 @@ TEST_F(step, policy_asked_for)
 	hs_register(&self->rq, 10000, &res);
 	ASSERT_EQ(0, res.err) TH_LOG("%s", res.text);
 	EXPECT_STREQ("", res.warning);
-	/* the first call widened them, and the fake does not narrow them */
-	EXPECT_STREQ("policy dem (was mcwa); 3 placed by the module", res.text);
+	/* still bound to CPU 0: the fake does not move them */
+	EXPECT_STREQ("policy dem (was mcwa); 3 on vertex 0", res.text);
 	EXPECT_EQ(HCUBE_POLICY_MCWA, res.old_policy);
 	EXPECT_EQ(HCUBE_POLICY_DEM, res.new_policy);
 	EXPECT_EQ(HCUBE_POLICY_DEM, saved_policy());

@@ -44,7 +44,7 @@ int hs_parse_option(const char *arg);
 struct hs_task {
 	pid_t pid;
 	cpu_set_t bound;	/* its affinity after Slurm's binding */
-	cpu_set_t allowed;	/* everything its cpuset allows */
+	cpu_set_t allowed;	/* what its cpuset allows (cpuset.cpus.effective) */
 	int vertex;		/* the vertex chosen, or -1: the module places it */
 };
 

@@ -10,16 +10,18 @@
  * module's permission test is then the one it makes for hcubectl run by
  * that user: the tasks must be the caller's own. The helper
  *
- * 1. reads each task's affinity (Slurm's binding), then widens it to
- *    everything the task's cpuset allows (the kernel clips the request to
- *    it), so that the module, which takes a task's mask at registration
- *    as its cpuset's allowance, may move the task anywhere in its step's
- *    cpuset but nowhere else;
+ * 1. reads each task's affinity (Slurm's binding) and what its cpuset
+ *    allows (its cpuset.cpus.effective): a binding narrower than that is
+ *    Slurm's choice. The module reads the cpuset itself and never gives
+ *    a task a CPU outside it; the binding is what it saves, and gives
+ *    back when it lets the task go;
  * 2. chooses each task's vertex from its binding (hs_choose_vertices());
- * 3. sets the node's policy if the step asked for one and may;
- * 4. registers the tasks, one TASK_ADD per vertex, and if any is refused,
- *    unregisters those it registered and gives every task its binding
- *    back: the step then runs as without the plugin.
+ * 3. registers the tasks, one TASK_ADD per vertex, and if any is refused,
+ *    unregisters those it registered, which gives them their binding
+ *    back: the step then runs as without the plugin;
+ * 4. sets the node's policy if the step asked for one and may: with
+ *    CAP_SYS_NICE too, which the module asks of what moves others' tasks,
+ *    raised for that request alone (the registrations do not have it).
  *
  * It writes a struct hs_result to a pipe and exits; slurmstepd logs it.
  * The helper never calls Slurm's functions: slurmstepd has threads, and a
@@ -100,6 +102,22 @@ static void say(struct hs_result *res, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The helper's capabilities: @permitted and @effective, as masks of CAP_*. */
+static int caps_set(uint64_t permitted, uint64_t effective)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+
+	caps[0].permitted = (uint32_t)permitted;
+	caps[1].permitted = (uint32_t)(permitted >> 32);
+	caps[0].effective = (uint32_t)effective;
+	caps[1].effective = (uint32_t)(effective >> 32);
+	return syscall(SYS_capset, &hdr, caps) ? -errno : 0;
+}
+
+#define CAPS_NET_ADMIN	(1ULL << CAP_NET_ADMIN)
+#define CAPS_SYS_NICE	(1ULL << CAP_SYS_NICE)
+
 /*
  * Take the tasks' credentials, with CAP_NET_ADMIN only (when this process
  * has it: else none, and the module will refuse what needs it).
@@ -108,7 +126,8 @@ int hs_become_user(const struct hs_request *rq, struct hs_result *res)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
-	const int i = CAP_TO_INDEX(CAP_NET_ADMIN);
+	/* CAP_SYS_NICE kept aside (permitted, not effective) for the policy */
+	uint64_t keep = rq->policy >= 0 && rq->user_policy ? CAPS_SYS_NICE : 0;
 
 	/* slurmd may run as the user itself (a personal test cluster) */
 	bool same = getuid() == rq->uid && geteuid() == rq->uid;
@@ -123,11 +142,9 @@ int hs_become_user(const struct hs_request *rq, struct hs_result *res)
 		    strerror(-err));
 		return err;
 	}
-	caps[i].permitted = caps[i].effective = CAP_TO_MASK(CAP_NET_ADMIN);
-	if (syscall(SYS_capset, &hdr, caps)) {
-		memset(caps, 0, sizeof(caps));
-		if (syscall(SYS_capset, &hdr, caps)) {
-			err = -errno;
+	if (caps_set(CAPS_NET_ADMIN | keep, CAPS_NET_ADMIN)) {
+		err = caps_set(0, 0);
+		if (err) {
 			say(res, "cannot drop root's capabilities: %s", strerror(-err));
 			return err;
 		}
@@ -182,41 +199,68 @@ static int wait_for_owner(const struct hs_task *t, size_t n, uid_t uid,
 	return 0;
 }
 
-/*
- * Every task's binding, then its mask widened to all its cpuset allows;
- * *nwide: how many were widened (to give their binding back).
- */
-static int widen(struct hs_task *t, size_t n, size_t *nwide, struct hs_result *res)
+/* The first line of @path into @buf, without its newline: 0 or -1. */
+static int first_line(const char *path, char *buf, size_t size)
 {
-	cpu_set_t all;
-	int cpu, err;
+	FILE *f = fopen(path, "r");
+	int ok;
 
-	CPU_ZERO(&all);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		CPU_SET(cpu, &all);
-	for (*nwide = 0; *nwide < n; ++*nwide) {
-		struct hs_task *ti = &t[*nwide];
-
-		if (sched_getaffinity(ti->pid, sizeof(ti->bound), &ti->bound) ||
-		    sched_setaffinity(ti->pid, sizeof(all), &all) ||
-		    sched_getaffinity(ti->pid, sizeof(ti->allowed), &ti->allowed)) {
-			err = -errno;
-			say(res, "task pid %d: its CPU affinity: %s", (int)ti->pid, strerror(-err));
-			/* its binding, if it was read */
-			*nwide += !CPU_EQUAL(&ti->bound, &ti->allowed) && CPU_COUNT(&ti->bound);
-			return err;
-		}
-	}
-	return 0;
+	if (!f)
+		return -1;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return ok ? 0 : -1;
 }
 
-/* Give every task its binding back. */
-static void unwiden(const struct hs_task *t, size_t n)
+/*
+ * What @pid's cpuset allows: cpuset.cpus.effective of its cgroup v2
+ * directory, or of the nearest one above it that has the file; without
+ * cgroup v2 at /sys/fs/cgroup, the online CPUs.
+ */
+static void cpuset_allows(pid_t pid, cpu_set_t *allowed)
+{
+	char path[4200], line[4096], *dir, *slash;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
+	if (!first_line(path, line, sizeof(line)) && !strncmp(line, "0::/", 4)) {
+		dir = line + 3;
+		for (;;) {
+			snprintf(path, sizeof(path), "/sys/fs/cgroup%s/cpuset.cpus.effective",
+				 strcmp(dir, "/") ? dir : "");
+			if (!first_line(path, path, sizeof(path)) &&
+			    !hcl_cpulist_parse(path, allowed))
+				return;
+			slash = strrchr(dir, '/');
+			if (!slash || slash == dir)
+				break;
+			*slash = 0;
+		}
+		if (!first_line("/sys/fs/cgroup/cpuset.cpus.effective", line, sizeof(line)) &&
+		    !hcl_cpulist_parse(line, allowed))
+			return;
+	}
+	if (first_line("/sys/devices/system/cpu/online", line, sizeof(line)) ||
+	    hcl_cpulist_parse(line, allowed))
+		sched_getaffinity(1, sizeof(*allowed), allowed);
+}
+
+/* Every task's binding, and what its cpuset allows. */
+static int read_bindings(struct hs_task *t, size_t n, struct hs_result *res)
 {
 	size_t i;
+	int err;
 
-	for (i = 0; i < n; i++)
-		sched_setaffinity(t[i].pid, sizeof(t[i].bound), &t[i].bound);
+	for (i = 0; i < n; i++) {
+		if (sched_getaffinity(t[i].pid, sizeof(t[i].bound), &t[i].bound)) {
+			err = -errno;
+			say(res, "task pid %d: its CPU affinity: %s", (int)t[i].pid,
+			    strerror(-err));
+			return err;
+		}
+		cpuset_allows(t[i].pid, &t[i].allowed);
+	}
+	return 0;
 }
 
 /* A kernel error: what failed, the errno, the module's message. */
@@ -227,38 +271,62 @@ static void refused(struct hcl *c, struct hs_result *res, int err, const char *w
 	say(res, "%s: %s%s%s", what, strerror(-err), *msg ? ": " : "", msg);
 }
 
-/* Set the node's policy if asked and allowed; a line for the user if not. */
-static int set_policy(struct hcl *c, const struct hs_request *rq, struct hs_result *res)
+/*
+ * Set the node's policy if asked and allowed; a line for the user if not.
+ * The request has CAP_SYS_NICE (kept permitted by hs_become_user()), on a
+ * connection of its own opened with it, which is then dropped for good.
+ */
+static int set_policy(const struct hs_request *rq, struct hs_result *res)
 {
+	struct hcl *c = NULL;
 	uint32_t now;
 	int err;
 
 	if (rq->policy < 0)
 		return 0;
-	err = hcl_policy_get(c, &now);
+	if (rq->user_policy)
+		caps_set(CAPS_NET_ADMIN | CAPS_SYS_NICE, CAPS_NET_ADMIN | CAPS_SYS_NICE);
+	err = hcl_open(&c, 5000);
+	if (!err)
+		err = hcl_policy_get(c, &now);
 	if (err) {
 		refused(c, res, err, "reading the node's policy");
-		return err;
+		goto out;
 	}
 	if (now == (uint32_t)rq->policy)
-		return 0;
+		goto out;
 	if (!rq->user_policy) {
 		snprintf(res->warning, sizeof(res->warning), "--hcube=%s not applied: this "
 			 "node balances with %s, which its administrator sets",
 			 hcl_policy_name((uint32_t)rq->policy),
 			 hcl_policy_name(now) ? hcl_policy_name(now) : "?");
-		return 0;
+		goto out;
 	}
 	err = hcl_policy_set(c, (uint32_t)rq->policy);
 	if (err) {
 		refused(c, res, err, "setting the node's policy");
-		return err;
+		goto out;
 	}
 	res->old_policy = (int)now;
 	res->new_policy = rq->policy;
-	say(res, "policy %s (was %s); ", hcl_policy_name((uint32_t)rq->policy),
-	    hcl_policy_name(now) ? hcl_policy_name(now) : "?");
-	return 0;
+	{
+		/* before what the registration said (cut at the end if need be) */
+		char head[64], text[sizeof(res->text)];
+		size_t hl;
+
+		snprintf(head, sizeof(head), "policy %s (was %s); ",
+			 hcl_policy_name((uint32_t)rq->policy),
+			 hcl_policy_name(now) ? hcl_policy_name(now) : "?");
+		hl = strlen(head);
+		memcpy(text, head, hl);
+		memcpy(text + hl, res->text, sizeof(text) - hl - 1);
+		text[sizeof(text) - 1] = 0;
+		memcpy(res->text, text, sizeof(text));
+	}
+out:
+	hcl_close(c);
+	caps_set(CAPS_NET_ADMIN, CAPS_NET_ADMIN);
+	return err;
 }
 
 /*
@@ -328,7 +396,7 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 {
 	struct hs_task *t = calloc(rq->n ? rq->n : 1, sizeof(*t));
 	struct hcl_vertex *v = NULL;
-	size_t i, nv = 0, nwide = 0;
+	size_t i, nv = 0;
 	struct hcl *c = NULL;
 	int err;
 
@@ -354,18 +422,14 @@ static int helper(const struct hs_request *rq, struct hs_result *res)
 	if (!err)
 		err = wait_for_owner(t, rq->n, rq->uid, res);
 	if (!err)
-		err = widen(t, rq->n, &nwide, res);
+		err = read_bindings(t, rq->n, res);
 	if (!err) {
 		hs_choose_vertices(t, rq->n, v, nv);
-		err = set_policy(c, rq, res);
-	}
-	if (!err)
 		err = add_by_vertex(c, t, rq->n, res);
-	if (err) {
-		unwiden(t, nwide);
-		if (res->new_policy >= 0 && !hcl_policy_set(c, (uint32_t)res->old_policy))
-			res->new_policy = res->old_policy = -1;
 	}
+	/* registered with the node's policy; the step's, when it may */
+	if (!err && set_policy(rq, res))
+		err = 0;	/* the line says so; the tasks stay registered */
 	hcl_close(c);
 	free(v);
 	free(t);
