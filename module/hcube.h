@@ -272,8 +272,9 @@ struct hcube {
 	unsigned long last_auto;	/* jiffies of the last automatic rebalance */
 	struct hcube_report report;	/* the last one built */
 	struct delayed_work auto_work;	/* the automatic trigger, when due */
-	struct delayed_work retry_work;	/* remasks that failed, when any did */
-	u32 retries;
+	struct delayed_work retry_work;	/* passes: remasks that failed, hotplug */
+	u32 retries;			/* passes for failed remasks so far */
+	u32 settle;			/* passes left after hotplug */
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
 	/* the netlink layer's, while the family is registered */

@@ -111,7 +111,11 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 			cond_resched();
 			if (err == -EXDEV) {
 				/* its cpuset has no CPU there: the nearest it allows */
-				hcube_task_evacuate(hc, t, r);
+				if (!hcube_task_evacuate(hc, t, r) &&
+				    t->state == HCUBE_TASK_ACTIVE && t->vertex != i) {
+					load[t->vertex]++;
+					moved++;
+				}
 				continue;
 			}
 			if (err) {
@@ -338,14 +342,28 @@ static void hcube_remask_dirty(struct hcube *hc)
 		hc->retries = 0;
 }
 
+/*
+ * Passes after a remask failed (a CPU coming online not active yet), and
+ * after hotplug while the cpusets settle: a cpuset learns of a CPU that
+ * came online in its own work, after hcube's, and until then it does not
+ * allow it; the passes at 10, 20, ... 1280 ms give the tasks the CPU once
+ * their cpuset has it. Bounded: then nothing runs until the next event.
+ */
+#define HCUBE_SETTLE_PASSES	8
+
 static void hcube_retry_workfn(struct work_struct *work)
 {
 	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
 					retry_work);
 
 	hcube_lock(hc);
-	if (!hc->stopping && ++hc->retries <= 32)
+	if (!hc->stopping && (hc->settle || ++hc->retries <= 32))
 		hcube_pass_start(hc);
+	if (!hc->stopping && hc->settle) {
+		hc->settle--;
+		mod_delayed_work(hc->wq, &hc->retry_work,
+				 msecs_to_jiffies(10U << (HCUBE_SETTLE_PASSES - hc->settle)));
+	}
 	hcube_unlock(hc);
 }
 
@@ -412,14 +430,18 @@ static void hcube_pass_workfn(struct work_struct *work)
  * After the vertices' states changed: new masks for the tasks of the
  * vertices whose CPUs changed, tasks off vertices that can no longer run
  * them (nearest first) and, when some had to move, a rebalance with the
- * configured policy. After hotplug, a pass: cpusets rewrite their tasks'
- * masks then.
+ * configured policy. After hotplug, a pass, and a few more while the
+ * cpusets settle: cpusets rewrite their tasks' masks then, and learn of a
+ * CPU that came online after hcube does.
  */
 void hcube_after_change(struct hcube *hc, u32 trigger)
 {
 	hcube_remask_dirty(hc);
-	if (trigger == HCUBE_REASON_HOTPLUG)
+	if (trigger == HCUBE_REASON_HOTPLUG && !hc->stopping) {
 		hcube_pass_start(hc);
+		hc->settle = HCUBE_SETTLE_PASSES;
+		mod_delayed_work(hc->wq, &hc->retry_work, msecs_to_jiffies(10));
+	}
 	hcube_report_reset(&hc->report, hc);
 	if (!hcube_evacuate_all(hc, &hc->report)) {
 		hcube_auto_schedule(hc);

@@ -202,6 +202,7 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
  */
 TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 {
+	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
 	int n = get_nprocs(), from = 2, to = n - 1, v = -1, i;
 	char cpus[32], pid[32];
 	cpu_set_t a;
@@ -221,7 +222,10 @@ TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 	self->nkids++;
 	usleep(100000);
 	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v, 0));
+	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	ASSERT_EQ(0, hc_fault(&self->h, 1, from, -1, NULL));
+	ASSERT_EQ(0, hc_stats(&self->h, s));
+	EXPECT_EQ(s0[HCUBE_S_A_EVACUATIONS] + 1, s[HCUBE_S_A_EVACUATIONS]);
 	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
 	EXPECT_TRUE(CPU_COUNT(&a) == 1 && CPU_ISSET(to, &a))
 		TH_LOG("after the fault the task has %d CPUs, CPU %d %s", CPU_COUNT(&a), to,
