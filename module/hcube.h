@@ -122,6 +122,7 @@ enum {
 	HCUBE_TF_REMOVED,	/* unregistered by a command or the unload */
 	HCUBE_TF_ROOT,		/* a thread of the process a TASK_ADD pid named */
 	HCUBE_TF_MOVED,		/* given a mask since the last verification */
+	HCUBE_TF_WIDENED,	/* pending, born with its creator's widened mask */
 };
 
 static inline struct cpumask *hcube_task_given(struct hcube_task *t)
@@ -212,9 +213,11 @@ struct hcube_batch {
 
 struct hcube_cs_cache {
 	u32 n, next;
+	u32 gen;		/* the verification round (hcube_cs_new_round()) */
 	struct {
 		struct cgroup_subsys_state *css;	/* referenced */
 		cpumask_var_t allowed;
+		u32 fresh;	/* read in verification round gen */
 	} e[HCUBE_CS_ENTRIES];
 	char *buf;		/* a cpuset file's text */
 	size_t bufsize;
@@ -357,6 +360,7 @@ const struct cpumask *hcube_cs_lookup(struct hcube *hc,
 				      struct cgroup_subsys_state *css);
 const struct cpumask *hcube_cs_allowed(struct hcube *hc, struct task_struct *p,
 				       struct cgroup_subsys_state **cssp);
+void hcube_cs_new_round(struct hcube *hc);
 int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
 int hcube_cs_fallback_of(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
 struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p);
@@ -385,7 +389,6 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r);
 int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
 			struct hcube_report *r);
-u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
 bool hcube_task_others(struct hcube *hc, struct hcube_task *t);
 void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
@@ -476,6 +479,24 @@ void hcube_events_last_pass(struct hcube *hc);
 int hcube_nl_init(struct hcube *hc);
 void hcube_nl_exit(struct hcube *hc);
 
+/* hcube_mask.c: whose is a task's mask */
+/* Whose mask an active task has (hcube_mask_whose()). */
+enum { HCUBE_MASK_OURS, HCUBE_MASK_KERNEL, HCUBE_MASK_OTHER };
+
+/* What hcube_mask_whose() looks at: a record's fields, read once. */
+struct hcube_whose {
+	struct task_struct *p;
+	const struct cpumask *given, *now;
+	u32 vertex, epoch;
+	struct cpumask *tmp, *tmp2;	/* scratch */
+	char *buf;			/* room for a cpuset file's text */
+	size_t size;
+};
+
+void hcube_mask_read(struct task_struct *p, struct cpumask *dst);
+int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w);
+u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
+
 /*
  * The phases of a rebalance, timed only in the module that `make bench`
  * builds with HCUBE_BENCH_PHASES=y (module/hcube_bench.c, which logs them):
@@ -494,13 +515,15 @@ enum hcube_bench_phase {
 #ifdef HCUBE_BENCH_PHASES
 void hcube_bench_start(void);
 void hcube_bench_mark(enum hcube_bench_phase ph);
-void hcube_bench_set_cpus(u64 ns);
 void hcube_bench_report(struct hcube *hc, u32 moved);
+/* set_cpus_allowed_ptr(), timed */
+int hcube_bench_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask);
+#define hcube_set_cpus_allowed	hcube_bench_set_cpus_allowed
 #else
 static inline void hcube_bench_start(void) { }
 static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
-static inline void hcube_bench_set_cpus(u64 ns) { }
 static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
+#define hcube_set_cpus_allowed	set_cpus_allowed_ptr
 #endif
 
 #endif

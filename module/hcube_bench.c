@@ -35,10 +35,14 @@ void hcube_bench_mark(enum hcube_bench_phase ph)
 	hcube_bench.at[ph] = local_clock();
 }
 
-void hcube_bench_set_cpus(u64 ns)
+int hcube_bench_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
 {
-	hcube_bench.set_cpus_ns += ns;
+	u64 t0 = local_clock();
+	int err = set_cpus_allowed_ptr(p, mask);
+
+	hcube_bench.set_cpus_ns += local_clock() - t0;
 	hcube_bench.set_cpus_calls++;
+	return err;
 }
 
 /* The phases between marks; a phase not reached counts 0. */

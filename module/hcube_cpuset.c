@@ -208,17 +208,15 @@ int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
 
 #endif
 
-/* The cache entry of @css, or NULL. */
-static struct cpumask *hcube_cs_find(struct hcube *hc,
-				     struct cgroup_subsys_state *css)
+/* The cache slot of @css, or -1. */
+static int hcube_cs_index(struct hcube_cs_cache *c, struct cgroup_subsys_state *css)
 {
-	struct hcube_cs_cache *c = &hc->cs;
 	u32 i;
 
 	for (i = 0; i < c->n; i++)
 		if (c->e[i].css == css)
-			return c->e[i].allowed;
-	return NULL;
+			return i;
+	return -1;
 }
 
 /**
@@ -231,7 +229,45 @@ static struct cpumask *hcube_cs_find(struct hcube *hc,
 const struct cpumask *hcube_cs_lookup(struct hcube *hc,
 				      struct cgroup_subsys_state *css)
 {
-	return hcube_cs_find(hc, css);
+	int i = hcube_cs_index(&hc->cs, css);
+
+	return i < 0 ? NULL : hc->cs.e[i].allowed;
+}
+
+/* A cache slot for @css, emptied: the next free, else the oldest. */
+static u32 hcube_cs_slot(struct hcube_cs_cache *c)
+{
+	u32 i;
+
+	if (c->n < HCUBE_CS_ENTRIES) {
+		i = c->n++;
+	} else {
+		i = c->next;
+		c->next = (c->next + 1) % HCUBE_CS_ENTRIES;
+		if (!IS_ERR_OR_NULL(c->e[i].css))
+			css_put(c->e[i].css);
+	}
+	c->e[i].css = NULL;
+	c->e[i].fresh = c->gen - 1;
+	return i;
+}
+
+/* Read @p's cpuset (@css) into slot @i; the slot stays empty on error. */
+static int hcube_cs_fill(struct hcube_cs_cache *c, u32 i, struct task_struct *p,
+			 struct cgroup_subsys_state *css)
+{
+	int err = hcube_cs_read(p, false, c->e[i].allowed, c->buf, c->bufsize);
+
+	if (err) {
+		/* no css matches it but a disabled cpuset's NULL */
+		c->e[i].css = ERR_PTR(-ENOENT);
+		return err;
+	}
+	if (css)
+		css_get(css);
+	c->e[i].css = css;
+	c->e[i].fresh = c->gen;
+	return 0;
 }
 
 /**
@@ -249,56 +285,64 @@ const struct cpumask *hcube_cs_allowed(struct hcube *hc, struct task_struct *p,
 {
 	struct hcube_cs_cache *c = &hc->cs;
 	struct cgroup_subsys_state *css = hcube_cs_of(p);
-	struct cpumask *m = hcube_cs_find(hc, css);
-	u32 i;
+	int i = hcube_cs_index(c, css);
 	int err;
 
 	*cssp = css;
-	if (m)
-		return m;
-	if (c->n < HCUBE_CS_ENTRIES) {
-		i = c->n++;
-	} else {
-		i = c->next;
-		c->next = (c->next + 1) % HCUBE_CS_ENTRIES;
-		if (c->e[i].css)
-			css_put(c->e[i].css);
+	if (i < 0) {
+		i = hcube_cs_slot(c);
+		err = hcube_cs_fill(c, i, p, css);
+		if (err)
+			return ERR_PTR(err);
 	}
-	c->e[i].css = NULL;
-	err = hcube_cs_read(p, false, c->e[i].allowed, c->buf, c->bufsize);
-	if (err) {
-		/* the slot stays, empty: no css matches NULL but a disabled cpuset's */
-		c->e[i].css = ERR_PTR(-ENOENT);
-		return ERR_PTR(err);
-	}
-	if (css)
-		css_get(css);
-	c->e[i].css = css;
-	*cssp = css;
 	return c->e[i].allowed;
 }
 
 /**
- * hcube_cs_refresh() - read again what @p's cpuset allows
+ * hcube_cs_new_round() - start a verification round
+ * @hc: the cube, locked
+ *
+ * What hcube_cs_refresh() reads from now on is read again, once per cpuset:
+ * after the masks the round verifies were set.
+ */
+void hcube_cs_new_round(struct hcube *hc)
+{
+	hc->cs.gen++;
+}
+
+/**
+ * hcube_cs_refresh() - what @p's cpuset allows, read again this round
  * @hc: the cube, locked
  * @p: the task
  * @dst: the CPUs
  *
- * For the verification of masks set meanwhile: a fresh read, which also
- * replaces what the operation keeps for that cpuset.
+ * For the verification of masks set meanwhile: the first look-up of a
+ * cpuset in a round (hcube_cs_new_round()) reads it afresh, and replaces
+ * what the operation keeps for it; the others of the round get that.
  * Return: 0, or -errno.
  */
 int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *dst)
 {
-	struct cpumask *m;
+	struct hcube_cs_cache *c = &hc->cs;
+	struct cgroup_subsys_state *css = hcube_cs_of(p);
+	int i = hcube_cs_index(c, css);
 	int err;
 
-	err = hcube_cs_read(p, false, dst, hc->cs.buf, hc->cs.bufsize);
-	if (err)
-		return err;
-	m = hcube_cs_find(hc, hcube_cs_of(p));
-	if (m)
-		cpumask_copy(m, dst);
+	if (i >= 0 && c->e[i].fresh != c->gen) {
+		/* read again in place: the slot is emptied first, as it may fail */
+		if (!IS_ERR_OR_NULL(c->e[i].css))
+			css_put(c->e[i].css);
+		c->e[i].css = NULL;
+		err = hcube_cs_fill(c, i, p, css);
+		if (err)
+			return err;
+	} else if (i < 0) {
+		i = hcube_cs_slot(c);
+		err = hcube_cs_fill(c, i, p, css);
+		if (err)
+			return err;
+	}
+	cpumask_copy(dst, c->e[i].allowed);
 	return 0;
 }
 

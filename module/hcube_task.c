@@ -274,63 +274,7 @@ int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
 	return err;
 }
 
-/* @p's mask, read as the scheduler writes it, under its pi_lock. */
-static void hcube_task_mask(struct task_struct *p, struct cpumask *dst)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	cpumask_copy(dst, &p->cpus_mask);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
-}
-
 static void hcube_batch_unlock_cpus(struct hcube *hc);
-
-/* Whose mask an active task has (hcube_task_whose()). */
-enum { HCUBE_MASK_OURS, HCUBE_MASK_KERNEL, HCUBE_MASK_OTHER };
-
-/* What hcube_task_whose() looks at: a record's fields, read once. */
-struct hcube_whose {
-	struct task_struct *p;
-	const struct cpumask *given, *now;
-	u32 vertex, epoch;
-	struct cpumask *tmp, *tmp2;	/* scratch */
-	char *buf;			/* room for a cpuset file's text */
-	size_t size;
-};
-
-/*
- * Whose is a task's mask, which is not the one hcube gave (@w->now, read
- * under its pi_lock)? The kernel's when it is what the task's cpuset sets
- * (its CPUs, on the online CPUs: a cpuset.cpus write, a partition, a move
- * to another cgroup), or, after a CPU of the given mask went offline, what
- * the scheduler falls back to (every possible CPU, or on cgroup v2 the
- * cpuset's cpuset.cpus). Anyone else's otherwise. An affinity set by hand
- * to exactly the cpuset's CPUs cannot be told from the cpuset's own.
- */
-static int hcube_task_whose(struct hcube *hc, const struct hcube_whose *w)
-{
-	bool offline;
-
-	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size)) {
-		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
-		cpumask_and(w->tmp2, w->now, cpu_online_mask);
-		if (cpumask_equal(w->tmp, w->tmp2) &&
-		    cpumask_subset(w->now, cpu_possible_mask))
-			return HCUBE_MASK_KERNEL;
-	}
-	offline = w->vertex < hc->nv &&
-		  (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
-		   !cpumask_subset(w->given, cpu_active_mask));
-	if (!offline)
-		return HCUBE_MASK_OTHER;
-	if (cpumask_equal(w->now, cpu_possible_mask))
-		return HCUBE_MASK_KERNEL;
-	if (!hcube_cs_read(w->p, true, w->tmp, w->buf, w->size) &&
-	    cpumask_equal(w->now, w->tmp))
-		return HCUBE_MASK_KERNEL;
-	return HCUBE_MASK_OTHER;
-}
 
 /* Whose is @t's mask now? Under hcube.lock. */
 static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
@@ -345,12 +289,12 @@ static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
 
 	if (hcube_mask_equal(&p->cpus_mask, hcube_task_given(t)))
 		return HCUBE_MASK_OURS;
-	hcube_task_mask(p, hc->scratch);
+	hcube_mask_read(p, hc->scratch);
 	if (cpumask_equal(hc->scratch, hcube_task_given(t)))
 		return HCUBE_MASK_OURS;
 	/* the cpuset is read outside the hotplug lock */
 	hcube_batch_unlock_cpus(hc);
-	return hcube_task_whose(hc, &w);
+	return hcube_mask_whose(hc, &w);
 }
 
 /**
@@ -363,56 +307,6 @@ static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
 bool hcube_task_others(struct hcube *hc, struct hcube_task *t)
 {
 	return hcube_task_owner(hc, t) == HCUBE_MASK_OTHER;
-}
-
-/**
- * hcube_task_state() - the state a listing shows for @t
- * @hc: the cube (not locked: a dump)
- * @t: the record, referenced
- * @buf: room for a cpuset file's text
- * @size: its size
- *
- * An active task whose mask someone else changed shows as changed before
- * hcube acts on it.
- * Return: enum hcube_task_state.
- */
-u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size)
-{
-	struct hcube_whose w = { .p = t->task, .buf = buf, .size = size };
-	cpumask_var_t given, now, a, b;
-	u32 state = READ_ONCE(t->state);
-
-	if (state != HCUBE_TASK_ACTIVE ||
-	    hcube_mask_equal(&t->task->cpus_mask, hcube_task_given(t)))
-		return state;
-	if (!alloc_cpumask_var(&given, GFP_KERNEL))
-		return state;
-	if (!alloc_cpumask_var(&now, GFP_KERNEL))
-		goto free_given;
-	if (!alloc_cpumask_var(&a, GFP_KERNEL))
-		goto free_now;
-	if (!alloc_cpumask_var(&b, GFP_KERNEL))
-		goto free_a;
-	/* a move may change them meanwhile: a snapshot */
-	cpumask_copy(given, hcube_task_given(t));
-	w.vertex = READ_ONCE(t->vertex);
-	w.epoch = READ_ONCE(t->epoch);
-	hcube_task_mask(t->task, now);
-	w.given = given;
-	w.now = now;
-	w.tmp = a;
-	w.tmp2 = b;
-	if (!cpumask_equal(now, given) &&
-	    hcube_task_whose(hc, &w) == HCUBE_MASK_OTHER)
-		state = HCUBE_TASK_CHANGED;
-	free_cpumask_var(b);
-free_a:
-	free_cpumask_var(a);
-free_now:
-	free_cpumask_var(now);
-free_given:
-	free_cpumask_var(given);
-	return state;
 }
 
 /* A TASK_NTF about @t. */
@@ -475,15 +369,7 @@ static void hcube_batch_room(struct hcube *hc)
 
 static int hcube_set_one(struct task_struct *p, const struct cpumask *mask)
 {
-#ifdef HCUBE_BENCH_PHASES
-	u64 t0 = local_clock();
-	int err = set_cpus_allowed_ptr(p, mask);
-
-	hcube_bench_set_cpus(local_clock() - t0);
-	return err;
-#else
-	return set_cpus_allowed_ptr(p, mask);
-#endif
+	return hcube_set_cpus_allowed(p, mask);
 }
 
 /*
@@ -850,6 +736,8 @@ static void hcube_batch_verify(struct hcube *hc)
 	b->verifying = true;
 	for (round = 0; b->n; round++) {
 		hcube_batch_unlock_cpus(hc);
+		/* each cpuset of the batch read once, after its masks were set */
+		hcube_cs_new_round(hc);
 		n = b->n;
 		memcpy(t, b->t, n * sizeof(*t));
 		b->n = 0;
