@@ -19,7 +19,7 @@ include scripts/Makefile.common
 # run deps first and the rest in a sub-make. KVER ?= is recursive too.
 SUBMAKE = $(MAKE) --no-print-directory BUILD=$(BUILD)
 
-.PHONY: all deps tools tools-san mpi module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
+.PHONY: ynl all deps tools tools-san mpi module module-check selftests check-ksft check-vm check-rt check-debug soak check-hcubectl check-spec gen check-gen check-vm-dmesg demo demo-vm demo-plan check check-core check-style fuzz bench-core bench demo clean
 
 all: tools mpi spank module
 
@@ -44,6 +44,13 @@ module-check:
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok module: sparse and W=1 clean"
 	@echo "# module: no call cycle between the module's files"
 	@scripts/check-cycles.py $$(ls $(MODCHECK)/module/*.o | grep -v '/hcube\.mod\.o$$')
+	@echo "# module: the same in the build of make bench (HCUBE_BENCH_PHASES=y), W=1"
+	@rm -rf $(MODCHECK)-bench && cp -r $(MODCHECK) $(MODCHECK)-bench && \
+	find $(MODCHECK)-bench -name '*.o' -o -name '*.ko' -o -name '*.cmd' | xargs rm -f
+	@out=$$($(MAKE) -s --no-print-directory -C $(KDIR) M=$(abspath $(MODCHECK)-bench) W=1 \
+		HCUBE_BENCH_PHASES=y modules 2>&1 | grep -v "Skipping BTF generation" ); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi
+	@scripts/check-cycles.py $$(ls $(MODCHECK)-bench/module/*.o | grep -v '/hcube\.mod\.o$$')
 
 deps:
 	@scripts/deps.sh
@@ -75,7 +82,7 @@ spank:
 	@$(SUBMAKE) -C tools/hcube-spank all
 
 # What the host checks share, made before they run side by side (make -j).
-SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) tools tools-san mpi spank
+SHARED := $(CORE_LIB) $(CORE_LIB_SAN) $(LSRC_STAMP) $(YNL_STAMP) tools tools-san mpi spank
 
 # The core's host tests, the fuzzer and the core's benchmark (selftests/core).
 check-core: $(SHARED)
@@ -109,7 +116,7 @@ check-slurm: module tools spank
 # The kernel selftests (selftests/hcube/Makefile, on the kernel's lib.mk):
 # built on the host and installed into $(BUILD)/kselftest, the tree that
 # run_kselftest.sh runs inside the VM.
-selftests: tools $(LSRC_STAMP)
+selftests: tools $(LSRC_STAMP) $(YNL_STAMP)
 	$(MAKE) -C selftests/hcube BUILD=$(abspath $(BUILD)) OUTPUT=$(abspath $(BUILD))/selftests/hcube \
 		install INSTALL_PATH=$(abspath $(BUILD))/kselftest
 
@@ -176,14 +183,22 @@ check-style: $(LSRC_STAMP)
 check-vm-dmesg:
 	@selftests/vm/check-dmesg-test.sh | tail -1
 
-# The YNL spec against the uAPI header (names, values, enum members).
-check-spec:
+# The kernel's YNL CLI, library and schemas (scripts/Makefile.common).
+ynl: $(YNL_STAMP)
+
+# The YNL spec: against the uAPI header (names, values, enum members);
+# against the rules of its protocol (our own check, and its self-test);
+# read by the kernel's own YNL library with the kernel's schema.
+check-spec: $(YNL_STAMP)
 	@/usr/bin/python3 selftests/spec/check_spec.py
+	@/usr/bin/python3 selftests/spec/check_schema.py
+	@/usr/bin/python3 selftests/spec/check_schema.py --selftest
+	@/usr/bin/python3 selftests/spec/check_kernel_ynl.py $(YNL)
 
 # The files generated from the YNL spec (Documentation/netlink/hcube-ynl-gen.rst):
 # `make gen` writes them, check-gen fails when the committed ones differ from
 # a fresh generation.
-GEN := uapi/linux/hcube.h module/hcube_nl_gen.h module/hcube_nl_gen.c \
+GEN := uapi/linux/hcube.h module/hcube_nl_gen.h module/hcube_nl_gen.c module/hcube_nl_ops_gen.c \
        tools/hcubectl/names_gen.h tools/hcubectl/names_gen.c
 
 gen:

@@ -11,12 +11,12 @@
 
 static struct netlink_range_validation hcube_c_a_threshold_range = {
 	.min = 0,
-	.max = HCUBE_THRESHOLD_MAX,
+	.max = 1000000,
 };
 
 static struct netlink_range_validation hcube_c_a_cooldown_ms_range = {
-	.min = HCUBE_COOLDOWN_MS_MIN,
-	.max = HCUBE_COOLDOWN_MS_MAX,
+	.min = 10,
+	.max = 3600000,
 };
 
 struct netlink_range_validation hcube_cpu_ids __ro_after_init;
@@ -29,7 +29,7 @@ static struct netlink_range_validation hcube_a_pid_range = {
 /* The attributes of enum hcube_config_attr, nested. */
 const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1] = {
 	[HCUBE_C_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_C_A_AUTO] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HCUBE_C_A_AUTO] = NLA_POLICY_MAX(NLA_U32, 1),
 	[HCUBE_C_A_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_threshold_range),
 	[HCUBE_C_A_COOLDOWN_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_cooldown_ms_range),
 	[HCUBE_C_A_MAX_TASKS] = {
@@ -46,7 +46,7 @@ const struct nla_policy hcube_vertex_get_policy[HCUBE_A_VERTEX_ID + 1] = {
 /* HCUBE_CMD_TOPO_SET (do) */
 const struct nla_policy hcube_topo_set_policy[HCUBE_A_GROUP + 1] = {
 	[HCUBE_A_MODE] = NLA_POLICY_MAX(NLA_U32, HCUBE_MODE_MAX),
-	[HCUBE_A_GROUP] = { .type = NLA_NUL_STRING, .len = HCUBE_CPULIST_MAX },
+	[HCUBE_A_GROUP] = { .type = NLA_STRING, .len = 4096 },
 };
 
 /* HCUBE_CMD_FAULT_ADD (do) */
@@ -65,14 +65,12 @@ const struct nla_policy hcube_fault_del_policy[HCUBE_A_VERTEX_ID + 1] = {
 const struct nla_policy hcube_task_add_policy[HCUBE_A_UNIT + 1] = {
 	[HCUBE_A_VERTEX_ID] = NLA_POLICY_MAX(NLA_U32, 1023),
 	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_a_pid_range),
-	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
 	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
 };
 
 /* HCUBE_CMD_TASK_DEL (do) */
 const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1] = {
 	[HCUBE_A_PID] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_a_pid_range),
-	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
 	[HCUBE_A_ALL] = { .type = NLA_FLAG },
 	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
 };

@@ -2,20 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """Generate hcube's uAPI from its YNL spec.
 
-From Documentation/netlink/specs/hcube.yaml this writes:
+From Documentation/netlink/specs/hcube.yaml (the YNL spec, genetlink-c)
+and Documentation/netlink/hcube-gen.yaml (what the generator needs beyond
+the spec's format) this writes:
 
   uapi/linux/hcube.h           the uAPI header: names, values, the spec's docs
   module/hcube_nl_gen.h, .c    the kernel's request policies (one per
                                operation that takes attributes, one per nested
-                               attribute set), for the hand-written 6.1 ops
-                               table in module/hcube_nl.c
+                               attribute set); in the header, for the kernel
+                               only, the handlers and the ops table
+  module/hcube_nl_ops_gen.c    the 6.1 ops table (struct genl_ops per command)
   tools/hcubectl/names_gen.h, .c
                                hcubectl's names of enum values, of attribute
                                types (for extended-ack errors), JSON keys,
                                and the libnl policies its replies are parsed
                                with
 
-Usage: hcube-ynl-gen.py [--spec FILE] [--out DIR]
+Usage: hcube-ynl-gen.py [--spec FILE] [--gen FILE] [--out DIR]
   --out DIR   write the files under DIR (default: the repository root);
               `make check-gen` generates into a temporary directory and
               compares.
@@ -25,6 +28,7 @@ Documentation/netlink/hcube-ynl-gen.rst.
 """
 import argparse
 import os
+import re
 import sys
 import textwrap
 
@@ -32,9 +36,11 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPEC = "Documentation/netlink/specs/hcube.yaml"
+GEN = "Documentation/netlink/hcube-gen.yaml"
 SCRIPT = "scripts/hcube-ynl-gen.py"
 
 INT_TYPES = ("u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64")
+LIMIT_RE = re.compile(r"^([su])(8|16|32|64)-(min|max)$")
 S16_MIN, S16_MAX = -32768, 32767
 
 
@@ -63,20 +69,22 @@ def text_of(doc):
 # The keys each part of the spec may have (a YAML flow mapping cut at a
 # comma makes a key of the rest: this catches it).
 KEYS = {
-    "family": {"name", "protocol", "doc", "uapi-header", "version", "definitions",
+    "family": {"name", "protocol", "doc", "uapi-header", "definitions",
                "attribute-sets", "operations", "mcast-groups"},
     "const": {"type", "name", "value", "doc", "header", "name-prefix"},
     "enum": {"type", "name", "doc", "entries", "render-max", "name-prefix", "enum-name"},
-    "entry": {"name", "doc", "value", "cli-name"},
-    "struct": {"type", "name", "doc", "members"},
-    "member": {"name", "type", "doc"},
+    "entry": {"name", "doc", "value"},
     "attribute-set": {"name", "name-prefix", "enum-name", "doc", "attributes"},
     "attribute": {"name", "type", "doc", "value", "multi-attr", "checks", "enum",
-                  "nested-attributes", "struct"},
-    "checks": {"min", "max", "max-len", "range-at-load", "reject"},
-    "operations": {"name-prefix", "enum-name", "doc", "list"},
+                  "nested-attributes", "sub-type"},
+    "checks": {"min", "max", "max-len"},
+    "operations": {"name-prefix", "enum-name", "list"},
     "operation": {"name", "doc", "value", "attribute-set", "flags", "do", "dump", "event",
                   "mcgrp"},
+    "gen": {"range-at-load", "kernel-bounds", "reject", "cli-names", "ops-doc",
+            "internal-flags", "ops"},
+    "gen-op": {"doit", "dumpit", "flags"},
+    "kernel-bound": {"name", "header", "value"},
 }
 
 
@@ -97,13 +105,11 @@ def check_spec(y):
     check_keys("family", y, "the family")
     for d in y.get("definitions", []):
         where = "definition %s" % d.get("name")
-        if d.get("type") not in ("const", "enum", "struct"):
+        if d.get("type") not in ("const", "enum"):
             raise SpecError("%s: type %s is not supported" % (where, d.get("type")))
         check_keys(d["type"], d, where)
         for e in d.get("entries", []):
             check_keys("entry", e, "%s: entry %s" % (where, e.get("name")))
-        for m in d.get("members", []):
-            check_keys("member", m, "%s: member %s" % (where, m.get("name")))
     for s in y["attribute-sets"]:
         where = "attribute set %s" % s.get("name")
         check_keys("attribute-set", s, where)
@@ -141,7 +147,7 @@ class Entry:
         self.name = e["name"]
         self.value = e.get("value", value)
         self.doc = e.get("doc")
-        self.cli_name = e.get("cli-name", self.name)
+        self.cli_name = self.name
         self.cname = c_upper(enum.prefix + self.name)
 
 
@@ -165,14 +171,6 @@ class Enum:
         return max(self.entries, key=lambda e: e.value).cname
 
 
-class Struct:
-    def __init__(self, fam, d):
-        self.name = d["name"]
-        self.doc = d.get("doc")
-        self.tag = c_lower(fam.name + "-" + self.name)
-        self.members = [(m["name"], m["type"]) for m in d["members"]]
-
-
 class Attr:
     def __init__(self, aset, a, value):
         self.set = aset
@@ -184,9 +182,12 @@ class Attr:
         self.checks = a.get("checks", {})
         self.enum_name = a.get("enum")
         self.nested_name = a.get("nested-attributes")
-        self.struct_name = a.get("struct")
+        self.sub_type = a.get("sub-type")
         self.cname = c_upper(aset.prefix + self.name)
-        self.enum = self.nested = self.struct = None
+        self.enum = self.nested = None
+        self.load_range = None		# hcube-gen.yaml: range-at-load
+        self.reject = None		# hcube-gen.yaml: reject
+        self.kbounds = {}		# hcube-gen.yaml: kernel-bounds
 
 
 class AttrSet:
@@ -218,6 +219,11 @@ class Op:
         self.do = o.get("do")
         self.dump = o.get("dump")
         self.event = o.get("event")
+        self.admin = "admin-perm" in o.get("flags", [])
+        base = c_lower(fam.name) + "_nl_" + c_lower(self.name)
+        self.doit = base + "_doit" if self.do else None
+        self.dumpit = base + "_dumpit" if self.dump else None
+        self.iflags = []
 
     def request(self):
         """The request attributes of the op (do and dump must agree: 6.1's
@@ -238,20 +244,18 @@ class Op:
 
 
 class Family:
-    def __init__(self, y):
+    def __init__(self, y, g):
         check_spec(y)
         self.name = y["name"]
         self.doc = y.get("doc")
-        self.version = y.get("version", 1)
+        self.version = 1
         self.defs = []
-        self.consts, self.enums, self.structs = {}, {}, {}
+        self.consts, self.enums = {}, {}
         for d in y.get("definitions", []):
             if d["type"] == "const":
                 obj = self.consts[d["name"]] = Const(self, d)
             elif d["type"] == "enum":
                 obj = self.enums[d["name"]] = Enum(self, d)
-            elif d["type"] == "struct":
-                obj = self.structs[d["name"]] = Struct(self, d)
             else:
                 raise SpecError("definition %s: type %s is not supported" %
                                 (d["name"], d["type"]))
@@ -265,10 +269,7 @@ class Family:
                     a.enum = self.enums[a.enum_name]
                 if a.nested_name:
                     a.nested = self.sets[a.nested_name]
-                if a.struct_name:
-                    a.struct = self.structs[a.struct_name]
         ops = y["operations"]
-        self.ops_doc = ops.get("doc")
         self.ops_tag = ops["enum-name"]
         self.ops_prefix = ops["name-prefix"]
         self.ops = numbered(ops["list"], 1, lambda o, v: Op(self, o, v, self.ops_prefix))
@@ -276,18 +277,79 @@ class Family:
         self.ops_max = c_upper(self.ops_prefix + "max")
         self.mcgrps = [g["name"] for g in y.get("mcast-groups", {}).get("list", [])]
         self.uapi_header = y.get("uapi-header", "linux/%s.h" % self.name)
+        self.apply_gen(g)
+
+    def attr_of(self, ref, where):
+        """The attribute "set.attribute" of hcube-gen.yaml."""
+        sname, _, aname = ref.partition(".")
+        if sname not in self.sets or aname not in self.sets[sname].by_name:
+            raise SpecError("%s: %s: no such attribute in the spec" % (where, ref))
+        return self.sets[sname].by_name[aname]
+
+    def apply_gen(self, g):
+        check_keys("gen", g, GEN)
+        for ref, name in g.get("range-at-load", {}).items():
+            self.attr_of(ref, "range-at-load").load_range = name
+        for ref, text in g.get("reject", {}).items():
+            self.attr_of(ref, "reject").reject = text
+        for ref, b in g.get("kernel-bounds", {}).items():
+            where = "kernel-bounds: " + ref
+            check_keys("kernel-bound", b, where)
+            aref, _, key = ref.rpartition(".")
+            a = self.attr_of(aref, where)
+            if key not in ("min", "max") or a.checks.get(key) != b["value"]:
+                raise SpecError("%s: the spec's checks %s is %s, not %s" %
+                                (where, key, a.checks.get(key), b["value"]))
+            a.kbounds[key] = (b["value"], b["name"], b["header"])
+        for ename, names in g.get("cli-names", {}).items():
+            if ename not in self.enums:
+                raise SpecError("cli-names: no enum %s in the spec" % ename)
+            by = {e.name: e for e in self.enums[ename].entries}
+            for ent, cli in names.items():
+                if ent not in by:
+                    raise SpecError("cli-names: no entry %s in enum %s" % (ent, ename))
+                by[ent].cli_name = cli
+        self.ops_doc = g.get("ops-doc")
+        self.iflags = list(g.get("internal-flags", {}).items())
+        known = {n for n, _ in self.iflags}
+        by = {op.name: op for op in self.ops}
+        for name, o in g.get("ops", {}).items():
+            where = "ops: " + name
+            if name not in by:
+                raise SpecError("%s: no such operation in the spec" % where)
+            check_keys("gen-op", o, where)
+            op = by[name]
+            for part in ("doit", "dumpit"):
+                if part in o:
+                    if not getattr(op, part):
+                        raise SpecError("%s: %s for an operation without %s" %
+                                        (where, part, part[:-2]))
+                    setattr(op, part, o[part])
+            for f in o.get("flags", []):
+                if f not in known:
+                    raise SpecError("%s: flag %s is not in internal-flags" % (where, f))
+            op.iflags = o.get("flags", [])
 
     def check_value(self, attr, key):
         """(number, C expression) of a check, or None when it is not there."""
         v = attr.checks.get(key)
         if v is None:
             return None
+        if key in attr.kbounds:
+            return attr.kbounds[key][:2]
         if isinstance(v, int):
             return v, str(v)
-        if v not in self.consts:
-            raise SpecError("%s: checks %s: %s is not a const" % (attr.cname, key, v))
-        c = self.consts[v]
-        return c.value, c.cname
+        m = LIMIT_RE.match(str(v))
+        if not m:
+            raise SpecError("%s: checks %s: %s is neither a number nor a type's limit"
+                            % (attr.cname, key, v))
+        bits = int(m.group(2))
+        signed = m.group(1) == "s"
+        if m.group(3) == "max":
+            n = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
+        else:
+            n = -(1 << (bits - 1)) if signed else 0
+        return n, "%s%s_%s" % (m.group(1).upper(), bits, m.group(3).upper())
 
 
 # ---- C text ----
@@ -347,7 +409,9 @@ def generated_note(what):
 def attr_comment(a):
     if a.type == "pad":
         return ""
-    t = "string" if a.type in ("string", "nul-string") else a.type
+    t = a.type
+    if a.sub_type:
+        t += " of __" + a.sub_type
     if a.enum:
         t += ", enum " + a.enum.tag
     if a.nested:
@@ -410,11 +474,6 @@ def render_uapi(fam):
             out += c_enum(d.tag, d.doc, [(e.cname, e.value, " ".join(text_of(e.doc)))
                                          for e in d.entries],
                           d.max_cname if d.render_max else None)
-        elif isinstance(d, Struct):
-            out += block_comment(text_of(d.doc))
-            out.append("struct %s {" % d.tag)
-            out += ["\t__%s %s;" % (t, n) for n, t in d.members]
-            out.append("};")
 
     out.append("")
     out += c_enum(fam.ops_tag, fam.ops_doc, [(op.cname, op.value, " ".join(text_of(op.doc)))
@@ -457,7 +516,7 @@ def range_name(a):
 
 
 def load_range_name(fam, a):
-    return "%s_%s" % (c_lower(fam.name), c_lower(a.checks["range-at-load"]))
+    return "%s_%s" % (c_lower(fam.name), c_lower(a.load_range))
 
 
 def int_bounds(fam, a):
@@ -472,7 +531,7 @@ def int_bounds(fam, a):
 def needs_full_range(fam, a):
     if a.type not in INT_TYPES:
         return False
-    if "range-at-load" in a.checks:
+    if a.load_range:
         return True
     lo, hi = int_bounds(fam, a)
     return any(b is not None and not S16_MIN <= b[0] <= S16_MAX for b in (lo, hi))
@@ -482,10 +541,10 @@ def kernel_entry(fam, a):
     """The nla_policy initializer of attribute @a (lines, without the
     "[TYPE] = " and the final comma)."""
     t = a.type
-    if "reject" in a.checks:
+    if a.reject:
         return ["{",
                 "\t.type = NLA_REJECT,",
-                '\t.reject_message = "%s: %s",' % (a.cname, a.checks["reject"]),
+                '\t.reject_message = "%s: %s",' % (a.cname, a.reject),
                 "}"]
     if t == "flag":
         return ["{ .type = NLA_FLAG }"]
@@ -493,7 +552,7 @@ def kernel_entry(fam, a):
         nla = "NLA_" + t.upper()
         if t[0] == "s" and needs_full_range(fam, a):
             raise SpecError("%s: signed full ranges are not supported" % a.cname)
-        if "range-at-load" in a.checks:
+        if a.load_range:
             return ["NLA_POLICY_FULL_RANGE(%s, &%s)" % (nla, load_range_name(fam, a))]
         if needs_full_range(fam, a):
             return ["NLA_POLICY_FULL_RANGE(%s, &%s)" % (nla, range_name(a))]
@@ -505,9 +564,8 @@ def kernel_entry(fam, a):
         if lo is not None:
             return ["NLA_POLICY_MIN(%s, %s)" % (nla, lo[1])]
         return ["{ .type = %s }" % nla]
-    if t in ("string", "nul-string", "binary"):
-        nla = {"string": "NLA_STRING", "nul-string": "NLA_NUL_STRING",
-               "binary": "NLA_BINARY"}[t]
+    if t in ("string", "binary"):
+        nla = {"string": "NLA_STRING", "binary": "NLA_BINARY"}[t]
         ml = fam.check_value(a, "max-len")
         if ml:
             return ["{ .type = %s, .len = %s }" % (nla, ml[1])]
@@ -558,7 +616,7 @@ def render_kernel_h(fam):
     out += ["#ifndef " + guard, "#define " + guard, "",
             "#include <net/netlink.h>", "#include <%s>" % fam.uapi_header]
     for a in attrs:
-        if "range-at-load" in a.checks:
+        if a.load_range:
             out += [""] + block_comment(
                 ["The range of %s: the module sets it at load, before it registers "
                  "the family." % a.cname])
@@ -572,20 +630,76 @@ def render_kernel_h(fam):
         top = max(op.request(), key=lambda a: a.value)
         out.append("extern const struct nla_policy %s[%s + 1];" %
                    (op_policy_name(fam, op), top.cname))
+    out += ["", "#ifdef __KERNEL__", "#include <net/genetlink.h>", ""]
+    out += block_comment(["The module's flags of an operation (genl_ops.internal_flags)."])
+    for i, (name, doc) in enumerate(fam.iflags):
+        out += with_comment(pad_to("#define %s" % iflag_cname(fam, name), 32) + "0x%02x" %
+                            (1 << i), doc, col=40, indent="")
+    out += [""] + block_comment(["The handlers the ops table names."])
+    handlers = []
+    for op in fam.ops:
+        for h, proto in ((op.doit, "int %s(struct sk_buff *skb, struct genl_info *info);"),
+                         (op.dumpit, "int %s(struct sk_buff *skb, struct netlink_callback *cb);")):
+            if h and h not in handlers:
+                handlers.append(h)
+                out.append(proto % h)
+    out += ["", "/* One per command that has a do or a dump (%s). */" % ops_c_name(fam),
+            "extern const struct genl_ops %s[%d];" % (ops_c_name(fam), len(table_ops(fam))),
+            "#endif /* __KERNEL__ */"]
     out += ["", "#endif /* %s */" % guard]
+    return "\n".join(out) + "\n"
+
+
+def iflag_cname(fam, name):
+    return "%s_NL_F_%s" % (c_upper(fam.name), c_upper(name))
+
+
+def ops_c_name(fam):
+    return "%s_nl_ops" % c_lower(fam.name)
+
+
+def table_ops(fam):
+    return [op for op in fam.ops if op.doit or op.dumpit]
+
+
+def render_ops_c(fam):
+    out = ["// SPDX-License-Identifier: GPL-2.0"]
+    out += block_comment(["%s: the ops table of the \"%s\" generic netlink family (6.1: "
+                          "one struct genl_ops per command, no split ops)." % (fam.name, fam.name),
+                          " ".join(generated_note("ops table"))])
+    out += ['#include "%s_nl_gen.h"' % c_lower(fam.name), "",
+            "const struct genl_ops %s[%d] = {" % (ops_c_name(fam), len(table_ops(fam)))]
+    for op in table_ops(fam):
+        out += ["\t{", "\t\t.cmd = %s," % op.cname]
+        if op.admin:
+            out.append("\t\t.flags = GENL_ADMIN_PERM,")
+        if op.iflags:
+            out.append("\t\t.internal_flags = %s," %
+                       " | ".join(iflag_cname(fam, f) for f in op.iflags))
+        if op.doit:
+            out.append("\t\t.doit = %s," % op.doit)
+        if op.dumpit:
+            out.append("\t\t.dumpit = %s," % op.dumpit)
+        if op.request():
+            out += ["\t\t.policy = %s," % op_policy_name(fam, op),
+                    "\t\t.maxattr = ARRAY_SIZE(%s) - 1," % op_policy_name(fam, op)]
+        out.append("\t},")
+    out.append("};")
     return "\n".join(out) + "\n"
 
 
 def render_kernel_c(fam):
     sets, ops, attrs = kernel_objects(fam)
     out = ["// SPDX-License-Identifier: GPL-2.0"] + kernel_note(fam)
-    headers = sorted({c.header for c in fam.consts.values() if c.header})
-    if any("range-at-load" in a.checks for a in attrs):
-        headers = sorted(set(headers) | {"linux/cache.h"})
+    headers = {c.header for c in fam.consts.values() if c.header}
+    headers |= {b[2] for a in attrs for b in a.kbounds.values()}
+    if any(a.load_range for a in attrs):
+        headers.add("linux/cache.h")
+    headers = sorted(headers)
     out += ["#include <%s>" % h for h in headers]
     out.append('#include "%s_nl_gen.h"' % c_lower(fam.name))
     for a in attrs:
-        if "range-at-load" in a.checks:
+        if a.load_range:
             out += ["", "struct netlink_range_validation %s __ro_after_init;" %
                     load_range_name(fam, a)]
         elif needs_full_range(fam, a):
@@ -613,7 +727,7 @@ def render_kernel_c(fam):
 
 LIBNL_TYPE = {"u8": "NLA_U8", "u16": "NLA_U16", "u32": "NLA_U32", "u64": "NLA_U64",
               "s8": "NLA_S8", "s16": "NLA_S16", "s32": "NLA_S32", "s64": "NLA_S64",
-              "string": "NLA_STRING", "nul-string": "NLA_STRING", "flag": "NLA_FLAG",
+              "string": "NLA_STRING", "flag": "NLA_FLAG",
               "nest": "NLA_NESTED"}
 
 
@@ -692,6 +806,7 @@ OUTPUTS = (
     ("uapi/linux/hcube.h", render_uapi),
     ("module/hcube_nl_gen.h", render_kernel_h),
     ("module/hcube_nl_gen.c", render_kernel_c),
+    ("module/hcube_nl_ops_gen.c", render_ops_c),
     ("tools/hcubectl/names_gen.h", render_names_h),
     ("tools/hcubectl/names_gen.c", render_names_c),
 )
@@ -700,11 +815,12 @@ OUTPUTS = (
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--spec", default=os.path.join(ROOT, SPEC))
+    ap.add_argument("--gen", default=os.path.join(ROOT, GEN))
     ap.add_argument("--out", default=ROOT)
     args = ap.parse_args()
     try:
-        with open(args.spec) as f:
-            fam = Family(yaml.safe_load(f))
+        with open(args.spec) as f, open(args.gen) as g:
+            fam = Family(yaml.safe_load(f), yaml.safe_load(g))
         texts = [(path, render(fam)) for path, render in OUTPUTS]
     except (SpecError, KeyError) as e:
         print("hcube-ynl-gen: %s: %s" % (args.spec, e), file=sys.stderr)

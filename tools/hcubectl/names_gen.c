@@ -90,7 +90,6 @@ static const char *const attr_names[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CPU] = "HCUBE_A_CPU",
 	[HCUBE_A_VERTEX_ID] = "HCUBE_A_VERTEX_ID",
 	[HCUBE_A_PID] = "HCUBE_A_PID",
-	[HCUBE_A_THREADS] = "HCUBE_A_THREADS",
 	[HCUBE_A_ALL] = "HCUBE_A_ALL",
 	[HCUBE_A_TASK] = "HCUBE_A_TASK",
 	[HCUBE_A_STATS] = "HCUBE_A_STATS",
@@ -126,7 +125,6 @@ static const char *const attr_keys[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CPU] = "cpu",
 	[HCUBE_A_VERTEX_ID] = "vertex_id",
 	[HCUBE_A_PID] = "pid",
-	[HCUBE_A_THREADS] = "threads",
 	[HCUBE_A_ALL] = "all",
 	[HCUBE_A_TASK] = "task",
 	[HCUBE_A_STATS] = "stats",
@@ -162,7 +160,6 @@ static const struct nla_policy attr_policy[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_CPU] = { .type = NLA_U32 },
 	[HCUBE_A_VERTEX_ID] = { .type = NLA_U32 },
 	[HCUBE_A_PID] = { .type = NLA_U32 },
-	[HCUBE_A_THREADS] = { .type = NLA_FLAG },
 	[HCUBE_A_ALL] = { .type = NLA_FLAG },
 	[HCUBE_A_TASK] = { .type = NLA_NESTED },
 	[HCUBE_A_STATS] = { .type = NLA_NESTED },
@@ -314,7 +311,7 @@ static const char *const report_attr_names[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_LOADS_BEFORE] = "HCUBE_R_A_LOADS_BEFORE",
 	[HCUBE_R_A_LOADS_PLAN] = "HCUBE_R_A_LOADS_PLAN",
 	[HCUBE_R_A_LOADS_AFTER] = "HCUBE_R_A_LOADS_AFTER",
-	[HCUBE_R_A_TRANSFERS] = "HCUBE_R_A_TRANSFERS",
+	[HCUBE_R_A_TRANSFER] = "HCUBE_R_A_TRANSFER",
 	[HCUBE_R_A_NTRANSFERS] = "HCUBE_R_A_NTRANSFERS",
 	[HCUBE_R_A_STEPS] = "HCUBE_R_A_STEPS",
 	[HCUBE_R_A_COMM_STEPS] = "HCUBE_R_A_COMM_STEPS",
@@ -341,7 +338,7 @@ static const char *const report_attr_keys[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_LOADS_BEFORE] = "loads_before",
 	[HCUBE_R_A_LOADS_PLAN] = "loads_plan",
 	[HCUBE_R_A_LOADS_AFTER] = "loads_after",
-	[HCUBE_R_A_TRANSFERS] = "transfers",
+	[HCUBE_R_A_TRANSFER] = "transfer",
 	[HCUBE_R_A_NTRANSFERS] = "ntransfers",
 	[HCUBE_R_A_STEPS] = "steps",
 	[HCUBE_R_A_COMM_STEPS] = "comm_steps",
@@ -365,6 +362,7 @@ static const struct nla_policy report_attr_policy[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_POLICY] = { .type = NLA_U32 },
 	[HCUBE_R_A_DRY_RUN] = { .type = NLA_FLAG },
 	[HCUBE_R_A_TRIGGER] = { .type = NLA_U32 },
+	[HCUBE_R_A_TRANSFER] = { .type = NLA_NESTED },
 	[HCUBE_R_A_NTRANSFERS] = { .type = NLA_U32 },
 	[HCUBE_R_A_STEPS] = { .type = NLA_U32 },
 	[HCUBE_R_A_COMM_STEPS] = { .type = NLA_U32 },
@@ -390,6 +388,36 @@ const struct hc_attr_set hc_set_report = {
 	.names = report_attr_names,
 	.keys = report_attr_keys,
 	.policy = report_attr_policy,
+};
+
+static const char *const transfer_attr_names[HCUBE_X_A_MAX + 1] = {
+	[HCUBE_X_A_UNSPEC] = "HCUBE_X_A_UNSPEC",
+	[HCUBE_X_A_STEP] = "HCUBE_X_A_STEP",
+	[HCUBE_X_A_FROM] = "HCUBE_X_A_FROM",
+	[HCUBE_X_A_TO] = "HCUBE_X_A_TO",
+	[HCUBE_X_A_COUNT] = "HCUBE_X_A_COUNT",
+};
+
+static const char *const transfer_attr_keys[HCUBE_X_A_MAX + 1] = {
+	[HCUBE_X_A_STEP] = "step",
+	[HCUBE_X_A_FROM] = "from",
+	[HCUBE_X_A_TO] = "to",
+	[HCUBE_X_A_COUNT] = "count",
+};
+
+static const struct nla_policy transfer_attr_policy[HCUBE_X_A_MAX + 1] = {
+	[HCUBE_X_A_STEP] = { .type = NLA_U32 },
+	[HCUBE_X_A_FROM] = { .type = NLA_U32 },
+	[HCUBE_X_A_TO] = { .type = NLA_U32 },
+	[HCUBE_X_A_COUNT] = { .type = NLA_U32 },
+};
+
+const struct hc_attr_set hc_set_transfer = {
+	.name = "transfer",
+	.max = HCUBE_X_A_MAX,
+	.names = transfer_attr_names,
+	.keys = transfer_attr_keys,
+	.policy = transfer_attr_policy,
 };
 
 static const char *const stats_attr_names[HCUBE_S_A_MAX + 1] = {
@@ -481,7 +509,7 @@ static const char *const config_attr_keys[HCUBE_C_A_MAX + 1] = {
 
 static const struct nla_policy config_attr_policy[HCUBE_C_A_MAX + 1] = {
 	[HCUBE_C_A_POLICY] = { .type = NLA_U32 },
-	[HCUBE_C_A_AUTO] = { .type = NLA_U8 },
+	[HCUBE_C_A_AUTO] = { .type = NLA_U32 },
 	[HCUBE_C_A_THRESHOLD] = { .type = NLA_U32 },
 	[HCUBE_C_A_COOLDOWN_MS] = { .type = NLA_U32 },
 	[HCUBE_C_A_MAX_TASKS] = { .type = NLA_U32 },

@@ -38,6 +38,7 @@ extern const struct hc_attr_set hc_set_hcube;
 extern const struct hc_attr_set hc_set_vertex;
 extern const struct hc_attr_set hc_set_task;
 extern const struct hc_attr_set hc_set_report;
+extern const struct hc_attr_set hc_set_transfer;
 extern const struct hc_attr_set hc_set_stats;
 extern const struct hc_attr_set hc_set_config;
 

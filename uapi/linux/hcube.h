@@ -3,9 +3,11 @@
  * The hcube module: a machine's CPU groups as the vertices of a hypercube,
  * faulty and offline vertices, registered tasks, and their synchronous
  * rebalancing (MCWA, DEM, CWA, optimal, auto, RID, SID, SBN and its variants,
- * pebble-crunching). Every command that changes state needs CAP_NET_ADMIN.
- * Range violations answer -ERANGE with the policy in the extended ack; vertex
- * ids are also checked against the current cube.
+ * pebble-crunching). Every command that changes state needs CAP_NET_ADMIN;
+ * those that move registered tasks (faults, topology, configuration, a
+ * rebalance that is not a dry run) need CAP_SYS_NICE as well. Range violations
+ * answer -ERANGE with the policy in the extended ack; vertex ids are also
+ * checked against the current cube.
  *
  * Generated from Documentation/netlink/specs/hcube.yaml by
  * scripts/hcube-ynl-gen.py (the uAPI): change those, not this file.
@@ -128,22 +130,6 @@ enum hcube_unit {
 };
 
 /*
- * One transfer of a plan. HCUBE_R_A_TRANSFERS holds an array of these; a plan
- * of more than HCUBE_TRANSFERS_PER_ATTR transfers comes in several
- * HCUBE_R_A_TRANSFERS attributes, in order (an attribute holds < 64 KiB).
- */
-struct hcube_transfer_info {
-	__u16 step;
-	__u16 from;
-	__u16 to;
-	__u16 reserved;
-	__u32 count;
-};
-
-/* the most transfers one HCUBE_R_A_TRANSFERS attribute holds */
-#define HCUBE_TRANSFERS_PER_ATTR	4096
-
-/*
  * Pebble-crunching clusters: the subcubes of the HCUBE_A_CLUSTER_DIM low
  * dimensions; cluster c holds the labels whose high bits are c. Each has a
  * controller, its lowest healthy label at first; a controller keeps the role
@@ -165,7 +151,10 @@ struct hcube_transfer_info {
 enum hcube_cmd {
 	HCUBE_CMD_UNSPEC,
 	HCUBE_CMD_CUBE_GET,	/* summary of the cube: MODE, DIM, NVERTICES, ... GENERATION */
-	/* one vertex (HCUBE_A_VERTEX_ID), or a dump: one HCUBE_A_VERTEX each */
+	/*
+	 * One vertex (HCUBE_A_VERTEX_ID); a dump gives one HCUBE_A_VERTEX per
+	 * vertex, or only the one HCUBE_A_VERTEX_ID names.
+	 */
 	HCUBE_CMD_VERTEX_GET,
 	/*
 	 * Rebuild the vertices from HCUBE_A_MODE, only while no task is
@@ -186,8 +175,7 @@ enum hcube_cmd {
 	 * that exited meanwhile, left out; NREFUSED: those that could not be
 	 * registered) and has an HCUBE_A_TASK for each task a pid names (at
 	 * most 64: PID, VERTEX, ...) and for the first 64 refused (PID and
-	 * ERROR); HCUBE_CMD_TASK_GET lists the rest. HCUBE_A_THREADS is
-	 * accepted and changes nothing (threads are part of the job unit).
+	 * ERROR); HCUBE_CMD_TASK_GET lists the rest.
 	 */
 	HCUBE_CMD_TASK_ADD,
 	/*
@@ -256,10 +244,14 @@ enum hcube_attr {
 	 */
 	HCUBE_A_GROUP,
 	HCUBE_A_VERTEX,		/* nest, enum hcube_vertex_attr */
-	HCUBE_A_CPU,		/* u32: a CPU id; the range (0 .. nr_cpu_ids - 1) is set at load */
+	/*
+	 * u32: a CPU id, 0 .. nr_cpu_ids - 1 (the module's policy has that
+	 * range)
+	 */
+	HCUBE_A_CPU,
 	HCUBE_A_VERTEX_ID,	/* u32 */
-	HCUBE_A_PID,		/* u32; repeated: in the caller's pid namespace */
-	HCUBE_A_THREADS,	/* flag: accepted, no effect (unit job has every thread) */
+	/* u32; repeated: in the caller's pid namespace, 1 .. PID_MAX_LIMIT */
+	HCUBE_A_PID,
 	HCUBE_A_ALL,		/* flag: TASK_DEL of every registered task */
 	HCUBE_A_TASK,		/* nest, enum hcube_task_attr; repeated */
 	HCUBE_A_STATS,		/* nest, enum hcube_stats_attr */
@@ -274,9 +266,9 @@ enum hcube_attr {
 	 */
 	HCUBE_A_CLUSTER_DIM,
 	/*
-	 * binary: __u16 per cluster: its controller (the lowest healthy label
-	 * at first; kept while healthy; on failure the lowest healthy label
-	 * takes over, a recovered vertex does not take the role back), or
+	 * binary of __u16: one per cluster: its controller (the lowest healthy
+	 * label at first; kept while healthy; on failure the lowest healthy
+	 * label takes over, a recovered vertex does not take the role back), or
 	 * HCUBE_NO_CONTROLLER
 	 */
 	HCUBE_A_CONTROLLERS,
@@ -351,14 +343,14 @@ enum hcube_report_attr {
 	HCUBE_R_A_POLICY,	/* u32, enum hcube_policy */
 	HCUBE_R_A_DRY_RUN,	/* flag */
 	HCUBE_R_A_TRIGGER,	/* u32, enum hcube_reason */
-	HCUBE_R_A_LOADS_BEFORE,	/* binary: __u32 per vertex */
-	HCUBE_R_A_LOADS_PLAN,	/* binary: __u32 per vertex, the plan's result */
-	HCUBE_R_A_LOADS_AFTER,	/* binary: __u32 per vertex, after moving */
+	HCUBE_R_A_LOADS_BEFORE,	/* binary of __u32: one per vertex */
+	HCUBE_R_A_LOADS_PLAN,	/* binary of __u32: one per vertex, the plan's result */
+	HCUBE_R_A_LOADS_AFTER,	/* binary of __u32: one per vertex, after moving */
 	/*
-	 * binary; repeated: struct hcube_transfer_info[], at most
-	 * HCUBE_TRANSFERS_PER_ATTR
+	 * nest, enum hcube_transfer_attr; repeated: one per transfer of the
+	 * plan, in order (none when nothing moves)
 	 */
-	HCUBE_R_A_TRANSFERS,
+	HCUBE_R_A_TRANSFER,
 	HCUBE_R_A_NTRANSFERS,	/* u32 */
 	HCUBE_R_A_STEPS,	/* u32 */
 	HCUBE_R_A_COMM_STEPS,	/* u32 */
@@ -391,6 +383,17 @@ enum hcube_report_attr {
 	HCUBE_R_A_CONTENDED,	/* u32: pebble only: receivers in more than one pebble */
 	__HCUBE_R_A_MAX,
 	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
+};
+
+/* One transfer of a plan (HCUBE_R_A_TRANSFER). */
+enum hcube_transfer_attr {
+	HCUBE_X_A_UNSPEC,
+	HCUBE_X_A_STEP,		/* u32: the plan's step, from 0 */
+	HCUBE_X_A_FROM,		/* u32: the vertex that sends */
+	HCUBE_X_A_TO,		/* u32: its neighbour that receives */
+	HCUBE_X_A_COUNT,	/* u32: tasks sent */
+	__HCUBE_X_A_MAX,
+	HCUBE_X_A_MAX = __HCUBE_X_A_MAX - 1,
 };
 
 enum hcube_stats_attr {
@@ -431,10 +434,11 @@ enum hcube_stats_attr {
 enum hcube_config_attr {
 	HCUBE_C_A_UNSPEC,
 	HCUBE_C_A_POLICY,	/* u32, enum hcube_policy: default policy */
-	HCUBE_C_A_AUTO,		/* u8: automatic trigger on (1) or off (0) */
+	HCUBE_C_A_AUTO,		/* u32: automatic trigger on (1) or off (0) */
 	HCUBE_C_A_THRESHOLD,	/* u32: a healthy vertex below this load triggers */
 	HCUBE_C_A_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
-	HCUBE_C_A_MAX_TASKS,	/* u32: read-only (module parameter max_tasks) */
+	/* u32: read-only (module parameter max_tasks); refused in CONFIG_SET */
+	HCUBE_C_A_MAX_TASKS,
 	__HCUBE_C_A_MAX,
 	HCUBE_C_A_MAX = __HCUBE_C_A_MAX - 1,
 };
