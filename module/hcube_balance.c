@@ -168,18 +168,56 @@ u32 hcube_nhealthy(struct hcube *hc)
 }
 
 /*
- * The policy a rebalance plans with on the cube as it is: a policy that
- * plans only on a fault-free cube gives way to its fallback while some
- * vertex is not healthy (the core's table says which and to what).
+ * The policy the automatic trigger plans with on the cube as it is: a
+ * policy the core refuses on this cube (one that plans only on a fault-free
+ * cube, while some vertex is not healthy) gives way to its fallback. A
+ * command's rebalance is refused instead (hcube_rebalance()).
  */
 u32 hcube_policy_for(struct hcube *hc, u32 policy)
 {
-	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
-
-	if (ops && (ops->flags & HCUBE_POLICY_F_FAULT_FREE) &&
-	    hcube_nhealthy(hc) != hc->nv)
-		return ops->fallback;
+	if (hcube_policy_check(policy, hcube_nhealthy(hc), hc->nv) ==
+	    HCUBE_E_NEED_MCWA)
+		return hcube_policy_lookup(policy)->fallback;
 	return policy;
+}
+
+/*
+ * The refusal of a policy that plans only on a fault-free cube, such as
+ * "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy);
+ * use mcwa": written at load from the core's table, since an extended
+ * ack's message is not copied.
+ */
+static char hcube_fault_free_msg[__HCUBE_POLICY_MAX][128] __ro_after_init;
+
+/* NL_SET_ERR_MSG() for a message that is not a literal. */
+static void hcube_set_err_msg(struct netlink_ext_ack *extack, const char *msg)
+{
+	if (!extack)
+		return;
+	do_trace_netlink_extack(msg);
+	extack->_msg = msg;
+}
+
+/* The errno and the message of the core's refusal @err of a plan. */
+static int hcube_plan_refused(u32 policy, int err, struct netlink_ext_ack *extack)
+{
+	switch (err) {
+	case HCUBE_E_NEED_MCWA:
+		hcube_set_err_msg(extack, hcube_fault_free_msg[policy]);
+		return -EINVAL;
+	case HCUBE_E_NO_HEALTHY:
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_NO_HEALTHY);
+		return -ENODEV;
+	/* Limits of a plan, not bugs: the request cannot be met as asked. */
+	case HCUBE_E_PLAN_SIZE:
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_PLAN_SIZE);
+		return -E2BIG;
+	case HCUBE_E_BUDGET:
+		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_BUDGET);
+		return -E2BIG;
+	}
+	WARN_ONCE(1, "hcube: plan failed: %s\n", hcube_strerror(err));
+	return -EIO;
 }
 
 static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
@@ -200,27 +238,7 @@ static int hcube_plan(struct hcube *hc, u32 policy, struct netlink_ext_ack *exta
 
 	err = hcube_plan_build(&hc->plan, policy, &cube,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
-	if (err == HCUBE_E_NEED_MCWA) {
-		/* callers ask hcube_policy_for() first */
-		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_FAULT_FREE);
-		return -EINVAL;
-	}
-	if (err == HCUBE_E_NO_HEALTHY) {
-		NL_SET_ERR_MSG(extack, HCUBE_ERR_NO_HEALTHY);
-		return -ENODEV;
-	}
-	/* Limits of a plan, not bugs: the request cannot be met as asked. */
-	if (err == HCUBE_E_PLAN_SIZE) {
-		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_PLAN_SIZE);
-		return -E2BIG;
-	}
-	if (err == HCUBE_E_BUDGET) {
-		NL_SET_ERR_MSG(extack, HCUBE_ERR_POLICY_BUDGET);
-		return -E2BIG;
-	}
-	if (WARN_ONCE(err, "hcube: plan failed: %s\n", hcube_strerror(err)))
-		return -EIO;
-	return 0;
+	return err ? hcube_plan_refused(policy, err, extack) : 0;
 }
 
 /* Apply the plan made from @before; the tasks moved. */
@@ -245,12 +263,14 @@ static u32 hcube_apply(struct hcube *hc, struct hcube_report *r, const u32 *befo
 /**
  * hcube_rebalance() - evacuate, plan and move
  * @hc: the cube, locked
- * @policy: the policy to plan with (hcube_policy_for() asked already)
+ * @policy: the policy to plan with
  * @dry_run: plan only: nothing changes but the dry-run counter
  * @trigger: HCUBE_REASON_*: what asked for it
  * @extack: where a refusal goes, or NULL
  *
  * The caller has reset hc->report (an evacuation may already be in it).
+ * A policy the core refuses on this cube is refused before anything
+ * changes, with -EINVAL and the core's reason.
  * Return: 0 or -errno.
  */
 int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
@@ -261,6 +281,9 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	u32 round;
 	int err;
 
+	err = hcube_policy_check(policy, hcube_nhealthy(hc), hc->nv);
+	if (err)
+		return hcube_plan_refused(policy, err, extack);
 	r->policy = policy;
 	r->trigger = trigger;
 	r->dry_run = dry_run;
@@ -453,8 +476,18 @@ void hcube_after_change(struct hcube *hc, u32 trigger)
 
 void hcube_balance_init(struct hcube *hc)
 {
+	u32 i;
+
 	INIT_DELAYED_WORK(&hc->retry_work, hcube_retry_workfn);
 	INIT_WORK(&hc->pass_work, hcube_pass_workfn);
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+		const struct hcube_policy_ops *ops = hcube_policy_lookup(i);
+
+		if (ops->flags & HCUBE_POLICY_F_FAULT_FREE)
+			snprintf(hcube_fault_free_msg[i], sizeof(hcube_fault_free_msg[i]),
+				 HCUBE_ERR_POLICY_FAULT_FREE_FMT, ops->name,
+				 hcube_policy_lookup(ops->fallback)->name);
+	}
 }
 
 /* Unload: no remask is left to retry, no pass to run. */

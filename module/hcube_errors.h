@@ -63,10 +63,8 @@
 #define HCUBE_ERR_PID_DEADLINE \
 	"HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)"
 #define HCUBE_ERR_PID_UNREGISTERED	"HCUBE_A_PID: the task is not registered"
-#define HCUBE_ERR_THREADS_UNIT \
-	"HCUBE_A_THREADS: not with HCUBE_A_UNIT thread (units job and tree have every thread)"
 #define HCUBE_ERR_ALL_WITH_PID \
-	"HCUBE_A_ALL: not with HCUBE_A_PID, HCUBE_A_THREADS or HCUBE_A_UNIT"
+	"HCUBE_A_ALL: not with HCUBE_A_PID or HCUBE_A_UNIT"
 #define HCUBE_ERR_ALL_OTHERS \
 	"HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)"
 
@@ -74,8 +72,6 @@
 /* printf format: the policy's name, its fallback's name */
 #define HCUBE_ERR_POLICY_FAULT_FREE_FMT \
 	"HCUBE_R_A_POLICY: %s needs a fault-free cube (every vertex healthy); use %s"
-#define HCUBE_ERR_POLICY_FAULT_FREE \
-	"HCUBE_R_A_POLICY: the policy needs a fault-free cube (every vertex healthy)"
 #define HCUBE_ERR_POLICY_PLAN_SIZE \
 	"HCUBE_R_A_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal"
 #define HCUBE_ERR_POLICY_BUDGET \

@@ -102,7 +102,6 @@ static int __init hcube_init(void)
 		     (int)HCUBE_V_ABSENT != (int)HCUBE_VERTEX_ABSENT);
 	BUILD_BUG_ON(HCUBE_MAX_DIM != HCUBE_MAX_DIM_UAPI);
 	BUILD_BUG_ON(HCUBE_VERTEX_NONE != HCUBE_NO_CONTROLLER);
-	BUILD_BUG_ON(sizeof(struct hcube_transfer) != sizeof(struct hcube_transfer_info));
 
 	m = hcube_initial_mode();
 	if (m < 0) {

@@ -171,9 +171,8 @@ struct hcube_plan {
  * hcube_policy (hcube_policy_lookup()), in the manner of the kernel's
  * tcp_congestion_ops. Callers read its name and flags, for instance
  *
- *	ops = hcube_policy_lookup(policy);
- *	if ((ops->flags & HCUBE_POLICY_F_FAULT_FREE) && nhealthy != nv)
- *		policy = ops->fallback;
+ *	if (hcube_policy_check(policy, nhealthy, nv) == HCUBE_E_NEED_MCWA)
+ *		policy = hcube_policy_lookup(policy)->fallback;
  *
  * and only hcube_plan_build() calls its functions.
  */
@@ -219,6 +218,15 @@ struct hcube_policy_ops {
 
 /* The policy's entry, or NULL if @policy is not an enum hcube_policy. */
 const struct hcube_policy_ops *hcube_policy_lookup(u32 policy);
+
+/*
+ * May @policy plan on a cube of @nvertices vertices, @nhealthy of them
+ * healthy? HCUBE_OK; HCUBE_E_POLICY, no such policy; HCUBE_E_NEED_MCWA, it
+ * plans only on a fault-free cube (its fallback does not). hcube_plan_build()
+ * refuses with the same answer; a caller asks first to refuse a request
+ * before it changes anything.
+ */
+int hcube_policy_check(u32 policy, u32 nhealthy, u32 nvertices);
 
 /* Memory sizes (bytes) the caller provides, for a cube of dimension dim. */
 size_t hcube_topo_memsize(u32 dim);

@@ -206,6 +206,17 @@ static int check_cube(const struct hcube_cube *cube, u32 *nhealthy)
 	return HCUBE_OK;
 }
 
+int hcube_policy_check(u32 policy, u32 nhealthy, u32 nvertices)
+{
+	const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
+
+	if (!ops)
+		return HCUBE_E_POLICY;
+	if ((ops->flags & HCUBE_POLICY_F_FAULT_FREE) && nhealthy != nvertices)
+		return HCUBE_E_NEED_MCWA;
+	return HCUBE_OK;
+}
+
 int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
 		     void *work)
@@ -225,9 +236,9 @@ int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 	err = check_cube(cube, &nhealthy);
 	if (err)
 		return err;
-	if ((ops->flags & HCUBE_POLICY_F_FAULT_FREE) &&
-	    nhealthy != 1U << cube->dim)
-		return HCUBE_E_NEED_MCWA;
+	err = hcube_policy_check(policy, nhealthy, 1U << cube->dim);
+	if (err)
+		return err;
 	if (ops->flags & HCUBE_POLICY_F_CHOOSER)
 		return ops->plan(p, &a);
 	return plan_one(p, policy, &a);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hcube: rebalances, statistics and configuration in the generic netlink
+ * family: REBALANCE and its REBALANCE_NTF, STATS_GET, CONFIG_GET and
+ * CONFIG_SET.
+ */
+#include <linux/pid_namespace.h>
+#include "hcube_nl.h"
+
+static int hcube_fill_report_task(struct sk_buff *skb, int type,
+				  const struct hcube_report_task *rt,
+				  struct pid_namespace *ns)
+{
+	struct nlattr *nest;
+
+	if (ns && !pid_nr_ns(rt->spid, ns))
+		return 0;	/* no pid in the reader's namespace: left out */
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HCUBE_T_A_PID, ns ? pid_nr_ns(rt->spid, ns) : rt->pid) ||
+	    nla_put_string(skb, HCUBE_T_A_COMM, rt->comm) ||
+	    nla_put_u32(skb, HCUBE_T_A_VERTEX, rt->vertex) ||
+	    (rt->error && nla_put_s32(skb, HCUBE_T_A_ERROR, rt->error))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static size_t hcube_report_size(struct hcube *hc, const struct hcube_nl_data *d)
+{
+	const struct hcube_report *r = d->report;
+	size_t n = NLMSG_GOODSIZE + 3 * nla_total_size(hc->nv * sizeof(u32));
+
+	/* a transfer: its nest and four u32 */
+	if (r->plan)
+		n += r->plan->ntransfers *
+		     (nla_total_size(0) + 4 * nla_total_size(sizeof(u32)));
+	return n + (r->nfailures + r->nchanged) * 128;
+}
+
+/* The plan's transfers, one HCUBE_R_A_TRANSFER nest each, in order. */
+static int hcube_put_transfers(struct sk_buff *skb, const struct hcube_plan *p)
+{
+	u32 i;
+
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct hcube_transfer *x = &p->transfers[i];
+		struct nlattr *nest = nla_nest_start(skb, HCUBE_R_A_TRANSFER);
+
+		if (!nest)
+			return -EMSGSIZE;
+		if (nla_put_u32(skb, HCUBE_X_A_STEP, x->step) ||
+		    nla_put_u32(skb, HCUBE_X_A_FROM, x->from) ||
+		    nla_put_u32(skb, HCUBE_X_A_TO, x->to) ||
+		    nla_put_u32(skb, HCUBE_X_A_COUNT, x->count)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* The report, as the top-level attributes of a message. */
+static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
+			     const struct hcube_nl_data *d)
+{
+	const struct hcube_report *r = d->report;
+	struct pid_namespace *ns = d->ns;
+	size_t vbytes = hc->nv * sizeof(u32);
+	char pat[HCUBE_MAX_DIM + 1];
+	u32 i;
+
+	if (nla_put_u32(skb, HCUBE_R_A_POLICY, r->policy) ||
+	    (r->dry_run && nla_put_flag(skb, HCUBE_R_A_DRY_RUN)) ||
+	    nla_put_u32(skb, HCUBE_R_A_TRIGGER, r->trigger) ||
+	    nla_put(skb, HCUBE_R_A_LOADS_BEFORE, vbytes, r->before) ||
+	    nla_put(skb, HCUBE_R_A_LOADS_AFTER, vbytes, r->after) ||
+	    nla_put_u32(skb, HCUBE_R_A_MOVED, r->moved) ||
+	    nla_put_u32(skb, HCUBE_R_A_FAILED, r->failed) ||
+	    nla_put_u32(skb, HCUBE_R_A_EXITED, r->exited) ||
+	    nla_put_u32(skb, HCUBE_R_A_EVACUATED, r->evacuated) ||
+	    nla_put_u64_64bit(skb, HCUBE_R_A_DURATION_NS, r->duration_ns,
+			      HCUBE_R_A_PAD))
+		return -EMSGSIZE;
+	if (r->plan) {
+		const struct hcube_plan *p = r->plan;
+		u32 flags = hcube_policy_lookup(p->applied)->flags;
+
+		if (nla_put(skb, HCUBE_R_A_LOADS_PLAN, vbytes, r->planned) ||
+		    nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers) ||
+		    nla_put_u32(skb, HCUBE_R_A_STEPS, p->nsteps) ||
+		    nla_put_u32(skb, HCUBE_R_A_COMM_STEPS, p->stats.comm_steps) ||
+		    nla_put_u64_64bit(skb, HCUBE_R_A_MIGRATIONS, p->stats.migrations,
+				      HCUBE_R_A_PAD) ||
+		    nla_put_u32(skb, HCUBE_R_A_APPLIED, p->applied) ||
+		    nla_put_u32(skb, HCUBE_R_A_MESSAGES, p->stats.messages) ||
+		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
+		    ((flags & HCUBE_POLICY_F_CONTENTION) &&
+		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
+		    hcube_put_transfers(skb, p))
+			return -EMSGSIZE;
+		/* the balancing subcube and trees of the plans that use them */
+		if ((flags & HCUBE_POLICY_F_TREES) && hc->topo_valid &&
+		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
+				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
+						  hc->topo.cb_mask)) ||
+		     nla_put_u32(skb, HCUBE_R_A_TREE_DEPTH, hc->topo.depth)))
+			return -EMSGSIZE;
+	}
+	for (i = 0; i < r->nfailures; i++)
+		if (hcube_fill_report_task(skb, HCUBE_R_A_FAILURE, &r->failures[i], ns))
+			return -EMSGSIZE;
+	for (i = 0; i < r->nchanged; i++)
+		if (hcube_fill_report_task(skb, HCUBE_R_A_CHANGED, &r->changed[i], ns))
+			return -EMSGSIZE;
+	return 0;
+}
+
+static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
+			    const struct hcube_nl_data *d)
+{
+	const struct hcube_counters *c = &hc->cnt;
+	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_STATS);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, HCUBE_S_A_REBALANCES, c->rebalances, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_AUTO_REBALANCES, c->auto_rebalances,
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_DRY_RUNS, c->dry_runs, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MIGRATIONS, c->migrations, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MOVED, c->moved, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_FAILURES, c->failures, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_EVACUATIONS, c->evacuations, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_EXITED, c->exited, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_CHANGED, c->changed, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_REGISTERED, c->registered, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_UNREGISTERED, c->unregistered,
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_TASKS, hc->ntasks, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_ADOPTED, c->adopted, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_REFUSED, atomic64_read(&hc->refused),
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_RELEASED, atomic64_read(&hc->released),
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_EVENTS_LOST,
+			      atomic64_read(&hc->events_lost), HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_REVOKED, c->revoked, HCUBE_S_A_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc,
+			     const struct hcube_nl_data *d)
+{
+	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_CONFIG);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HCUBE_C_A_POLICY, hc->cfg.policy) ||
+	    nla_put_u32(skb, HCUBE_C_A_AUTO, hc->cfg.autob) ||
+	    nla_put_u32(skb, HCUBE_C_A_THRESHOLD, hc->cfg.threshold) ||
+	    nla_put_u32(skb, HCUBE_C_A_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
+	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+const struct hcube_nl_msg_ops hcube_nl_stats_msg = {
+	.fill = hcube_fill_stats,
+};
+
+const struct hcube_nl_msg_ops hcube_nl_config_msg = {
+	.fill = hcube_fill_config,
+};
+
+/* REBALANCE's reply and REBALANCE_NTF. */
+const struct hcube_nl_msg_ops hcube_nl_report_msg = {
+	.size = hcube_report_size,
+	.fill = hcube_fill_report,
+};
+
+int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
+	bool dry_run = nla_get_flag(info->attrs[HCUBE_R_A_DRY_RUN]);
+	struct hcube *hc = hcube_nl_hc;
+	u32 policy = apol ? nla_get_u32(apol) : hc->cfg.policy;
+	struct hcube_nl_data d = {
+		.ns = task_active_pid_ns(current),
+		.report = &hc->report,
+	};
+	int err;
+
+	/* a dry run moves nothing, and changes nothing to plan */
+	if (!dry_run && !netlink_capable(skb, CAP_SYS_NICE)) {
+		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_SYS_NICE);
+		return -EPERM;
+	}
+	if (!dry_run)
+		hcube_nl_catch_up(hc);
+	hcube_report_reset(&hc->report, hc);
+	err = hcube_rebalance(hc, policy, dry_run, HCUBE_REASON_ADMIN, info->extack);
+	/* -EINVAL: the core refused the policy on this cube, before any change */
+	if (err == -EINVAL)
+		NL_SET_BAD_ATTR(info->extack, apol);
+	if (err)
+		return err;
+	return hcube_nl_reply(hc, info, &hcube_nl_report_msg, &d);
+}
+
+int hcube_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[HCUBE_C_A_MAX + 1];
+	struct hcube *hc = hcube_nl_hc;
+	int err;
+
+	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, HCUBE_ERR_CONFIG_REQUIRED))
+		return -EINVAL;
+	/* the op's policy validated the nest (hcube_config_policy): split it only */
+	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
+			       NULL, info->extack);
+	if (err)
+		return err;
+	if (tb[HCUBE_C_A_POLICY])
+		hc->cfg.policy = nla_get_u32(tb[HCUBE_C_A_POLICY]);
+	if (tb[HCUBE_C_A_AUTO])
+		hc->cfg.autob = nla_get_u32(tb[HCUBE_C_A_AUTO]);
+	if (tb[HCUBE_C_A_THRESHOLD])
+		hc->cfg.threshold = nla_get_u32(tb[HCUBE_C_A_THRESHOLD]);
+	if (tb[HCUBE_C_A_COOLDOWN_MS])
+		hc->cfg.cooldown_ms = nla_get_u32(tb[HCUBE_C_A_COOLDOWN_MS]);
+	return 0;
+}
