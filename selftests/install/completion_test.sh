@@ -66,8 +66,8 @@ cases() {
 	check expect "mcwa" "$hc" rebalance -P mc
 	check has "--dry-run --policy -n -P" "$hc" rebalance -
 	check expect "add del list" "$hc" task ""
-	check has "--threads --vertex" "$hc" task add --
-	check has "--all --threads" "$hc" task del --
+	check has "--thread --vertex" "$hc" task add --
+	check has "--all --cgroup" "$hc" task del --
 	check has "--tree --thread --cgroup --vertex" "$hc" task add --
 	check has "--tree --thread --cgroup --all" "$hc" task del --
 	check expect "/proc" "$hc" task add --cgroup /pro

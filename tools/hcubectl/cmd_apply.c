@@ -18,12 +18,7 @@
 #define AP_MAX_CPUS	8192
 #define AP_SET_BYTES	(AP_MAX_CPUS / 8)
 
-/* The settings of config set, in the order they are applied. */
-enum { K_POLICY, K_AUTO, K_THRESHOLD, K_COOLDOWN, K_NUM };
-static const char *const key_names[K_NUM] = { "policy", "auto", "threshold", "cooldown" };
-static const int key_attr[K_NUM] = {
-	HCUBE_C_A_POLICY, HCUBE_C_A_AUTO, HCUBE_C_A_THRESHOLD, HCUBE_C_A_COOLDOWN_MS,
-};
+/* The settings (hc_settings[], settings.c) are applied in their order. */
 
 /* Module parameters: read at load only. */
 static const char *const load_params[] = { "max_tasks", "births", "isolated" };
@@ -43,9 +38,9 @@ struct want {
 	uint32_t ngroups;
 	uint8_t (*groups)[AP_SET_BYTES];
 	char **group_str;
-	bool has[K_NUM];
-	uint32_t val[K_NUM];
-	unsigned int line[K_NUM];
+	bool has[HC_NSETTINGS];
+	uint32_t val[HC_NSETTINGS];
+	unsigned int line[HC_NSETTINGS];
 	struct fault *faults;
 	size_t nfaults;
 	int nbad;
@@ -65,8 +60,8 @@ struct state {
 	struct vtx *v;		/* by id */
 	uint8_t faulty[AP_SET_BYTES];
 	uint8_t cube[AP_SET_BYTES];	/* the CPUs of the vertices */
-	bool has[K_NUM];
-	uint32_t val[K_NUM];
+	bool has[HC_NSETTINGS];
+	uint32_t val[HC_NSETTINGS];
 };
 
 enum { ST_PLANNED, ST_APPLIED, ST_FAILED, ST_SKIPPED };
@@ -267,48 +262,21 @@ static void parse_fault(struct want *w, unsigned int ln, int argc, char **argv)
 
 static void parse_setting(struct want *w, unsigned int ln, int k, int argc, char **argv)
 {
-	const char *const *pol = hc_policy_names;
-	unsigned int npol = ARRAY_SIZE(hc_policy_names);
-	const char *v = argv[1];
-	uint32_t x = 0;
+	struct hc_str why = { 0 };
+	uint32_t x;
 
 	if (w->has[k]) {
-		bad(w, ln, "%s given twice (first on line %u)", key_names[k], w->line[k]);
+		bad(w, ln, "%s given twice (first on line %u)", hc_settings[k].key, w->line[k]);
 		return;
 	}
 	if (argc != 2) {
-		bad(w, ln, "%s: %s", key_names[k], argc < 2 ? "missing value" : "one value only");
+		bad(w, ln, "%s: %s", hc_settings[k].key, argc < 2 ? "missing value" : "one value only");
 		return;
 	}
-	switch (k) {
-	case K_POLICY:
-		if (hc_enum_parse(pol, npol, v) < 0) {
-			bad(w, ln, "policy: unknown policy '%s' (%s)", v, hc_enum_list(pol, npol, ", "));
-			return;
-		}
-		x = (uint32_t)hc_enum_parse(pol, npol, v);
-		break;
-	case K_AUTO:
-		if (strcmp(v, "on") && strcmp(v, "off") && strcmp(v, "1") && strcmp(v, "0")) {
-			bad(w, ln, "auto: '%s' is not on, off, 1 or 0", v);
-			return;
-		}
-		x = !strcmp(v, "on") || !strcmp(v, "1");
-		break;
-	case K_THRESHOLD:
-		if (!hc_parse_u32(v, &x) || x > HCUBE_THRESHOLD_MAX) {
-			bad(w, ln, "threshold: '%s' is out of range (valid range 0..%d)", v,
-			    HCUBE_THRESHOLD_MAX);
-			return;
-		}
-		break;
-	case K_COOLDOWN:
-		if (!hc_parse_u32(v, &x) || x < HCUBE_COOLDOWN_MS_MIN || x > HCUBE_COOLDOWN_MS_MAX) {
-			bad(w, ln, "cooldown: '%s' is out of range (valid range %d..%d milliseconds)",
-			    v, HCUBE_COOLDOWN_MS_MIN, HCUBE_COOLDOWN_MS_MAX);
-			return;
-		}
-		break;
+	if (hc_setting_parse(k, hc_settings[k].key, argv[1], true, &x, &why)) {
+		bad(w, ln, "%s%s", k == HC_SET_POLICY ? "policy: " : "", why.s);
+		hc_str_free(&why);
+		return;
 	}
 	w->has[k] = true;
 	w->val[k] = x;
@@ -328,12 +296,11 @@ static void parse_line(struct want *w, unsigned int ln, int argc, char **argv)
 		parse_fault(w, ln, argc, argv);
 		return;
 	}
-	for (k = 0; k < K_NUM; k++)
-		if (!strcmp(argv[0], key_names[k]) ||
-		    (k == K_COOLDOWN && !strcmp(argv[0], "cooldown_ms"))) {
-			parse_setting(w, ln, k, argc, argv);
-			return;
-		}
+	k = hc_setting_find(argv[0]);
+	if (k >= 0) {
+		parse_setting(w, ln, k, argc, argv);
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(load_params); i++)
 		if (!strcmp(argv[0], load_params[i])) {
 			bad(w, ln, "%s is a module parameter, read when the module loads: put "
@@ -481,12 +448,12 @@ static int config_reply(const struct hc_msg *m, void *arg)
 
 	if (!m->tb[HCUBE_A_CONFIG] || hc_parse_nested(tb, &hc_set_config, m->tb[HCUBE_A_CONFIG]))
 		return -1;
-	for (k = 0; k < K_NUM; k++) {
-		struct nlattr *a = tb[key_attr[k]];
+	for (k = 0; k < HC_NSETTINGS; k++) {
+		struct nlattr *a = tb[hc_settings[k].attr];
 
 		s->has[k] = a != NULL;
 		if (a)
-			s->val[k] = k == K_AUTO ? nla_get_u8(a) : nla_get_u32(a);
+			s->val[k] = nla_get_u32(a);
 	}
 	return 0;
 }
@@ -738,7 +705,7 @@ static int plan(struct apply *a)
 	}
 	if (check_faults(a, topo))
 		return HC_EXIT_USAGE;
-	for (k = 0; k < K_NUM; k++) {
+	for (k = 0; k < HC_NSETTINGS; k++) {
 		if (!w->has[k] || (s->has[k] && s->val[k] == w->val[k]))
 			continue;
 		ch = add_change(a, C_SET, w->line[k]);
@@ -787,11 +754,8 @@ static int send_change(struct apply *a, struct change *ch)
 		hc_str_printf(&what, ": config set");
 		hc_req_init(&r, HCUBE_CMD_CONFIG_SET, false, 64, what.s);
 		nest = hc_req_nest(&r, HCUBE_A_CONFIG, "config");
-		if (ch->key == K_AUTO)
-			hc_req_u8(&r, key_attr[ch->key], (uint8_t)ch->new, "auto %u", ch->new);
-		else
-			hc_req_u32(&r, key_attr[ch->key], ch->new, "%s %u", key_names[ch->key],
-				   ch->new);
+		hc_req_u32(&r, hc_settings[ch->key].attr, ch->new, "%s %u",
+			   hc_settings[ch->key].key, ch->new);
 		hc_req_nest_end(&r, nest);
 		break;
 	default:
@@ -874,13 +838,8 @@ static void value_str(const struct apply *a, const struct change *ch, uint32_t v
 			else if (!a->s.v[i].absent)
 				hc_str_printf(b, " %s", a->s.v[i].cpulist);
 		}
-	} else if (ch->key == K_POLICY) {
-		hc_str_printf(b, "%s", hc_name(hc_policy_names, ARRAY_SIZE(hc_policy_names), v,
-					       nb, sizeof(nb)));
-	} else if (ch->key == K_AUTO) {
-		hc_str_printf(b, "%s", v ? "on" : "off");
 	} else {
-		hc_str_printf(b, "%u", v);
+		hc_setting_format(b, ch->key, v);
 	}
 }
 
@@ -893,9 +852,9 @@ static void print_value(const struct apply *a, const struct change *ch, const ch
 		print_null(PRINT_JSON, key, NULL);
 		return;
 	}
-	if (ch->kind == C_SET && ch->key == K_AUTO) {
+	if (ch->kind == C_SET && ch->key == HC_SET_AUTO) {
 		print_bool(PRINT_JSON, key, NULL, v);
-	} else if (ch->kind == C_SET && ch->key != K_POLICY) {
+	} else if (ch->kind == C_SET && ch->key != HC_SET_POLICY) {
 		print_uint(PRINT_JSON, key, NULL, v);
 	} else {
 		value_str(a, ch, v, new, &s);
@@ -911,7 +870,7 @@ static void print_change(const struct apply *a, const struct change *ch)
 
 	open_json_object(NULL);
 	print_string(PRINT_JSON, "key", NULL, ch->kind == C_MODE ? "mode" :
-		     ch->kind == C_SET ? key_names[ch->key] : "fault");
+		     ch->kind == C_SET ? hc_settings[ch->key].key : "fault");
 	print_string(PRINT_JSON, "action", NULL, ch->kind != C_FAULT ? "set" :
 		     ch->add ? "add" : "del");
 	print_value(a, ch, "old", ch->old, ch->has_old, false);
@@ -945,7 +904,7 @@ static void print_change(const struct apply *a, const struct change *ch)
 		else
 			hc_str_printf(&old, "-");
 		value_str(a, ch, ch->new, true, &new);
-		print_fp("%s: %s -> %s (%s)%s\n", ch->kind == C_MODE ? "mode" : key_names[ch->key],
+		print_fp("%s: %s -> %s (%s)%s\n", ch->kind == C_MODE ? "mode" : hc_settings[ch->key].key,
 			 old.s, new.s, at.s, done[ch->status]);
 	}
 	hc_str_free(&old);

@@ -15,8 +15,8 @@ static int config_reply(const struct hc_msg *m, void *arg)
 	print_attr_enum(PRINT_ANY, "policy", "policy     %s\n", hc_policy_names,
 			ARRAY_SIZE(hc_policy_names), tb[HCUBE_C_A_POLICY]);
 	if (tb[HCUBE_C_A_AUTO]) {
-		print_bool(PRINT_JSON, "auto", NULL, nla_get_u8(tb[HCUBE_C_A_AUTO]));
-		print_fp("auto       %s\n", nla_get_u8(tb[HCUBE_C_A_AUTO]) ? "on" : "off");
+		print_bool(PRINT_JSON, "auto", NULL, nla_get_u32(tb[HCUBE_C_A_AUTO]));
+		print_fp("auto       %s\n", nla_get_u32(tb[HCUBE_C_A_AUTO]) ? "on" : "off");
 	} else {
 		print_null(PRINT_JSON, "auto", NULL);
 	}
@@ -35,24 +35,13 @@ static int config_show(struct hc_ctx *c, int argc, char **argv)
 	return hc_run(c, config_reply, NULL);
 }
 
-/* The keys of config set, and the attribute of each. */
-static const struct {
-	const char *key, *alias;
-	int type;
-} keys[] = {
-	{ "policy", NULL, HCUBE_C_A_POLICY },
-	{ "auto", NULL, HCUBE_C_A_AUTO },
-	{ "threshold", NULL, HCUBE_C_A_THRESHOLD },
-	{ "cooldown", "cooldown_ms", HCUBE_C_A_COOLDOWN_MS },
-};
-
-static int key_type(const struct hc_ctx *c, const char *key)
+/* The setting @key names; max_tasks and unknown keys are usage errors. */
+static int key_index(const struct hc_ctx *c, const char *key)
 {
-	size_t i;
+	int k = hc_setting_find(key);
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (!strcmp(key, keys[i].key) || (keys[i].alias && !strcmp(key, keys[i].alias)))
-			return keys[i].type;
+	if (k >= 0)
+		return k;
 	if (!strcmp(key, "max_tasks"))
 		hc_usage(c, "max_tasks is read-only (a module parameter)");
 	hc_usage(c, "unknown key '%s' (policy, auto, threshold, cooldown)", key);
@@ -60,51 +49,33 @@ static int key_type(const struct hc_ctx *c, const char *key)
 
 static int config_set(struct hc_ctx *c, int argc, char **argv)
 {
-	const char *const *pol = hc_policy_names;
-	unsigned int npol = ARRAY_SIZE(hc_policy_names);
-	uint32_t seen = 0, v;
+	uint32_t seen = 0, val[HC_NSETTINGS];
 	struct nlattr *nest;
 	struct hc_req r;
-	int i;
+	int i, k;
 
 	if (!argc)
 		hc_usage(c, "missing KEY VALUE");
-	/* Check everything before talking to the kernel. */
+	/* Check everything before talking to the kernel, which checks the ranges. */
 	for (i = 0; i < argc; i += 2) {
-		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		int type = key_type(c, key);
+		struct hc_str why = { 0 };
 
-		if (!val)
-			hc_usage(c, "missing value for '%s'", key);
-		if (seen & (1U << type))
-			hc_usage(c, "'%s' given twice", key);
-		seen |= 1U << type;
-		if (type == HCUBE_C_A_POLICY && hc_enum_parse(pol, npol, val) < 0)
-			hc_usage(c, "unknown policy '%s' (%s)", val, hc_enum_list(pol, npol, ", "));
-		if (type == HCUBE_C_A_AUTO && strcmp(val, "on") && strcmp(val, "off") &&
-		    strcmp(val, "1") && strcmp(val, "0"))
-			hc_usage(c, "auto: '%s' is not on, off, 1 or 0", val);
-		if ((type == HCUBE_C_A_THRESHOLD || type == HCUBE_C_A_COOLDOWN_MS) &&
-		    !hc_parse_u32(val, &v))
-			hc_usage(c, "%s: '%s' is not a non-negative integer%s", key, val,
-				 type == HCUBE_C_A_COOLDOWN_MS ? " (milliseconds)" : "");
+		k = key_index(c, argv[i]);
+		if (i + 1 >= argc)
+			hc_usage(c, "missing value for '%s'", argv[i]);
+		if (seen & (1U << k))
+			hc_usage(c, "'%s' given twice", argv[i]);
+		seen |= 1U << k;
+		if (hc_setting_parse(k, argv[i], argv[i + 1], false, &val[k], &why))
+			hc_usage(c, "%s", why.s);
 	}
 
 	hc_req_init(&r, c->cmd->nlcmd, false, 128, c->what);
 	nest = hc_req_nest(&r, HCUBE_A_CONFIG, "config");
 	for (i = 0; i < argc; i += 2) {
-		const char *key = argv[i], *val = argv[i + 1];
-		int type = key_type(c, key);
-
-		if (type == HCUBE_C_A_POLICY) {
-			hc_req_u32(&r, type, (uint32_t)hc_enum_parse(pol, npol, val), "policy %s", val);
-		} else if (type == HCUBE_C_A_AUTO) {
-			hc_req_u8(&r, type, !strcmp(val, "on") || !strcmp(val, "1"), "auto %s", val);
-		} else {
-			hc_parse_u32(val, &v);
-			hc_req_u32(&r, type, v, "%s %s",
-				   type == HCUBE_C_A_THRESHOLD ? "threshold" : "cooldown", val);
-		}
+		k = hc_setting_find(argv[i]);
+		hc_req_u32(&r, hc_settings[k].attr, val[k], "%s %s", hc_settings[k].key,
+			   argv[i + 1]);
 	}
 	hc_req_nest_end(&r, nest);
 	return hc_req_ack(c, &r);

@@ -26,23 +26,24 @@ static int report_reply(const struct hc_msg *m, void *arg)
 static int rebalance(struct hc_ctx *c, int argc, char **argv)
 {
 	const char *policy = hc_opt(c, 'P');
-	const char *const *pol = hc_policy_names;
-	unsigned int npol = ARRAY_SIZE(hc_policy_names);
 	struct reply rep = { 0 };
+	struct hc_str why = { 0 };
 	struct hc_req r;
-	int dim, ret;
+	int dim, ret, p = -1;
 
 	(void)argc;
 	(void)argv;
-	if (policy && hc_enum_parse(pol, npol, policy) < 0)
-		hc_usage(c, "unknown policy '%s' (%s)", policy, hc_enum_list(pol, npol, ", "));
+	if (policy) {
+		p = hc_policy_parse(policy, &why);
+		if (p < 0)
+			hc_usage(c, "%s", why.s);
+	}
 	ret = hc_cube_dim(c, &dim);
 	if (ret)
 		return ret;
 	hc_req_init(&r, c->cmd->nlcmd, false, 64, c->what);
 	if (policy)
-		hc_req_u32(&r, HCUBE_R_A_POLICY, (uint32_t)hc_enum_parse(pol, npol, policy),
-			   "policy %s", policy);
+		hc_req_u32(&r, HCUBE_R_A_POLICY, (uint32_t)p, "policy %s", policy);
 	if (hc_opt(c, 'n'))
 		hc_req_flag(&r, HCUBE_R_A_DRY_RUN, "--dry-run");
 	ret = hc_req_send(c, &r, report_reply, &rep, NULL);

@@ -20,7 +20,7 @@ struct tasks_req {
 	const char *cgroup;	/* --cgroup PATH */
 	int unit;		/* HCUBE_UNIT_*, or -1: none sent (a job) */
 	const char *unit_opt;	/* the option that set it */
-	bool threads, all;
+	bool all;
 	const char *vertex;
 	uint32_t v;
 };
@@ -64,7 +64,6 @@ static void parse_tasks(struct hc_ctx *c, int argc, char **argv, bool add,
 	int i;
 
 	memset(t, 0, sizeof(*t));
-	t->threads = hc_opt(c, 't');
 	t->all = !add && hc_opt(c, 'a');
 	t->cgroup = hc_opt(c, OPT_CGROUP);
 	t->vertex = add ? hc_opt(c, 'v') : NULL;
@@ -72,8 +71,8 @@ static void parse_tasks(struct hc_ctx *c, int argc, char **argv, bool add,
 		hc_usage(c, "--vertex: '%s' %s", t->vertex, why);
 	if (t->all && argc)
 		hc_usage(c, "--all takes no PID");
-	if (t->all && (t->threads || tree || thread || t->cgroup))
-		hc_usage(c, "--all and --%s do not go together", t->threads ? "threads" :
+	if (t->all && (tree || thread || t->cgroup))
+		hc_usage(c, "--all and --%s do not go together",
 			 tree ? "tree" : thread ? "thread" : "cgroup");
 	if (tree && thread)
 		hc_usage(c, "--tree and --thread do not go together");
@@ -110,9 +109,6 @@ static void put_tasks(struct hc_req *r, const struct tasks_req *t, uint32_t *off
 		else
 			hc_req_u32(r, HCUBE_A_PID, t->pids[i], "pid %u", t->pids[i]);
 	}
-	/* accepted by every module, and a no-op where units exist */
-	if (t->threads)
-		hc_req_flag(r, HCUBE_A_THREADS, "--threads");
 	/* none for a job, the default, so that a module without units works */
 	if (t->unit >= 0)
 		hc_req_u32(r, HCUBE_A_UNIT, (uint32_t)t->unit, "%s", t->unit_opt);
@@ -400,7 +396,6 @@ static const struct hc_opt add_opts[] = {
 	  "its descendants (--tree); PATH absolute, or relative to the cgroup2 mount" },
 	{ "vertex", 'v', "V", "place them on vertex V (decimal id, or binary label with a "
 	  "0b prefix: 0b0101) instead of letting hcube choose" },
-	{ "threads", 't', NULL, "accepted, changes nothing: a process comes with its threads" },
 	{ 0 },
 };
 
@@ -410,7 +405,6 @@ static const struct hc_opt del_opts[] = {
 	{ "cgroup", OPT_CGROUP, "PATH", "every process of the cgroup v2 directory PATH, "
 	  "with its descendants" },
 	{ "all", 'a', NULL, "every registered task" },
-	{ "threads", 't', NULL, "accepted, changes nothing" },
 	{ 0 },
 };
 

@@ -279,7 +279,7 @@ static void head_lines(const struct top *t, struct frame *f, int width, int dim)
 						       ARRAY_SIZE(hc_policy_names), num,
 						       sizeof(num)));
 	if (cf[HCUBE_C_A_AUTO])
-		hc_str_printf(&s, ", auto %s", nla_get_u8(cf[HCUBE_C_A_AUTO]) ? "on" : "off");
+		hc_str_printf(&s, ", auto %s", nla_get_u32(cf[HCUBE_C_A_AUTO]) ? "on" : "off");
 	if (cf[HCUBE_C_A_THRESHOLD])
 		hc_str_printf(&s, ", threshold %u", u32_of(cf, HCUBE_C_A_THRESHOLD));
 	if (cf[HCUBE_C_A_COOLDOWN_MS])

@@ -152,8 +152,6 @@ void hc_req_free(struct hc_req *r);
 /* Each put records the attribute's offset under a printf-style label. */
 void hc_req_u32(struct hc_req *r, int type, uint32_t v, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-void hc_req_u8(struct hc_req *r, int type, uint8_t v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 void hc_req_flag(struct hc_req *r, int type, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void hc_req_str(struct hc_req *r, int type, const char *v, const char *fmt, ...)
@@ -321,5 +319,27 @@ struct hc_str {
 void hc_str_printf(struct hc_str *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void hc_str_free(struct hc_str *b);
+
+/* settings.c: the module's settings (config set, apply), by index. */
+enum { HC_SET_POLICY, HC_SET_AUTO, HC_SET_THRESHOLD, HC_SET_COOLDOWN, HC_NSETTINGS };
+struct hc_setting {
+	const char *key;	/* as config set and hcube.conf name it */
+	const char *alias;	/* another name it takes, or NULL */
+	int attr;		/* its HCUBE_C_A_* (every one a u32) */
+};
+extern const struct hc_setting hc_settings[HC_NSETTINGS];
+/* The index of the setting @key names, or -1. */
+int hc_setting_find(const char *key);
+/* The policy @s names, or -1 with "unknown policy 's' (mcwa, ...)" in @why. */
+int hc_policy_parse(const char *s, struct hc_str *why);
+/*
+ * @val of setting @k (given as @key) into @out: 0, or -1 with the reason in
+ * @why. @range: check the module's range too (apply checks a whole file
+ * before it changes anything; config set leaves it to the kernel).
+ */
+int hc_setting_parse(int k, const char *key, const char *val, bool range,
+		     uint32_t *out, struct hc_str *why);
+/* A setting's value as config show and apply print it. */
+void hc_setting_format(struct hc_str *b, int k, uint32_t v);
 
 #endif

@@ -129,11 +129,6 @@ void hc_req_u32(struct hc_req *r, int type, uint32_t v, const char *fmt, ...)
 	HC_PUT(r, nla_put_u32(r->msg, type, v), fmt);
 }
 
-void hc_req_u8(struct hc_req *r, int type, uint8_t v, const char *fmt, ...)
-{
-	HC_PUT(r, nla_put_u8(r->msg, type, v), fmt);
-}
-
 void hc_req_flag(struct hc_req *r, int type, const char *fmt, ...)
 {
 	HC_PUT(r, nla_put_flag(r->msg, type), fmt);

@@ -219,45 +219,41 @@ static void print_loads(struct nlattr **tb, int dim)
 }
 
 /*
- * The transfers of every HCUBE_R_A_TRANSFERS (at most
- * HCUBE_TRANSFERS_PER_ATTR each), joined in order; text by step:
+ * The transfers, one HCUBE_R_A_TRANSFER each, in order; text by step:
  * "  step 3: 1001->0001 7 1011->0011 7".
  */
 static void print_transfers(const struct hc_msg *m, int dim)
 {
 	char lb[HC_LABEL_MAX], lb2[HC_LABEL_MAX];
-	struct nlattr *a;
+	struct nlattr *a, *tb[HC_TB_SIZE];
 	uint32_t k = 0, step = 0;
 	int rem;
 
-	if (!m->tb[HCUBE_R_A_TRANSFERS] && u32_or0(m->tb[HCUBE_R_A_NTRANSFERS])) {
-		print_null(PRINT_JSON, "transfers", NULL);
-		print_fp("transfers:\n  none\n");
-		return;
-	}
 	open_json_array("transfers");
 	print_fp("transfers:\n");
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
-		size_t i, n = (size_t)nla_len(a) / sizeof(struct hcube_transfer_info);
+		uint32_t x_step, from, to;
 
-		if (nla_type(a) != HCUBE_R_A_TRANSFERS)
+		if (nla_type(a) != HCUBE_R_A_TRANSFER)
 			continue;
-		for (i = 0; i < n; i++, k++) {
-			struct hcube_transfer_info x;
-
-			memcpy(&x, (char *)nla_data(a) + i * sizeof(x), sizeof(x));
-			open_json_object(NULL);
-			print_uint(PRINT_JSON, "step", NULL, x.step);
-			print_uint(PRINT_JSON, "from", NULL, x.from);
-			print_uint(PRINT_JSON, "to", NULL, x.to);
-			print_uint(PRINT_JSON, "count", NULL, x.count);
-			close_json_object();
-			if (!k || x.step != step)
-				print_fp("%s  step %u:", k ? "\n" : "", x.step);
-			step = x.step;
-			print_fp(" %s->%s %u", hc_label(lb, dim, x.from),
-				 hc_label(lb2, dim, x.to), x.count);
-		}
+		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_X_A_STEP] ||
+		    !tb[HCUBE_X_A_FROM] || !tb[HCUBE_X_A_TO] || !tb[HCUBE_X_A_COUNT])
+			continue;
+		x_step = nla_get_u32(tb[HCUBE_X_A_STEP]);
+		from = nla_get_u32(tb[HCUBE_X_A_FROM]);
+		to = nla_get_u32(tb[HCUBE_X_A_TO]);
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "step", NULL, x_step);
+		print_uint(PRINT_JSON, "from", NULL, from);
+		print_uint(PRINT_JSON, "to", NULL, to);
+		print_uint(PRINT_JSON, "count", NULL, nla_get_u32(tb[HCUBE_X_A_COUNT]));
+		close_json_object();
+		if (!k || x_step != step)
+			print_fp("%s  step %u:", k ? "\n" : "", x_step);
+		step = x_step;
+		print_fp(" %s->%s %u", hc_label(lb, dim, from), hc_label(lb2, dim, to),
+			 nla_get_u32(tb[HCUBE_X_A_COUNT]));
+		k++;
 	}
 	close_json_array();
 	print_fp(k ? "\n" : "  none\n");
