@@ -252,8 +252,8 @@ static int rebalance(int policy, int dry, struct rb *o)
 	return 0;
 }
 
-/* TASK_ADD: @pids (or each process's threads), on @vertex; timed. */
-static int task_add(const pid_t *pids, int n, int vertex, int threads, double *wall)
+/* TASK_ADD: @pids, each a job (all its threads), on @vertex; timed. */
+static int task_add(const pid_t *pids, int n, int vertex, double *wall)
 {
 	double t0;
 	int i, err;
@@ -263,8 +263,6 @@ static int task_add(const pid_t *pids, int n, int vertex, int threads, double *w
 		breq_u32(&req, HCUBE_A_PID, pids[i]);
 	if (vertex >= 0)
 		breq_u32(&req, HCUBE_A_VERTEX_ID, vertex);
-	if (threads)
-		breq_put(&req, HCUBE_A_THREADS, NULL, 0);
 	t0 = now_s();
 	err = bnl_do(req.nlh, &resp);
 	if (wall)
@@ -750,12 +748,12 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 	printf("# %d threads in %d processes: created in %.2f s\n", n, nh, t_spawn);
 	fflush(stdout);
 
-	/* registration: one request per process, with HCUBE_A_THREADS */
+	/* registration: one request per process, each a job (all its threads) */
 	sleep(1);
 	slab_snap(&s0);
 	t0 = now_s();
 	for (i = 0; i < nh; i++)
-		if (task_add(&hpid[i], 1, hvertex[i], 1, NULL))
+		if (task_add(&hpid[i], 1, hvertex[i], NULL))
 			die("TASK_ADD", resp.err);
 	t_reg[nreg++] = now_s() - t0;
 	sleep(1);
@@ -826,7 +824,7 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 			/* registered and skewed again */
 			t0 = now_s();
 			for (i = 0; i < nh; i++)
-				if (task_add(&hpid[i], 1, hvertex[i], 1, NULL))
+				if (task_add(&hpid[i], 1, hvertex[i], NULL))
 					die("TASK_ADD", resp.err);
 			t_reg[nreg++] = now_s() - t0;
 		}
@@ -838,7 +836,7 @@ static int cost_one(int n, int reps, int ndry, int cpus)
 	}
 	/* one request with every tid (HCUBE_A_PID n times), when it fits */
 	if (task_del_all(NULL) == 0 && (size_t)n * 8 + 4096 < 200000) {
-		if (task_add(hs->tid, n, 0, 0, &t_regone))
+		if (task_add(hs->tid, n, 0, &t_regone))
 			t_regone = -1;
 		task_del_all(NULL);
 	}
@@ -995,7 +993,7 @@ static int cmd_idle(int argc, char **argv)
 		while (hs->ready < n)
 			usleep(2000);
 		for (k = 0; k < nh; k++)
-			if (task_add(&hpid[k], 1, -1, 1, NULL))
+			if (task_add(&hpid[k], 1, -1, NULL))
 				die("TASK_ADD", resp.err);
 		sleep(2);	/* let the registration's own work end */
 		w = idle_wakeups(secs);
@@ -1170,7 +1168,7 @@ static void run_policy(const struct inst *in, int pol, int threshold, int cooldo
 			      0, threshold, cooldown))
 			die("CONFIG_SET", EIO);
 		for (u = 0; u < (int)cube.nv; u++)
-			if (nbyv[u] && task_add(byv[u], nbyv[u], u, 0, NULL))
+			if (nbyv[u] && task_add(byv[u], nbyv[u], u, NULL))
 				die("TASK_ADD", resp.err);
 		hc_stats(&h, s0);
 		/* the faulty vertices: the module evacuates, then rebalances */

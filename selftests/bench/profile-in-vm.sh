@@ -3,7 +3,8 @@
 # Runs inside the bench VM (run-bench.sh starts it): where a rebalance's
 # time goes, against the userspace way. function_graph records, three calls
 # deep, every hcube_rebalance() and every sched_setaffinity() syscall of
-# one `hcube_bench cost` run; the sums per function are printed as
+# one `hcube_bench cost` run (BENCH_PROFILE_FUNCS and BENCH_PROFILE_DEPTH
+# say which functions, how deep); the sums per function are printed as
 # "R profile ..." lines. Tracing slows each call it records, so only the
 # shares are meant to be compared, not the absolute times.
 set -eu
@@ -19,8 +20,8 @@ echo 0 >$T/tracing_on
 echo 32768 >$T/buffer_size_kb
 echo function_graph >$T/current_tracer
 echo 1 >$T/options/funcgraph-tail
-echo 'hcube_rebalance __x64_sys_sched_setaffinity' >$T/set_graph_function
-echo 3 >$T/max_graph_depth
+echo "${BENCH_PROFILE_FUNCS:-hcube_rebalance __x64_sys_sched_setaffinity}" >$T/set_graph_function
+echo "${BENCH_PROFILE_DEPTH:-3}" >$T/max_graph_depth
 echo >$T/trace
 echo 1 >$T/tracing_on
 "$B/bench/hcube_bench" cost -n "$n" -r 1 -k 1 | sed 's/^R cost /R profiled-cost /'

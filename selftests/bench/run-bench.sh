@@ -14,7 +14,9 @@
 #                         module (where a rebalance's time goes) [1];
 #                         BENCH_PHASES_N its threads [16384]
 #   BENCH_PROFILE         1: one more VM, a function_graph profile of a run [1]
-#   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096]
+#   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096];
+#                         BENCH_PROFILE_FUNCS the functions it follows, BENCH_PROFILE_DEPTH
+#                         how deep [hcube_rebalance __x64_sys_sched_setaffinity, 3]
 #   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2 16x2"]
 #   BENCH_PER             workers per vertex [8]
 #   BENCH_MEAN_MS         mean work of a worker, ms of CPU time [400]
@@ -84,6 +86,7 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	echo "# === VM $t: function_graph profile ===" >&2
 	selftests/vm/run-vm.sh --cpus "${t%x*}" --nodes "${t#*x}" --mem "${BENCH_MEM:-2048}" \
 		--timeout "${BENCH_TIMEOUT:-1500}" --append slab_nomerge --env BENCH_PROFILE_N \
+		--env BENCH_PROFILE_FUNCS --env BENCH_PROFILE_DEPTH \
 		-- selftests/bench/profile-in-vm.sh >"$out/profile-$t.txt" || { echo "# FAILED: profile" >&2; rc=1; }
 	grep -v '^R ' "$out/profile-$t.txt" >&2
 	files+=("$out/profile-$t.txt")

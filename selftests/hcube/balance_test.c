@@ -112,7 +112,7 @@ TEST_F(bal, mcwa_balances_skewed_processes)
 
 	spawn(self, 4, 1);
 	spawn(self, 28, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0));
 	count_by_affinity(_metadata, self, count);
 	EXPECT_EQ((uint32_t)self->nkids, count[0]);
 	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, &rep));
@@ -132,7 +132,7 @@ TEST_F(bal, dem_bounded_imbalance)
 
 	spawn(self, 2, 1);
 	spawn(self, 30, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0));
 	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_DEM, 0, &rep));
 	EXPECT_EQ(0, rep.failed);
 	count_by_affinity(_metadata, self, count);
@@ -155,7 +155,7 @@ TEST_F(bal, dry_run_moves_nothing)
 	uint32_t count[HC_MAXV], i;
 
 	spawn(self, 16, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0));
 	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 1, &rep));
 	EXPECT_TRUE(rep.has_plan);
 	EXPECT_GT(rep.ntransfers, 0);
@@ -172,7 +172,7 @@ TEST_F(bal, fault_evacuates_and_rebalances)
 	int cpu;
 
 	spawn(self, 3 * cube.nhealthy, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1));
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &cube.v[v].usable))
 			break;
@@ -190,7 +190,7 @@ TEST_F(bal, fault_evacuates_and_rebalances)
 
 /* Run hcube-sim plan and read its transfers back. */
 static int sim_plan(const uint32_t *loads, uint32_t dim, const char *faulty,
-		    struct hcube_transfer_info *x, int max)
+		    struct hc_transfer *x, int max)
 {
 	char cmd[8192], *p;
 	static char out[1 << 18];
@@ -238,14 +238,14 @@ TEST_F(bal, example2_faults_and_plan_match_simulator)
 	static const uint32_t ex2[16] = { 6, 2, 4, 20, 4, 0, 0, 10,
 					  0, 10, 0, 5, 15, 12, 14, 18 };
 	static const int faulty[4] = { 5, 6, 8, 10 };
-	static struct hcube_transfer_info simx[256];
+	static struct hc_transfer simx[256];
 	uint32_t count[HC_MAXV], i;
 	int j, k, nsim;
 
 	if (cube.nv != 16 || cube.nhealthy != 16)
 		SKIP(return, "needs 16 CPUs (a fault-free 4-cube in cpu mode)");
 	spawn(self, 64, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1));
 	for (j = 0; j < 4; j++)
 		ASSERT_EQ(0, hc_fault(&self->h, 1, -1, faulty[j], NULL));
 	count_by_affinity(_metadata, self, count);
@@ -265,7 +265,7 @@ TEST_F(bal, example2_faults_and_plan_match_simulator)
 		spawn(self, ex2[i], 0);
 		if (ex2[i])
 			ASSERT_EQ(0, hc_task_add(&self->h, self->kids + first,
-						 ex2[i], i, 0));
+						 ex2[i], i));
 	}
 	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 1, &rep));
 	for (i = 0; i < 16; i++)
@@ -282,7 +282,7 @@ TEST_F(bal, example2_faults_and_plan_match_simulator)
 	}
 	/* Tables 5 and 6 of the paper, from the module's plan */
 	for (k = 0, j = 0; k < (int)rep.ntransfers; k++) {
-		struct hcube_transfer_info *x = &rep.x[k];
+		struct hc_transfer *x = &rep.x[k];
 
 		j += (x->from == 9 && x->to == 1 && x->count == 7) +
 		     (x->from == 11 && x->to == 3 && x->count == 7) +
@@ -308,7 +308,7 @@ TEST_F(bal, exited_and_changed_tasks_are_reported)
 	int n, i, cpu;
 
 	spawn(self, 4, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0));
 	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	gone = self->kids[0];
 	moved = self->kids[1];
@@ -369,7 +369,7 @@ TEST_F(bal, cpu_offline_online_single_cpu_vertex)
 	if (get_nprocs() < 3)
 		SKIP(return, "needs 3 CPUs");
 	spawn(self, 2 * cube.nhealthy, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, -1));
 	for (v = 0; v < (int)cube.nv; v++)
 		if (CPU_ISSET(cpu, &cube.v[v].cpus))
 			break;
@@ -415,7 +415,7 @@ TEST_F(bal, cpu_offline_online_in_group)
 		}
 	ASSERT_GT(cpu, 0);
 	spawn(self, 4, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, v, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, v));
 	ASSERT_EQ(0, hc_set_online(cpu, 0));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(HCUBE_VERTEX_HEALTHY, cube.v[v].state);
@@ -455,7 +455,7 @@ TEST_F(bal, automatic_trigger)
 	int tries;
 
 	spawn(self, 3 * cube.nhealthy, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, self->nkids, 0));
 	ASSERT_EQ(0, hc_config(&self->h, -1, 1, 2, 100));
 	for (tries = 0; tries < 100; tries++) {
 		ASSERT_EQ(0, hc_stats(&self->h, s));
@@ -486,7 +486,7 @@ TEST_F(bal, events)
 	ASSERT_EQ(0, setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp,
 				sizeof(grp)));
 	spawn(self, 4, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 4, 0));
 	ASSERT_EQ(0, hc_fault(&self->h, 1, -1, 1, NULL));
 	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
 	for (i = 0; i < 50; i++) {
@@ -533,7 +533,7 @@ TEST_F(bal, tracepoints)
 	snprintf(path, sizeof(path), "%s/trace", t);
 	hc_write_file(path, "");
 	spawn(self, 8, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0));
 	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
 	fd = open(path, O_RDONLY);
 	ASSERT_GE(fd, 0);
@@ -566,7 +566,7 @@ TEST_F(bal, administrators_pinning_survives_hotplug_and_unregistration)
 		if (CPU_ISSET(cpu, &cube.v[v].cpus))
 			break;
 	spawn(self, 1, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v));
 	CPU_ZERO(&admin);
 	for (i = 0; i < n - 2; i++)
 		CPU_SET(i, &admin);

@@ -72,7 +72,7 @@ static void spawn_in_cpuset(struct __test_metadata *_metadata,
 	}
 	usleep(100000);
 	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, hc_task_add(&self->h, &self->kids[i], 1, i, 0));
+		ASSERT_EQ(0, hc_task_add(&self->h, &self->kids[i], 1, i));
 }
 
 /*
@@ -221,7 +221,7 @@ TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 	ASSERT_EQ(0, hc_write_file(CG "/cgroup.procs", pid));
 	self->nkids++;
 	usleep(100000);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 1, v));
 	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	ASSERT_EQ(0, hc_fault(&self->h, 1, from, -1, NULL));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
@@ -316,7 +316,7 @@ TEST_F(cs, partition_cpus_are_never_given_to_root_cgroup_tasks)
 	ASSERT_EQ(0, hc_write_file(CG "/cpuset.cpus", buf));
 	for (i = 0; i < 6; i++)
 		kids[i] = hc_spawn(0);
-	ASSERT_EQ(0, hc_task_add(&self->h, kids, 6, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, kids, 6, -1));
 	mkdir(PART, 0755);
 	snprintf(buf, sizeof(buf), "%d-%d", n - 2, n - 1);
 	ASSERT_EQ(0, hc_write_file(PART "/cpuset.cpus", buf));
@@ -330,7 +330,7 @@ TEST_F(cs, partition_cpus_are_never_given_to_root_cgroup_tasks)
 	for (i = 6; i < 12; i++)
 		kids[i] = hc_spawn(0);
 	usleep(100000);
-	ASSERT_EQ(0, hc_task_add(&self->h, kids + 6, 6, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, kids + 6, 6, -1));
 	ASSERT_EQ(0, read_line("/sys/fs/cgroup/cpuset.cpus.effective", buf, sizeof(buf)));
 	ASSERT_EQ(0, hc_parse_cpulist(buf, &eff));
 	ASSERT_EQ(0, hc_fault(&self->h, 1, 0, -1, NULL));
@@ -476,7 +476,7 @@ TEST_F_TIMEOUT(cs, cpuset_rewrites_during_rebalances_and_hotplug, 1800)
 		self->nkids++;
 	}
 	usleep(100000);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids + 4, 4, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids + 4, 4, -1));
 	ASSERT_EQ(0, pthread_create(&th, NULL, mover_main, &m));
 	for (step = 0; step < steps; step++) {
 		char cpus[256] = "", buf[256], *p = cpus;

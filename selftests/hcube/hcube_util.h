@@ -38,11 +38,16 @@ struct hc_task {
 	int has_creator;
 };
 
+/* One transfer of a report (HCUBE_R_A_TRANSFER), or of hcube-sim's plan. */
+struct hc_transfer {
+	uint32_t step, from, to, count;
+};
+
 struct hc_report {
 	uint32_t nv, policy, moved, failed, exited, evacuated, ntransfers;
 	uint32_t applied, messages, imbalance, contended, has_contended;
 	uint32_t before[HC_MAXV], planned[HC_MAXV], after[HC_MAXV];
-	struct hcube_transfer_info x[16384];
+	struct hc_transfer x[16384];
 	uint32_t nchanged, changed_pid[64];
 	uint32_t nfail, fail_pid[64];
 	char pattern[16];
@@ -341,7 +346,7 @@ static inline int hc_task_refusal(struct hreply *rp)
  * takes a task for registered that is not.
  */
 static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
-			      int vertex, int threads)
+			      int vertex)
 {
 	struct hreq *r = malloc(sizeof(*r));
 	struct hreply rp;
@@ -352,8 +357,6 @@ static inline int hc_task_add(struct hnl *h, const pid_t *pids, int n,
 		hreq_u32(r, HCUBE_A_PID, pids[i]);
 	if (vertex >= 0)
 		hreq_u32(r, HCUBE_A_VERTEX_ID, vertex);
-	if (threads)
-		hreq_flag(r, HCUBE_A_THREADS);
 	err = hc_send(h, r, &rp);
 	if (!err)
 		err = hc_task_refusal(&rp);
@@ -380,7 +383,7 @@ static inline int hc_config(struct hnl *h, int policy, int autob, int threshold,
 	if (policy >= 0)
 		hreq_u32(r, HCUBE_C_A_POLICY, policy);
 	if (autob >= 0)
-		hreq_u8(r, HCUBE_C_A_AUTO, autob);
+		hreq_u32(r, HCUBE_C_A_AUTO, autob);
 	if (threshold >= 0)
 		hreq_u32(r, HCUBE_C_A_THRESHOLD, threshold);
 	if (cooldown >= 0)
@@ -420,7 +423,6 @@ static inline int hc_rebalance(struct hnl *h, int policy, int dry_run,
 		hnl_for_each_attr(a, head, len, rem) {
 			int type = a->nla_type & NLA_TYPE_MASK;
 			struct nlattr *p = NULL;
-			uint32_t n;
 
 			switch (type) {
 			case HCUBE_R_A_POLICY:
@@ -462,14 +464,16 @@ static inline int hc_rebalance(struct hnl *h, int policy, int dry_run,
 				out->has_plan = 1;
 				hc_copy_u32s(out->planned, a, HC_MAXV);
 				break;
-			case HCUBE_R_A_TRANSFERS:
-				/* possibly in several pieces, in order */
-				n = hnl_len(a) / sizeof(out->x[0]);
-				if (out->ntransfers + n > 16384)
-					n = 16384 - out->ntransfers;
-				memcpy(out->x + out->ntransfers, hnl_data(a),
-				       n * sizeof(out->x[0]));
-				out->ntransfers += n;
+			case HCUBE_R_A_TRANSFER:
+				/* one nest per transfer, in order */
+				if (out->ntransfers < 16384) {
+					struct hc_transfer *x = &out->x[out->ntransfers++];
+
+					x->step = hnl_u32(hnl_nested(a, HCUBE_X_A_STEP));
+					x->from = hnl_u32(hnl_nested(a, HCUBE_X_A_FROM));
+					x->to = hnl_u32(hnl_nested(a, HCUBE_X_A_TO));
+					x->count = hnl_u32(hnl_nested(a, HCUBE_X_A_COUNT));
+				}
 				break;
 			case HCUBE_R_A_CB_PATTERN:
 				snprintf(out->pattern, sizeof(out->pattern), "%s",

@@ -87,7 +87,7 @@ static void spawn_registered(struct __test_metadata *_metadata,
 
 	for (i = 0; i < n; i++)
 		self->kids[self->nkids++] = hc_spawn(0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, n, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, n, -1));
 }
 
 TEST_F(iso, isolated_cpus_are_not_used)
@@ -134,7 +134,7 @@ TEST_F(iso, isolated_cpus_are_not_used)
 			continue;
 		one = hc_spawn(0);
 		self->kids[self->nkids++] = one;
-		EXPECT_EQ(-EINVAL, hc_task_add(&self->h, &one, 1, v, 0));
+		EXPECT_EQ(-EINVAL, hc_task_add(&self->h, &one, 1, v));
 		break;
 	}
 	hc_task_del_all(&self->h);

@@ -62,7 +62,7 @@ TEST_F_TIMEOUT(lc, insmod_rmmod_cycles_restore_affinity, 300)
 			}
 			ASSERT_EQ(0, sched_setaffinity(kids[i], sizeof(orig[i]), &orig[i]));
 		}
-		ASSERT_EQ(0, hc_task_add(&h, kids, 8, 0, 0));
+		ASSERT_EQ(0, hc_task_add(&h, kids, 8, 0));
 		ASSERT_EQ(0, hc_rebalance(&h, -1, 0, rep));
 		hnl_close(&h);
 		ASSERT_EQ(0, rmmod());
@@ -91,7 +91,7 @@ TEST(unregister_restores_affinity)
 	CPU_ZERO(&orig);
 	CPU_SET(0, &orig);
 	ASSERT_EQ(0, sched_setaffinity(kid, sizeof(orig), &orig));
-	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, 1, 0));
+	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, 1));
 	ASSERT_EQ(0, sched_getaffinity(kid, sizeof(now), &now));
 	EXPECT_FALSE(CPU_EQUAL(&now, &orig));
 	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_DEL, 0);
@@ -106,7 +106,7 @@ TEST(unregister_restores_affinity)
 	ASSERT_EQ(0, rmmod());
 }
 
-/* --threads registers every thread of a process. */
+/* A job (the default unit) registers every thread of a process. */
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -138,7 +138,7 @@ TEST(register_all_threads)
 			pause();
 	}
 	ASSERT_EQ(1, read(pipefd[0], &c, 1));
-	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, -1, 1));
+	ASSERT_EQ(0, hc_task_add(&h, &kid, 1, -1));
 	n = hc_get_tasks(&h, t, 16);
 	EXPECT_EQ(4, n);
 	/* every tid belongs to the child */
@@ -149,7 +149,7 @@ TEST(register_all_threads)
 		EXPECT_EQ(0, access(path, F_OK));
 	}
 	/* registering a thread again is refused */
-	EXPECT_EQ(-EEXIST, hc_task_add(&h, &kid, 1, -1, 1));
+	EXPECT_EQ(-EEXIST, hc_task_add(&h, &kid, 1, -1));
 	hc_kill_all(&kid, 1);
 	hnl_close(&h);
 	ASSERT_EQ(0, rmmod());
@@ -169,7 +169,7 @@ TEST(max_tasks_gives_enospc)
 	ASSERT_EQ(0, hnl_open(&h));
 	for (i = 0; i < 4; i++)
 		kids[i] = hc_spawn(0);
-	ASSERT_EQ(0, hc_task_add(&h, kids, 2, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&h, kids, 2, -1));
 	hreq_init(r, &h, h.family, HCUBE_CMD_TASK_ADD, 0);
 	hreq_u32(r, HCUBE_A_PID, kids[2]);
 	hreq_u32(r, HCUBE_A_PID, kids[3]);
@@ -178,8 +178,8 @@ TEST(max_tasks_gives_enospc)
 	hreply_free(&rp);
 	ASSERT_EQ(0, hc_get_cube(&h, c));
 	EXPECT_EQ(2, c->ntasks);
-	EXPECT_EQ(0, hc_task_add(&h, kids + 2, 1, -1, 0));
-	EXPECT_EQ(-ENOSPC, hc_task_add(&h, kids + 3, 1, -1, 0));
+	EXPECT_EQ(0, hc_task_add(&h, kids + 2, 1, -1));
+	EXPECT_EQ(-ENOSPC, hc_task_add(&h, kids + 3, 1, -1));
 	hc_kill_all(kids, 4);
 	hnl_close(&h);
 	free(r);
@@ -322,7 +322,7 @@ TEST_F_TIMEOUT(lc, failed_load_leaves_nothing, 300)
 	}
 	ASSERT_EQ(0, insmod("mode=cpu"));
 	ASSERT_EQ(0, hnl_open(&h));
-	EXPECT_EQ(0, hc_task_add(&h, &kid, 1, 0, 0));
+	EXPECT_EQ(0, hc_task_add(&h, &kid, 1, 0));
 	EXPECT_EQ(0, hc_task_del_all(&h));
 	hnl_close(&h);
 	hc_kill_all(&kid, 1);

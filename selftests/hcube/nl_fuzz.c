@@ -428,7 +428,7 @@ static int register_kid(struct hnl *h, pid_t pid)
 	int tries;
 
 	for (tries = 0; tries < 150; tries++) {
-		if (!hc_task_add(h, &pid, 1, -1, 0) && is_registered(h, pid) == 1)
+		if (!hc_task_add(h, &pid, 1, -1) && is_registered(h, pid) == 1)
 			return 1;
 		if (!shared)
 			break;

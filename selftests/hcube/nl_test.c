@@ -301,7 +301,7 @@ TEST_F(nl, task_duplicates)
 
 	self->kids[self->nkids++] = a;
 	self->kids[self->nkids++] = b;
-	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 	take(_metadata, &self->h, &self->before);
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_ADD, 0);
@@ -346,7 +346,7 @@ TEST_F(nl, task_del_errors)
 
 	self->kids[self->nkids++] = a;
 	self->kids[self->nkids++] = b;
-	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 	take(_metadata, &self->h, &self->before);
 	/* one registered, one not: nothing is unregistered */
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_DEL, 0);
@@ -466,7 +466,7 @@ static void check_default_config(struct __test_metadata *_metadata,
 {
 	struct nlattr *c = hnl_msg_attr(m, HCUBE_A_CONFIG);
 
-	EXPECT_EQ(0, *(uint8_t *)hnl_data(hnl_nested(c, HCUBE_C_A_AUTO)));
+	EXPECT_EQ(0, hnl_u32(hnl_nested(c, HCUBE_C_A_AUTO)));
 	EXPECT_EQ(1, hnl_u32(hnl_nested(c, HCUBE_C_A_THRESHOLD)));
 }
 
@@ -492,7 +492,7 @@ TEST_F(nl, config_ranges)
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	hreq_u8(&self->r, HCUBE_C_A_AUTO, 2);
+	hreq_u32(&self->r, HCUBE_C_A_AUTO, 2);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(1, self->rp.pmax);
@@ -500,7 +500,7 @@ TEST_F(nl, config_ranges)
 	/* nothing applies when one key is bad */
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	hreq_u8(&self->r, HCUBE_C_A_AUTO, 1);
+	hreq_u32(&self->r, HCUBE_C_A_AUTO, 1);
 	hreq_u32(&self->r, HCUBE_C_A_MAX_TASKS, 5);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -EINVAL,
@@ -552,7 +552,7 @@ TEST_F(nl, topology_set_errors)
 	EXPECT_UNCHANGED(&self->h, self->before);
 
 	self->kids[self->nkids++] = a;
-	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 	take(_metadata, &self->h, &self->before);
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TOPO_SET, 0);
 	hreq_u32(&self->r, HCUBE_A_MODE, HCUBE_MODE_NODE);
@@ -673,7 +673,7 @@ TEST_F(nl, task_cpuset_limits_its_vertices)
 		struct hc_task t[4];
 		cpu_set_t set;
 
-		ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1, 0));
+		ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 		ASSERT_EQ(1, hc_get_tasks(&self->h, t, 4));
 		EXPECT_EQ(0, t[0].vertex);
 		ASSERT_EQ(0, sched_getaffinity(a, sizeof(set), &set));

@@ -70,7 +70,7 @@ static void spawn(struct pol_state *self, int n)
 /* Register the last @n children spawned on @vertex. */
 static int add_on(struct pol_state *self, int n, int vertex)
 {
-	return hc_task_add(&self->h, self->kids + self->nkids - n, n, vertex, 0);
+	return hc_task_add(&self->h, self->kids + self->nkids - n, n, vertex);
 }
 
 /* Children per vertex from their affinity; each on exactly one healthy vertex. */

@@ -14,9 +14,10 @@ from the kernel's generic netlink controller, not from our headers:
   and dump separately, the attributes the policy accepts, their types and
   maxtype) against the spec's request attributes and their checks (an
   attribute of an enum type without a max: its enum's highest value). A CPU
-  id's range is set at load (checks: range-at-load): 0 .. nr_cpu_ids - 1,
-  which the test compares with /sys/devices/system/cpu/possible; an
-  attribute with checks: reject is refused (NLA_REJECT, not in the dump).
+  id's range is set at load (range-at-load in hcube-gen.yaml): 0 ..
+  nr_cpu_ids - 1, which the test compares with
+  /sys/devices/system/cpu/possible; a read-only attribute (reject in
+  hcube-gen.yaml) is refused (NLA_REJECT, not in the dump).
 - every command and notification once (a dry-run rebalance, a sleep
   process registered and unregistered, a CPU marked faulty and cleared,
   the topology set to the mode it has): every attribute the module sends
@@ -41,6 +42,7 @@ import hcube_module
 # installed beside the test (selftests/hcube/Makefile's TEST_FILES)
 HERE = os.path.dirname(os.path.abspath(__file__))
 SPEC = os.environ.get("HCUBE_SPEC", os.path.join(HERE, "hcube.yaml"))
+GEN = os.path.join(HERE, "hcube-gen.yaml")
 HDR = os.path.join(HERE, "hcube.h")
 
 NETLINK_GENERIC = 16
@@ -190,8 +192,12 @@ class Genl:
 # The spec.
 
 class Spec:
-    def __init__(self, path):
+    def __init__(self, path, gen_path):
         self.y = yaml.safe_load(open(path))
+        # the generator's additions (Documentation/netlink/hcube-gen.yaml)
+        gen = yaml.safe_load(open(gen_path))
+        self.load_range = set(gen.get("range-at-load", {}))
+        self.reject = set(gen.get("reject", {}))
         self.consts = {d["name"]: d["value"] for d in self.y.get("definitions", [])
                        if d["type"] == "const"}
         self.enums = {}
@@ -220,6 +226,11 @@ class Spec:
 
     def check(self, a, key, default=None):
         v = a.get("checks", {}).get(key, default)
+        if isinstance(v, str) and re.match(r"^[su](8|16|32|64)-(min|max)$", v):
+            bits = int(v[1:].split("-")[0])
+            if v.endswith("max"):
+                return (1 << (bits - 1)) - 1 if v[0] == "s" else (1 << bits) - 1
+            return -(1 << (bits - 1)) if v[0] == "s" else 0
         return self.consts[v] if isinstance(v, str) else v
 
 
@@ -228,7 +239,7 @@ def nr_cpu_ids():
     return int(re.split("[-,]", possible)[-1]) + 1
 
 
-def expect_policy(spec, a, ncpu):
+def expect_policy(spec, setname, a, ncpu):
     """What the kernel's policy should say of attribute @a: a dict like the
     dump's, from the spec's type and checks."""
     t = a["type"]
@@ -241,13 +252,13 @@ def expect_policy(spec, a, ncpu):
                 hi = spec.enums[a["enum"]] - 1
             e["min_u"] = spec.check(a, "min", lo)
             e["max_u"] = spec.check(a, "max", hi)
-            if "range-at-load" in a.get("checks", {}):
+            if "%s.%s" % (setname, a["name"]) in spec.load_range:
                 e["max_u"] = ncpu - 1
         else:
             lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
             e["min_s"] = spec.check(a, "min", lo)
             e["max_s"] = spec.check(a, "max", hi)
-    elif t in ("string", "nul-string", "binary"):
+    elif t in ("string", "binary"):
         if spec.check(a, "min-len"):
             e["min_len"] = spec.check(a, "min-len")
         if spec.check(a, "max-len") is not None:
@@ -289,7 +300,7 @@ def compare_policy(spec, policies, idx, setname, wanted, ncpu, where, why, notes
             why.append("%s: the kernel accepts %s, the spec's request does not list it"
                        % (where, a["name"]))
             continue
-        e = expect_policy(spec, a, ncpu)
+        e = expect_policy(spec, setname, a, ncpu)
         g = got_policy(d)
         if a["type"] == "nest":
             nset = a["nested-attributes"]
@@ -314,7 +325,7 @@ def compare_policy(spec, policies, idx, setname, wanted, ncpu, where, why, notes
         if a is None:
             why.append("%s: the spec lists %s, which set %s does not have" % (where, name, setname))
         elif a["value"] not in pol:
-            if "reject" in a.get("checks", {}):
+            if "%s.%s" % (setname, name) in spec.reject:
                 notes.append("%s: %s is read-only in the spec and rejected by the kernel"
                               % (where, name))
             else:
@@ -359,12 +370,12 @@ def check_attrs(spec, setname, buf, allowed, where, why):
         elif typ == "flag":
             if p:
                 why.append("%s: a flag with %d bytes" % (w, len(p)))
-        elif typ in ("string", "nul-string"):
+        elif typ == "string":
             if not p.endswith(b"\0") or b"\0" in p[:-1]:
                 why.append("%s: not one NUL-terminated string" % w)
         elif typ == "binary":
-            if "struct" in a and len(p) % spec.structs[a["struct"]]:
-                why.append("%s: %d bytes, not whole %s" % (w, len(p), a["struct"]))
+            if "sub-type" in a and len(p) % (INT_BITS[a["sub-type"]] // 8):
+                why.append("%s: %d bytes, not whole %s" % (w, len(p), a["sub-type"]))
         elif typ == "nest":
             check_attrs(spec, a["nested-attributes"], p, None, w, why)
 
@@ -396,7 +407,7 @@ def check_msgs(spec, msgs, kind, why, seen):
 
 def main():
     hcube_module.need()
-    spec = Spec(SPEC)
+    spec = Spec(SPEC, GEN)
     ncpu = nr_cpu_ids()
     print("TAP version 13")
     print("# %d possible CPUs (nr_cpu_ids), %d online" % (ncpu, os.cpu_count()))

@@ -45,7 +45,6 @@ class hcubemsg(genlmsg):
         ('HCUBE_A_CPU', 'uint32'),
         ('HCUBE_A_VERTEX_ID', 'uint32'),
         ('HCUBE_A_PID', 'uint32'),
-        ('HCUBE_A_THREADS', 'flag'),
         ('HCUBE_A_ALL', 'flag'),
         ('HCUBE_A_TASK', 'task'),
         ('HCUBE_A_STATS', 'hex'),
@@ -105,7 +104,7 @@ class reportmsg(genlmsg):
         ('HCUBE_R_A_LOADS_BEFORE', 'cdata'),
         ('HCUBE_R_A_LOADS_PLAN', 'cdata'),
         ('HCUBE_R_A_LOADS_AFTER', 'cdata'),
-        ('HCUBE_R_A_TRANSFERS', 'cdata'),
+        ('HCUBE_R_A_TRANSFER', 'transfer'),
         ('HCUBE_R_A_NTRANSFERS', 'uint32'),
         ('HCUBE_R_A_STEPS', 'uint32'),
         ('HCUBE_R_A_COMM_STEPS', 'uint32'),
@@ -113,6 +112,15 @@ class reportmsg(genlmsg):
         ('HCUBE_R_A_MOVED', 'uint32'),
         ('HCUBE_R_A_FAILED', 'uint32'),
     )
+
+    class transfer(nla):
+        nla_map = (
+            ('HCUBE_X_A_UNSPEC', 'none'),
+            ('HCUBE_X_A_STEP', 'uint32'),
+            ('HCUBE_X_A_FROM', 'uint32'),
+            ('HCUBE_X_A_TO', 'uint32'),
+            ('HCUBE_X_A_COUNT', 'uint32'),
+        )
 
 
 n = 0
@@ -186,13 +194,13 @@ def main():
                       cls=reportmsg)[0]
         before = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_R_A_LOADS_BEFORE'))
         plan = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_R_A_LOADS_PLAN'))
-        x = rep.get_attr('HCUBE_R_A_TRANSFERS') or b''
-        transfers = [struct.unpack_from('HHHHI', x, i) for i in range(0, len(x), 12)]
+        transfers = [tuple(t.get_attr('HCUBE_X_A_' + k) for k in ('STEP', 'FROM', 'TO', 'COUNT'))
+                     for t in rep.get_attrs('HCUBE_R_A_TRANSFER')]
         check(sum(before) == len(pids) and before[0] == len(pids) and sum(plan) == len(pids)
               and max(plan) - min(plan) <= 1,
               'dry-run report: all %d on vertex 0 before, balanced in the plan' % len(pids))
         check(len(transfers) > 0 and len(transfers) == rep.get_attr('HCUBE_R_A_NTRANSFERS') and
-              all(bin(f ^ t).count('1') == 1 for _, f, t, _, _ in transfers),
+              all(bin(f ^ t).count('1') == 1 for _, f, t, _ in transfers),
               'dry-run report: %d transfers, each along one edge' % len(transfers))
 
         request(sock, FAULT_ADD, [('HCUBE_A_VERTEX_ID', 1)])

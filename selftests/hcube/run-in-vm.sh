@@ -14,6 +14,11 @@ B=${HCUBE_BUILD:-build}
 K=$B/kselftest
 HCUBE_KO=$(realpath -e "${HCUBE_KO:-./hcube.ko}") || exit 1
 export HCUBE_KO
+# the kernel's YNL CLI for ynl_test.py (make ynl; make selftests makes it)
+if [ -d "$B/ynl-6.12" ]; then
+	HCUBE_YNL=$(realpath "$B/ynl-6.12")
+	export HCUBE_YNL
+fi
 export KSELFTEST_NL_FUZZ_ARGS="${HCUBE_FUZZ_SECONDS:-10} ${HCUBE_FUZZ_SEED:-1}"
 export KSELFTEST_STRESS_ARGS="${HCUBE_STRESS_SECONDS:-15} ${HCUBE_STRESS_SEED:-1}"
 # shellcheck source=../lib/tap.sh

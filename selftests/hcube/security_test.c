@@ -273,7 +273,7 @@ TEST_F(sec, moving_others_tasks_needs_cap_sys_nice)
 	ASSERT_GE(cpu, 0);
 	for (i = 0; i < 3; i++)
 		self->kids[self->nkids++] = hc_spawn(0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 3, 1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 3, 1));
 	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(before), &before));
 
 	as_nobody(CAPS_NET_ADMIN, fault_add, cpu, &o);
@@ -453,7 +453,7 @@ TEST_F(sec, deadline_thread_is_refused_in_the_reply)
 	close(ready[1]);
 	if (c != 'y')
 		SKIP(return, "SCHED_DEADLINE could not be set");
-	EXPECT_EQ(-EBUSY, hc_task_add(&self->h, &job, 1, -1, 0));
+	EXPECT_EQ(-EBUSY, hc_task_add(&self->h, &job, 1, -1));
 	EXPECT_EQ(1, ntasks(&self->h));
 }
 
@@ -484,7 +484,7 @@ TEST_F(sec, task_become_deadline_is_released_not_narrowed)
 	ASSERT_EQ(0, hc_send(&self->h, r, NULL));
 	dl = hc_spawn(0);
 	self->kids[self->nkids++] = dl;
-	ASSERT_EQ(0, hc_task_add(&self->h, &dl, 1, 0, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &dl, 1, 0));
 	ASSERT_EQ(0, sched_getaffinity(dl, sizeof(all), &all));
 	if (syscall(SYS_sched_setattr, dl, &a, 0))
 		SKIP(return, "SCHED_DEADLINE: %s", strerror(errno));
@@ -507,8 +507,8 @@ TEST_F(sec, unprivileged_reader_sees_its_own_tasks_and_no_events)
 	self->kids[self->nkids++] = root;
 	self->kids[self->nkids++] = mine;
 	usleep(50000);
-	ASSERT_EQ(0, hc_task_add(&self->h, &root, 1, -1, 0));
-	ASSERT_EQ(0, hc_task_add(&self->h, &mine, 1, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &root, 1, -1));
+	ASSERT_EQ(0, hc_task_add(&self->h, &mine, 1, -1));
 	as_nobody(0, list_all, 0, &o);
 	ASSERT_EQ(1, o.n);
 	EXPECT_EQ((uint32_t)mine, o.pids[0]);
@@ -575,8 +575,8 @@ TEST_F(sec, pid_namespace_translates_and_hides)
 			sleeper = hc_child_of(inner);
 	}
 	ASSERT_GT(sleeper, 0) TH_LOG("the namespace's sleeper did not start");
-	ASSERT_EQ(0, hc_task_add(&self->h, &sleeper, 1, -1, 0));
-	ASSERT_EQ(0, hc_task_add(&self->h, &root, 1, -1, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &sleeper, 1, -1));
+	ASSERT_EQ(0, hc_task_add(&self->h, &root, 1, -1));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	f = fdopen(back[0], "r");
 	ASSERT_NE(NULL, f);

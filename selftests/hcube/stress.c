@@ -158,7 +158,7 @@ static void client(int c, uint64_t seed)
 					_exit(0);
 				_exit(0);
 			}
-			err = hc_task_add(&h, &p, 1, -1, 0);
+			err = hc_task_add(&h, &p, 1, -1);
 			note(c, err, "churn add");
 			churn[nchurn++] = p;
 			__atomic_add_fetch(&sh->churned, 1, __ATOMIC_RELAXED);

@@ -154,7 +154,7 @@ for BIN in "${BINS[@]}"; do
 	expect_usage 'task: missing command' task
 	expect_usage "task: unknown command 'kill'" task kill 1
 	expect_usage 'task add: missing PID' task add
-	expect_usage 'task add: missing PID' task add --threads
+	expect_usage "task add: unknown option '--threads'" task add 1 --threads
 	expect_usage "task add: 'x12' is not a pid" task add x12
 	expect_usage "task add: '12x' is not a pid" task add 1 12x
 	expect_usage 'task add: pid 0 is not a process' task add 0
@@ -163,7 +163,7 @@ for BIN in "${BINS[@]}"; do
 	expect_usage "task add: unknown option '--all'" task add --all
 	expect_usage 'task del: missing PID \(or --all\)' task del
 	expect_usage 'task del: --all takes no PID' task del --all 5
-	expect_usage 'task del: --all and --threads' task del --all --threads
+	expect_usage 'task del: --all and --tree' task del --all --tree
 	expect_usage "task del: 'abc' is not a pid" task del abc
 	expect_usage "task list: unexpected argument 'extra'" task list extra
 	# registration units (issue 12)
@@ -288,11 +288,11 @@ for BIN in "${BINS[@]}"; do
 		expect_not_loaded fault del vertex 0b1
 		expect_not_loaded fault add vertex 3
 		expect_not_loaded task add 1
-		expect_not_loaded task add 1 2 --threads --vertex 0b11
+		expect_not_loaded task add 1 2 --vertex 0b11
 		expect_not_loaded task del 1
 		expect_not_loaded task del --all
 		expect_not_loaded task add 1 --tree --vertex 0b1
-		expect_not_loaded task add 1 --thread --threads
+		expect_not_loaded task add 1 --thread
 		expect_not_loaded task del 1 2 --tree
 		expect_not_loaded -j task del 1 --thread
 		expect_not_loaded task list

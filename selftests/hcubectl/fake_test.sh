@@ -165,8 +165,15 @@ compare_plan "rebalance -j --dry-run mcwa = hcube-sim (Example 2)" \
 	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy mcwa"
 compare_plan "rebalance -j --dry-run dem = hcube-sim (Example 2)" \
 	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy dem"
-compare_plan "rebalance -j: transfers split over several attributes, joined" \
-	"--dim 4 --loads $EX2_LOADS --faulty 5,6,8,10 --policy dem" HCUBE_FAKE_CHUNK=3
+B3=5,5,5,5,5,5,5,5
+compare_plan "rebalance -j --dry-run dem of a balanced cube = hcube-sim (no transfer)" \
+	"--dim 3 --loads $B3 --policy dem" HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= HCUBE_FAKE_LOADS=$B3
+HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= HCUBE_FAKE_LOADS=$B3 fake rebalance --dry-run --policy dem
+if [ "$rc" -eq 0 ] && grep -A1 '^transfers:$' "$tmp/out" | grep -q '^  none$'; then
+	ok "rebalance: a plan without transfers prints none"
+else
+	not_ok "rebalance: a plan without transfers (rc $rc)"
+fi
 L3=19,11,2,9,0,9,10,4
 compare_plan "rebalance -j --dry-run cwa = hcube-sim (Example 1)" \
 	"--dim 3 --loads $L3 --policy cwa" HCUBE_FAKE_DIM=3 HCUBE_FAKE_FAULTY= HCUBE_FAKE_LOADS=$L3
@@ -220,7 +227,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['ntransfers'] == len(d['transfers']) > 4096, d['ntransfers']
 " "$tmp/out"; then
-	ok "rebalance -j: a plan of more than 4096 transfers, in two attributes, joined"
+	ok "rebalance -j: a plan of more than 4096 transfers, one nest each"
 else
 	not_ok "rebalance -j: more than 4096 transfers (rc $rc)"
 fi
@@ -253,10 +260,10 @@ t = d['tasks']
 assert [(x['pid'], x['tgid']) for x in t] == [(10, 10), (11, 11)]
 assert [x['label'] for x in t] == ['0000', '0001'] and t[0]['state'] == 'active'
 " -j task add 10 11
-expect_ok "task add -j --threads --vertex 0b0111: three registered, the named one listed" "
-assert d['registered'] == 3 and [t['pid'] for t in d['tasks']] == [10], d
+expect_ok "task add -j --vertex 0b0111: registered there, the named one listed" "
+assert d['registered'] == 1 and [t['pid'] for t in d['tasks']] == [10], d
 assert {t['vertex'] for t in d['tasks']} == {7}
-" -j task add 10 --threads --vertex 0b0111
+" -j task add 10 --vertex 0b0111
 fake task add 5 888888 6
 if [ "$rc" -eq 1 ] && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ] &&
    [ "$(grep -c '^registered pid [56] (worker) vertex' "$tmp/out")" -eq 2 ]; then
@@ -278,21 +285,6 @@ assert 'error' not in t[0] and t[2]['label'] == '0001'
 else
 	not_ok "task add -j: the refused task (rc $rc)"
 fi
-# With --threads the kernel's entries do not follow the command line: the
-# pid of a refused task is the one the kernel names.
-fake -j task add 5 888888 --threads
-if [ "$rc" -eq 1 ] && python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d['registered'] == 3 and d['refused'] == 1, d
-t = d['tasks']
-assert [x['pid'] for x in t] == [5, 888888], d
-assert t[1] == {'pid': 888888, 'error': -1, 'error_str': 'Operation not permitted'}, t[1]
-" "$tmp/out" && [ "$(cat "$tmp/err")" = "hcubectl: task add: pid 888888: $(python3 -c 'import os; print(os.strerror(1))')" ]; then
-	ok "task add --threads: the refused task named by the kernel's pid"
-else
-	not_ok "task add --threads: the refused task named by the kernel's pid (rc $rc)"
-fi
 expect_ok "task list -j: comm made valid UTF-8, state, cpus" "
 assert [t['pid'] for t in d] == [100, 101, 200, 300]
 assert d[1]['tgid'] == 100 and d[2]['state'] == 'changed'
@@ -306,7 +298,7 @@ if [ "$rc" -eq 0 ] && [ "$(head -1 "$tmp/out")" = "PID  TGID  COMM        VERTEX
 else
 	not_ok "task list: table"
 fi
-expect_ok "task del -j: {}" "assert d == {}" -j task del 10 11 --threads
+expect_ok "task del -j: {}" "assert d == {}" -j task del 10 11
 expect_ok "task del --all -j: {}" "assert d == {}" -j task del --all
 
 # ---- registration units (issue 12); the fake is a test double of them ----
@@ -328,31 +320,27 @@ unit_case() {	# NAME WANT_LOG PYTHON ARGS...: the request sent and the -j output
 JOB="[500, 501, 502]"
 TREE="[500, 501, 502, 510, 530, 520, 521]"
 unit_case "task add 500 (a job, the default): no HCUBE_A_UNIT (old modules work)" \
-	"pids unit none threads 0;pids 500 unit none threads 0;" "
+	"pids unit none;pids 500 unit none;" "
 assert d['registered'] == 1, d
 assert [t['pid'] for t in d['tasks']] == [500] and 'unit' not in d['tasks'][0], d
 " -j task add 500
-unit_case "task add 500 --threads: a no-op, still HCUBE_A_THREADS, no unit" \
-	"pids unit none threads 0;pids 500 unit none threads 1;" "
-assert d['registered'] == 3 and [t['pid'] for t in d['tasks']] == [500], d
-" -j task add 500 --threads
 unit_case "task add 500 --tree: HCUBE_UNIT_TREE, the process and its descendants" \
-	"pids unit none threads 0;pids 500 unit tree threads 0;" "
+	"pids unit none;pids 500 unit tree;" "
 assert d['registered'] == len($TREE) and [t['pid'] for t in d['tasks']] == [500], d
 assert {(t['origin'], t['unit']) for t in d['tasks']} == {('admin', 'job')}, d
 " -j task add 500 --tree
 unit_case "task add 501 --thread --vertex 0b0111: HCUBE_UNIT_THREAD, that thread" \
-	"pids unit none threads 0;pids 501 unit thread threads 0;" "
+	"pids unit none;pids 501 unit thread;" "
 assert d == {'registered': 1, 'exited': 0, 'refused': 0,
              'tasks': [{'pid': 501, 'tgid': 500, 'comm': 'job', 'vertex': 7, 'label': '0111',
                         'state': 'active', 'cpus': '14-15', 'orig_cpus': '0-31',
                         'origin': 'admin', 'unit': 'thread'}]}, d
 " -j task add 501 --thread --vertex 0b0111
-unit_case "task del 500 --tree -j: {}, HCUBE_UNIT_TREE" "pids 500 unit tree threads 0;" \
+unit_case "task del 500 --tree -j: {}, HCUBE_UNIT_TREE" "pids 500 unit tree;" \
 	"assert d == {}" -j task del 500 --tree
-unit_case "task del 501 502 --thread -j: {}, HCUBE_UNIT_THREAD" "pids 501,502 unit thread threads 0;" \
+unit_case "task del 501 502 --thread -j: {}, HCUBE_UNIT_THREAD" "pids 501,502 unit thread;" \
 	"assert d == {}" -j task del 501 502 --thread
-unit_case "task del 500 -j: {}, no unit" "pids 500 unit none threads 0;" \
+unit_case "task del 500 -j: {}, no unit" "pids 500 unit none;" \
 	"assert d == {}" -j task del 500
 fake task add 500 --tree
 if [ "$rc" -eq 0 ] && [ "$(grep -c '^registered pid 5[0-3][0-9] ' "$tmp/out")" -eq 1 ] &&
@@ -371,17 +359,17 @@ echo 1 >"$tmp/notcg/cgroup.procs"
 seq 1000 1069 | mkdir -p "$tmp/cg/many" && seq 1000 1069 >"$tmp/cg/many/cgroup.procs"
 export HCUBE_FAKE_CGROOT=$tmp/cg
 unit_case "task add --cgroup jobs/a (relative to the cgroup2 mount): its pids, HCUBE_UNIT_TREE" \
-	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
+	"pids unit none;pids 500,600,601 unit tree;" "
 assert d['registered'] == len($TREE) + 2, d
 assert [t['pid'] for t in d['tasks']] == [500, 600, 601], d
 " -j task add --cgroup jobs/a
 unit_case "task add --cgroup ABSOLUTE --vertex 3" \
-	"pids unit none threads 0;pids 500,600,601 unit tree threads 0;" "
+	"pids unit none;pids 500,600,601 unit tree;" "
 assert {t['vertex'] for t in d['tasks']} == {3} and d['registered'] == 9, d
 " -j task add --cgroup "$tmp/cg/jobs/a" --vertex 3
 rm -f "$tmp/log"
 HCUBE_FAKE_GONE=600 HCUBE_FAKE_LOG=$tmp/log fake -j task add --cgroup /jobs/a
-if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids unit none threads 0;pids 500,600,601 unit tree threads 0;pids 500,601 unit tree threads 0;" ] &&
+if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids unit none;pids 500,600,601 unit tree;pids 500,601 unit tree;" ] &&
    [ "$(cat "$tmp/err")" = "hcubectl: task add: --cgroup /jobs/a: 1 of its processes exited before the request; skipped" ] &&
    python3 -c "
 import json, sys
@@ -394,7 +382,7 @@ else
 fi
 rm -f "$tmp/log"
 HCUBE_FAKE_GONE=601,500 HCUBE_FAKE_LOG=$tmp/log fake -j task del --cgroup jobs/a
-if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids 500,600,601 unit tree threads 0;pids 600,601 unit tree threads 0;pids 600 unit tree threads 0;" ] &&
+if [ "$rc" -eq 0 ] && [ "$(sent)" = "pids 500,600,601 unit tree;pids 600,601 unit tree;pids 600 unit tree;" ] &&
    [ "$(cat "$tmp/err")" = "hcubectl: task del: --cgroup jobs/a: 2 of its processes were not registered or had exited; skipped" ] &&
    python3 -c "import json, sys; assert json.load(open(sys.argv[1])) == {}" "$tmp/out"; then
 	ok "task del --cgroup: pids not registered (ENOENT) dropped one by one, the request sent again"

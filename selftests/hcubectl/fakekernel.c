@@ -24,9 +24,6 @@
  *                       joining the events group too (as the module's
  *                       group, GENL_MCAST_CAP_NET_ADMIN)
  *   HCUBE_FAKE_UNLOAD   set: after its events, "monitor" sees the family go
- *   HCUBE_FAKE_CHUNK    at most this many transfers per HCUBE_R_A_TRANSFERS
- *                       attribute (default and most: HCUBE_TRANSFERS_PER_ATTR,
- *                       as the module)
  *   HCUBE_FAKE_LOG      a file that gets one line per request received (its
  *                       command, flags, length, pids and unit)
  *   HCUBE_FAKE_UNITS    set: registration units in replies and events (the
@@ -59,7 +56,7 @@
  *
  * A test double of the registration units (HCUBE_A_UNIT, issue 12), enough
  * to test hcubectl: a TASK_ADD without HCUBE_A_UNIT gets the answer of a
- * module without units (one task per pid, three with HCUBE_A_THREADS); with
+ * module without units (one task per pid); with
  * it, the fake applies the unit to the processes of procs[] (job: the
  * process's threads; tree: also its descendants' threads, each a job;
  * thread: that one thread) and answers with each task's origin and unit.
@@ -289,11 +286,6 @@ static void put_attr(struct mb *b, uint16_t type, const void *p, size_t n)
 }
 
 static void put_u32(struct mb *b, uint16_t type, uint32_t v)
-{
-	put_attr(b, type, &v, sizeof(v));
-}
-
-static void put_u8(struct mb *b, uint16_t type, uint8_t v)
 {
 	put_attr(b, type, &v, sizeof(v));
 }
@@ -1235,7 +1227,7 @@ static void do_task_add(const struct req *r)
 			put_unit(&b, pid, get_u32(r->a[HCUBE_A_UNIT]), va, &k);
 			continue;
 		}
-		for (t = 0; t < (r->a[HCUBE_A_THREADS] ? 3U : 1U); t++) {
+		for (t = 0; t < 1U; t++) {
 			struct task_desc d = {
 				.pid = pid + t, .tgid = pid, .comm = "worker",
 				.vertex = va ? get_u32(va) : healthy_vertex(k++),
@@ -1322,16 +1314,15 @@ static void do_task_get(const struct req *r)
 
 /*
  * A report from the core's plan, as the module lays it out: the report's
- * attributes at the top level of the message, the transfers in attributes
- * of at most HCUBE_TRANSFERS_PER_ATTR (HCUBE_FAKE_CHUNK: fewer), always at
- * least one.
+ * attributes at the top level of the message, one HCUBE_R_A_TRANSFER nest
+ * per transfer (none for a plan without any).
  */
 static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 {
 	struct hcube_cube c = { .dim = cube.dim, .state = cube.core_state, .load = cube.load };
 	struct hcube_plan p;
 	void *mem = malloc(hcube_plan_memsize(cube.dim));
-	size_t i = 0, max_chunk;
+	size_t i;
 	int err;
 
 	hcube_plan_init(&p, cube.dim, mem);
@@ -1362,22 +1353,15 @@ static bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
 	if (p.applied == HCUBE_POLICY_PEBBLE)
 		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
-	max_chunk = getenv("HCUBE_FAKE_CHUNK") ? strtoul(getenv("HCUBE_FAKE_CHUNK"), NULL, 10) : 0;
-	if (!max_chunk || max_chunk > HCUBE_TRANSFERS_PER_ATTR)
-		max_chunk = HCUBE_TRANSFERS_PER_ATTR;
-	do {
-		size_t k, chunk = p.ntransfers - i < max_chunk ? p.ntransfers - i : max_chunk;
-		struct hcube_transfer_info *x = calloc(chunk ? chunk : 1, sizeof(*x));
+	for (i = 0; i < p.ntransfers; i++) {
+		size_t nest = nest_begin(b, HCUBE_R_A_TRANSFER | NLA_F_NESTED);
 
-		for (k = 0; k < chunk; k++, i++) {
-			x[k].step = p.transfers[i].step;
-			x[k].from = p.transfers[i].from;
-			x[k].to = p.transfers[i].to;
-			x[k].count = p.transfers[i].count;
-		}
-		put_attr(b, HCUBE_R_A_TRANSFERS, x, chunk * sizeof(*x));
-		free(x);
-	} while (i < p.ntransfers);
+		put_u32(b, HCUBE_X_A_STEP, p.transfers[i].step);
+		put_u32(b, HCUBE_X_A_FROM, p.transfers[i].from);
+		put_u32(b, HCUBE_X_A_TO, p.transfers[i].to);
+		put_u32(b, HCUBE_X_A_COUNT, p.transfers[i].count);
+		nest_end(b, nest);
+	}
 	if (p.applied == HCUBE_POLICY_MCWA || p.applied == HCUBE_POLICY_CWA) {
 		put_pattern(b, HCUBE_R_A_CB_PATTERN);
 		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
@@ -1451,7 +1435,7 @@ static void do_config_set(const struct req *r)
 			u16 t = a->nla_type & NLA_TYPE_MASK;
 
 			if (t == HCUBE_C_A_AUTO)
-				cube.cfg[1] = *((const uint8_t *)a + NLA_HDRLEN);
+				cube.cfg[1] = get_u32(a);
 			else if (t == HCUBE_C_A_POLICY)
 				cube.cfg[0] = get_u32(a);
 			else if (t == HCUBE_C_A_THRESHOLD)
@@ -1615,10 +1599,9 @@ static void fake_log(const struct nlmsghdr *nlh, const struct req *r)
 		fprintf(f, " pids");
 		for (i = 0; i < r->npids; i++)
 			fprintf(f, "%s%u", i ? "," : " ", get_u32(r->pids[i]));
-		fprintf(f, " unit %s threads %d", !r->a[HCUBE_A_UNIT] ? "none" :
+		fprintf(f, " unit %s", !r->a[HCUBE_A_UNIT] ? "none" :
 			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_JOB ? "job" :
-			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_TREE ? "tree" : "thread",
-			r->a[HCUBE_A_THREADS] != NULL);
+			get_u32(r->a[HCUBE_A_UNIT]) == HCUBE_UNIT_TREE ? "tree" : "thread");
 	}
 	fputc('\n', f);
 	fclose(f);
@@ -1657,7 +1640,15 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 		queue_ack(nlh);
 		break;
 	case HCUBE_CMD_VERTEX_GET:
-		if (nlh->nlmsg_flags & NLM_F_DUMP) {
+		if ((nlh->nlmsg_flags & NLM_F_DUMP) && r->a[HCUBE_A_VERTEX_ID]) {
+			/* as the module: a dump of the one vertex it names */
+			if (check_vertex(r, r->a[HCUBE_A_VERTEX_ID])) {
+				reply_begin(&b, r, NLM_F_MULTI);
+				put_vertex(&b, get_u32(r->a[HCUBE_A_VERTEX_ID]));
+				msg_end_queue(&b);
+				queue_done(nlh);
+			}
+		} else if (nlh->nlmsg_flags & NLM_F_DUMP) {
 			for (v = 0; v < cube.n; v++) {
 				reply_begin(&b, r, NLM_F_MULTI);
 				put_vertex(&b, v);
@@ -1706,7 +1697,7 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 		reply_begin(&b, r, 0);
 		n = nest_begin(&b, HCUBE_A_CONFIG | NLA_F_NESTED);
 		put_u32(&b, HCUBE_C_A_POLICY, cube.cfg[0]);
-		put_u8(&b, HCUBE_C_A_AUTO, (uint8_t)cube.cfg[1]);
+		put_u32(&b, HCUBE_C_A_AUTO, cube.cfg[1]);
 		put_u32(&b, HCUBE_C_A_THRESHOLD, cube.cfg[2]);
 		put_u32(&b, HCUBE_C_A_COOLDOWN_MS, cube.cfg[3]);
 		put_u32(&b, HCUBE_C_A_MAX_TASKS, 4096);

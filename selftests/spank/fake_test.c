@@ -84,7 +84,7 @@ TEST_F(fake, task_add_and_del)
 	last_request(line, sizeof(line));
 	snprintf(want, sizeof(want), "cmd %d ", HCUBE_CMD_TASK_ADD);
 	EXPECT_EQ(0, strncmp(line, want, strlen(want))) TH_LOG("%s", line);
-	snprintf(want, sizeof(want), " pids %d,%d unit none ", pids[0], pids[1]);
+	snprintf(want, sizeof(want), " pids %d,%d unit none", pids[0], pids[1]);
 	EXPECT_NE(NULL, strstr(line, want)) TH_LOG("%s", line);
 	ASSERT_EQ(0, hcl_task_add(self->c, pids, 1, -1));
 	ASSERT_EQ(0, hcl_task_del(self->c, pids, 2));
