@@ -42,6 +42,7 @@ struct hcube_birth {
 	struct hcube *hc;
 	struct hcube_task *creator;	/* referenced */
 	bool thread;			/* a thread of the creator's process */
+	bool widened;			/* its mask is the creator's widened one */
 	bool pooled;			/* from the pool, else allocated */
 	unsigned long inherited[];	/* the child's mask at creation */
 };
@@ -122,15 +123,15 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
  * Registers it (a pending record), or gives it @c's original affinity.
  */
 static bool hcube_born(struct hcube *hc, struct hcube_task *c,
-		       struct task_struct *p, bool thread,
+		       struct task_struct *p, bool thread, bool widened,
 		       const struct cpumask *inherited)
 {
 	struct hcube_task *t;
 	int v;
 
-	v = hcube_mask_vertex(hc, inherited);
+	v = widened ? READ_ONCE(c->vertex) : hcube_mask_vertex(hc, inherited);
 	if ((p->flags & PF_EXITING) || !cpumask_equal(&p->cpus_mask, inherited) ||
-	    v < 0)
+	    v < 0 || v >= HCUBE_MAX_VERTICES)
 		return false;	/* exiting, or its mask is not (or no longer) hcube's */
 	if (READ_ONCE(hc->stopping) || c->unit == HCUBE_UNIT_THREAD ||
 	    test_bit(HCUBE_TF_REMOVED, &c->flags)) {
@@ -162,6 +163,8 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
 	t->epoch = READ_ONCE(hc->voff[v]);
+	if (widened)
+		set_bit(HCUBE_TF_WIDENED, &t->flags);
 	if (hcube_task_hash_add(hc, t)) {
 		/* an admin registered it meanwhile (or no memory: the scan) */
 		atomic_dec(&hc->nrecords);
@@ -183,11 +186,26 @@ static void hcube_birth_fn(struct callback_head *cb)
 	struct hcube_birth *b = container_of(cb, struct hcube_birth, cb);
 	struct hcube *hc = b->hc;
 
-	hcube_born(hc, b->creator, current, b->thread, to_cpumask(b->inherited));
+	hcube_born(hc, b->creator, current, b->thread, b->widened,
+		   to_cpumask(b->inherited));
 	hcube_task_put(b->creator);
 	hcube_birth_put(hc->ev, b);
 	if (atomic_dec_and_test(&hcube_inflight))
 		wake_up(&hcube_births_idle);
+}
+
+/*
+ * A mask that is no vertex's is the creator's own choice, except between
+ * an offline of a CPU of its vertex and its evacuation: then it is the
+ * scheduler's fallback (every CPU, or its cpuset's), and a child created
+ * in that window follows its creator to wherever hcube evacuates it.
+ */
+static bool hcube_task_widened(struct hcube *hc, struct hcube_task *c)
+{
+	u16 v = READ_ONCE(c->vertex);
+
+	return v < HCUBE_MAX_VERTICES &&
+	       READ_ONCE(hc->voff[v]) != READ_ONCE(c->epoch);
 }
 
 /* sched_process_fork: @parent is current, @child not yet woken. */
@@ -197,13 +215,15 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	struct hcube *hc = data;
 	struct hcube_birth *b;
 	struct hcube_task *c;
+	bool widened;
 
-	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD) ||
-	    hcube_mask_vertex(hc, &child->cpus_mask) < 0)
-		return;	/* no record, or the child has no mask hcube gives */
+	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD))
+		return;
+	widened = hcube_mask_vertex(hc, &child->cpus_mask) < 0;
 	rcu_read_lock();
 	c = hcube_task_lookup(hc, parent);
 	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
+		  (widened && !hcube_task_widened(hc, c)) ||
 		  !refcount_inc_not_zero(&c->ref)))
 		c = NULL;
 	rcu_read_unlock();
@@ -220,6 +240,7 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	b->hc = hc;
 	b->creator = c;
 	b->thread = same_thread_group(parent, child);
+	b->widened = widened;
 	cpumask_copy(to_cpumask(b->inherited), &child->cpus_mask);
 	init_task_work(&b->cb, hcube_birth_fn);
 	atomic_inc(&hcube_inflight);
@@ -281,6 +302,16 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
 		return false;
+	}
+	if (test_bit(HCUBE_TF_WIDENED, &t->flags)) {
+		/* its creator's mask and vertex, evacuated or not since */
+		if (c->state == HCUBE_TASK_ACTIVE) {
+			cpumask_copy(hcube_task_given(t), hcube_task_given(c));
+			t->vertex = c->vertex;
+			t->epoch = c->epoch;
+		} else {
+			cpumask_clear(hcube_task_given(t));
+		}
 	}
 	if (c) {
 		t->creator_rec = NULL;
@@ -412,7 +443,7 @@ static void hcube_scan_lost(struct hcube *hc)
 			if (!o[i].p)
 				continue;
 			acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread,
-					    &o[i].p->cpus_mask);
+					    false, &o[i].p->cpus_mask);
 			hcube_task_put(o[i].c);
 			put_task_struct(o[i].p);
 			cond_resched();
