@@ -256,10 +256,11 @@ experiment-mpi: $(SHARED)
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
-# `make demo` installs the packages first, then builds and boots in a sub-make
-# that reads this file afresh (also right under make -j).
+# `make demo` installs the packages it needs first (scripts/deps-demo.list
+# only: the rest, for the tests, is `make deps`), then builds and boots in a
+# sub-make that reads this file afresh (also right under make -j).
 demo:
-	@scripts/deps.sh
+	@scripts/deps.sh demo
 	@$(MAKE) --no-print-directory demo-vm
 
 demo-vm: module $(BUILD)/hcubectl
