@@ -224,17 +224,17 @@ check:
 	@echo "# the VM checks, $(CHECK_JOBS) at a time: each one's output when it ends"
 	$(MAKE) -j$(CHECK_JOBS) -Otarget CHECK_VM_ORDER=1 check-vms
 
-# hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
-# the full grid, the sensitivity runs and the plots; check-sim
-# (selftests/sim) runs a reduced grid that asserts properties, with the
-# plain and the ASan/UBSan build.
+# hcube-sim's simulation of Nam et al. (1999), Section 6
+# (Documentation/benchmarks.md): the full grid, the sensitivity runs and the
+# plots; check-sim (selftests/sim) runs a reduced grid that asserts
+# properties, with the plain and the ASan/UBSan build.
 .PHONY: experiment check-sim
 
 experiment: $(BUILD)/hcube-sim
 	tools/hcube-sim/experiment.sh $(BUILD)/hcube-sim $(BUILD)/experiment Documentation/benchmarks
 
-# Paper 003's three Poisson workloads for every policy beside the paper's
-# Figs. 9-11 (Documentation/benchmarks.md); about 2 s.
+# The three Poisson workloads of Das et al. (2002) for every policy beside
+# the paper's Figs. 9-11 (Documentation/benchmarks.md); about 2 s.
 .PHONY: experiment-sbn
 experiment-sbn: $(BUILD)/hcube-sim
 	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
@@ -244,9 +244,10 @@ check-sim: $(SHARED)
 	@$(SUBMAKE) -C selftests/sim check
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
-# MPI ranks of this machine (36 to 62 s with the machine to themselves),
-# and paper 003's and paper 000's workloads on P = 2..32 ranks and one
-# call of each policy by count and by weight (not in `make check`).
+# MPI ranks of this machine (36 to 62 s with the machine to themselves), and
+# the workloads of Das et al. (2002) and Nam et al. (1999) on P = 2..32
+# ranks and one call of each policy by count and by weight (not in `make
+# check`).
 .PHONY: check-mpi experiment-mpi
 check-mpi: $(SHARED)
 	@$(SUBMAKE) -C tools/hcube-mpi check

@@ -291,7 +291,7 @@ const char *hcube_strerror(int err);
 char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask);
 
 /*
- * Pebble-crunching (paper 001): clusters are the subcubes of the
+ * Pebble-crunching (Gulati et al. 1990): clusters are the subcubes of the
  * hcube_pebble_cdim() low dimensions; cluster c holds the labels whose
  * high bits are c. Each has a controller (DCC): the lowest healthy label
  * at the start, and after that a controller keeps its role while it is

@@ -103,7 +103,7 @@ int hcube_mincost_balanced(u32 dim, const u8 *state, const u32 *before,
 u32 hcube_imbalance(u32 dim, const u8 *state, const u32 *after, void *work);
 
 /*
- * RID and SID (paper 000, Sections 1 and 3.1), one vertex's view. @d
+ * RID and SID (Nam et al. 1999, Sections 1 and 3.1), one vertex's view. @d
  * healthy neighbours hold @sum tasks, the vertex @own; l_avg = (sum + own)
  * / (d + 1). RID: a vertex below l_avg asks neighbour k (load @lk) for
  * floor((l_avg - own) * lk / sum). SID: a vertex above l_avg sends
@@ -116,8 +116,8 @@ u64 hcube_sid_deficit(u32 d, u64 sum, u32 own, u32 lk);
 u32 hcube_sid_psi(u32 d, u64 sum, u32 own, u32 lk, u64 hsum);
 
 /*
- * Symmetric broadcast networks (paper 003). SBN(d) on P = 2^d vertices has
- * one pattern per root r: stages d (the root) down to 0.
+ * Symmetric broadcast networks (Das et al. 2002). SBN(d) on P = 2^d
+ * vertices has one pattern per root r: stages d (the root) down to 0.
  * - HCUBE_SBN_XOR: the root-0 template relabelled by XOR with r; for a label
  *   n = x ^ r at stage s: Pred = ((n - 2^s) | 2^(s+1)) mod 2^d (s < d),
  *   Succ1 = n + 2^(s-1) (1 <= s <= d), Succ2 = n - 2^(s-1) (1 <= s < d).
@@ -146,7 +146,7 @@ u32 hcube_sbn_gather_parent(u32 d, u32 root, u32 x);
 /* CUBE: every predecessor of @x in the embedding's DAG; returns the count. */
 u32 hcube_sbn_cube_preds(u32 d, u32 root, u32 x, u32 *preds);
 
-/* UpdateLoad (paper 003, ConstParam 2). */
+/* UpdateLoad (Das et al. 2002, ConstParam 2). */
 struct hcube_sbn_th {
 	u32 sysll;		/* ceil(TotalJQ / P) */
 	s32 minth;		/* SysLL - 1, or 2 when SysLL > 2 */
@@ -180,7 +180,8 @@ int hcube_assign(u32 ns, u32 nr, const u32 *supply, const u32 *cap,
 		 const u32 *cost, u32 *flow, u64 *total_cost, void *work);
 
 /*
- * Fault-tolerant all-to-all personalized communication (paper 002): every
+ * Fault-tolerant all-to-all personalized communication (Masuyama and
+ * Masuyama 2003): every
  * healthy node sends one datum to every other healthy node. Multiport, one
  * datum per link direction per time unit; a datum may cross several links
  * in one unit (a circuit). Up to floor(n/2) faulty nodes (HCUBE_E_AAPC_FAULTS
