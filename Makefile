@@ -172,6 +172,16 @@ check-style: $(LSRC_STAMP)
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok style"
 
+# No reference a reader of the repository cannot follow, in any tracked
+# file: no paper cited by number, no path outside the repository or the
+# system's folders (scripts/check-tree.py); then the check itself against
+# planted lines (selftests/tree).
+.PHONY: check-tree
+check-tree:
+	@/usr/bin/python3 scripts/check-tree.py
+	@out=$$(selftests/tree/check_tree_test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | tail -1
+
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
 	@selftests/vm/check-dmesg-test.sh | tail -1
@@ -207,7 +217,7 @@ check-gen:
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
 	      check-sim check-mpi check-docs check-install check-deb-version module-check \
-	      check-spank
+	      check-spank check-tree check-kernel-doc
 CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms
