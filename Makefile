@@ -182,6 +182,16 @@ check-tree:
 	@out=$$(selftests/tree/check_tree_test.sh 2>&1) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | tail -1
 
+# The kernel's kernel-doc (from linux-source-6.1) over the module's and the
+# core's C: every /** comment well formed and matching its declaration.
+# Any warning fails.
+KDOC_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h)
+.PHONY: check-kernel-doc
+check-kernel-doc: $(LSRC_STAMP)
+	@echo "# kernel-doc -none on $(words $(KDOC_C)) files"
+	@out=$$(perl $(KERNEL_DOC) -none -Werror $(KDOC_C) 2>&1) && [ -z "$$out" ] || \
+		{ echo "$$out"; echo "not ok kernel-doc"; exit 1; }; echo "ok kernel-doc"
+
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
 	@selftests/vm/check-dmesg-test.sh | tail -1
