@@ -194,7 +194,8 @@ check-kernel-doc: $(LSRC_STAMP)
 
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
-	@selftests/vm/check-dmesg-test.sh | tail -1
+	@out=$$(selftests/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | tail -1
 
 # The YNL spec against the uAPI header (names, values, enum members).
 check-spec:
