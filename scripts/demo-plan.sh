@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The planner on Example 2 of Nam et al. (1999): a 4-cube with four faulty
 # vertices, planned with MCWA and with DEM.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages the project needs: the first word of each
 # line of scripts/deps-demo.list (what `make demo` needs) and
 # scripts/deps.list (the rest: tests, benchmarks, packaging), which also
