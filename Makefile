@@ -179,9 +179,30 @@ check-style: $(LSRC_STAMP)
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f $(KERNEL_C) 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "ok style"
 
+# No reference a reader of the repository cannot follow, in any tracked
+# file: no paper cited by number, no path outside the repository or the
+# system's folders (scripts/check-tree.py); then the check itself against
+# planted lines (selftests/tree).
+.PHONY: check-tree
+check-tree:
+	@/usr/bin/python3 scripts/check-tree.py
+	@out=$$(selftests/tree/check_tree_test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | tail -1
+
+# The kernel's kernel-doc (from linux-source-6.1) over the module's and the
+# core's C: every /** comment well formed and matching its declaration.
+# Any warning fails.
+KDOC_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h)
+.PHONY: check-kernel-doc
+check-kernel-doc: $(LSRC_STAMP)
+	@echo "# kernel-doc -none on $(words $(KDOC_C)) files"
+	@out=$$(perl $(KERNEL_DOC) -none -Werror $(KDOC_C) 2>&1) && [ -z "$$out" ] || \
+		{ echo "$$out"; echo "not ok kernel-doc"; exit 1; }; echo "ok kernel-doc"
+
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
-	@selftests/vm/check-dmesg-test.sh | tail -1
+	@out=$$(selftests/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	echo "$$out" | tail -1
 
 # The kernel's YNL CLI, library and schemas (scripts/Makefile.common).
 ynl: $(YNL_STAMP)
@@ -222,7 +243,7 @@ check-gen:
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
 	      check-sim check-mpi check-docs check-install check-deb-version module-check \
-	      check-spank
+	      check-spank check-tree check-kernel-doc
 CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms
@@ -239,17 +260,17 @@ check:
 	@echo "# the VM checks, $(CHECK_JOBS) at a time: each one's output when it ends"
 	$(MAKE) -j$(CHECK_JOBS) -Otarget CHECK_VM_ORDER=1 check-vms
 
-# hcube-sim's simulation of paper 000, Section 6 (Documentation/benchmarks.md):
-# the full grid, the sensitivity runs and the plots; check-sim
-# (selftests/sim) runs a reduced grid that asserts properties, with the
-# plain and the ASan/UBSan build.
+# hcube-sim's simulation of Nam et al. (1999), Section 6
+# (Documentation/benchmarks.md): the full grid, the sensitivity runs and the
+# plots; check-sim (selftests/sim) runs a reduced grid that asserts
+# properties, with the plain and the ASan/UBSan build.
 .PHONY: experiment check-sim
 
 experiment: $(BUILD)/hcube-sim
 	tools/hcube-sim/experiment.sh $(BUILD)/hcube-sim $(BUILD)/experiment Documentation/benchmarks
 
-# Paper 003's three Poisson workloads for every policy beside the paper's
-# Figs. 9-11 (Documentation/benchmarks.md); about 2 s.
+# The three Poisson workloads of Das et al. (2002) for every policy beside
+# the paper's Figs. 9-11 (Documentation/benchmarks.md); about 2 s.
 .PHONY: experiment-sbn
 experiment-sbn: $(BUILD)/hcube-sim
 	$(BUILD)/hcube-sim sbn --runs 10 --quiet --out $(BUILD)/sbn
@@ -259,9 +280,10 @@ check-sim: $(SHARED)
 	@$(SUBMAKE) -C selftests/sim check
 
 # libhcube-mpi (tools/hcube-mpi, Documentation/mpi.md): its tests on real
-# MPI ranks of this machine (36 to 62 s with the machine to themselves),
-# and paper 003's and paper 000's workloads on P = 2..32 ranks and one
-# call of each policy by count and by weight (not in `make check`).
+# MPI ranks of this machine (36 to 62 s with the machine to themselves), and
+# the workloads of Das et al. (2002) and Nam et al. (1999) on P = 2..32
+# ranks and one call of each policy by count and by weight (not in `make
+# check`).
 .PHONY: check-mpi experiment-mpi
 check-mpi: $(SHARED)
 	@$(SUBMAKE) -C tools/hcube-mpi check
@@ -271,10 +293,11 @@ experiment-mpi: $(SHARED)
 
 # The main demonstration: the module in a VM balancing real processes with
 # two faulty CPUs (demo-plan shows the planner alone, no VM).
-# `make demo` installs the packages first, then builds and boots in a sub-make
-# that reads this file afresh (also right under make -j).
+# `make demo` installs the packages it needs first (scripts/deps-demo.list
+# only: the rest, for the tests, is `make deps`), then builds and boots in a
+# sub-make that reads this file afresh (also right under make -j).
 demo:
-	@scripts/deps.sh
+	@scripts/deps.sh demo
 	@$(MAKE) --no-print-directory demo-vm
 
 demo-vm: module $(BUILD)/hcubectl

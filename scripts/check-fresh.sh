@@ -9,7 +9,7 @@
 #
 # Usage: scripts/check-fresh.sh [--deps-only] [--deps-from REV]
 #   --deps-only      time `make deps` and count the packages, nothing else
-#   --deps-from REV  use REV's scripts/deps.sh (e.g. main, to compare)
+#   --deps-from REV  use REV's scripts/deps.sh and lists (e.g. main, to compare)
 # Environment: FRESH_TARGETS (make targets run in order, default
 # "demo check"), FRESH_MAKEFLAGS (e.g. "VM_TOPOS=8x2"), HCUBE_FRESH_DIR
 # (default /var/tmp/hcube-fresh), HCUBE_FRESH_MIRROR (default
@@ -116,7 +116,13 @@ git -C "$root/root/hcube" checkout -q --detach "$rev"
 if [ -n "$deps_from" ]; then
 	git -C "$repo" show "$deps_from:scripts/deps.sh" >"$root/root/hcube/scripts/deps.sh" ||
 		die "no scripts/deps.sh at '$deps_from'"
-	say "scripts/deps.sh from $deps_from"
+	# and its lists: deps.list, and deps-demo.list where REV has one
+	for f in deps.list deps-demo.list; do
+		rm -f "$root/root/hcube/scripts/$f"
+		git -C "$repo" show "$deps_from:scripts/$f" >"$root/root/hcube/scripts/$f" 2>/dev/null ||
+			rm -f "$root/root/hcube/scripts/$f"
+	done
+	say "scripts/deps.sh and its lists from $deps_from"
 fi
 
 cat >"$root/root/fresh-run.sh" <<'EOF'

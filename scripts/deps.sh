@@ -1,13 +1,27 @@
 #!/bin/sh
-# Install every Debian package the project needs: the first word of each
-# line of scripts/deps.list, which also says what uses each one. Without
-# recommendations (--no-install-recommends). Idempotent: when all are
-# present it only checks and returns.
+# SPDX-License-Identifier: GPL-2.0
+# Install the Debian packages the project needs: the first word of each
+# line of scripts/deps-demo.list (what `make demo` needs) and
+# scripts/deps.list (the rest: tests, benchmarks, packaging), which also
+# say what uses each one. Without recommendations
+# (--no-install-recommends). Idempotent: when all are present it only
+# checks and returns.
+#
+# Usage: scripts/deps.sh [demo]
+#   demo   only scripts/deps-demo.list (`make demo`)
+# HCUBE_DEPS_LIST, when set, names the list files instead (space-separated).
 set -eu
 
-LIST=${HCUBE_DEPS_LIST:-$(dirname "$0")/deps.list}
-PKGS=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/^[[:space:]]*\([^[:space:]]*\).*/\1/' "$LIST")
-[ -n "$PKGS" ] || { echo "deps: no package in $LIST" >&2; exit 1; }
+HERE=$(dirname "$0")
+case ${1:-all} in
+demo) LISTS="$HERE/deps-demo.list" ;;
+all) LISTS="$HERE/deps-demo.list $HERE/deps.list" ;;
+*) echo "usage: $0 [demo]" >&2; exit 2 ;;
+esac
+LISTS=${HCUBE_DEPS_LIST:-$LISTS}
+# shellcheck disable=SC2086
+PKGS=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e 's/^[[:space:]]*\([^[:space:]]*\).*/\1/' $LISTS)
+[ -n "$PKGS" ] || { echo "deps: no package in $LISTS" >&2; exit 1; }
 
 missing=""
 for p in $PKGS; do

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Print the kernel version the project builds and tests against: the newest
 # version that has both Debian's headers (/lib/modules/V/build) and its image
 # (/boot/vmlinuz-V). Never `uname -r`: the host may run another kernel.

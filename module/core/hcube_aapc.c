@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: fault-tolerant all-to-all personalized communication (paper
- * 002: H. and E. Masuyama, IPSJ 2003).
+ * hcube core: fault-tolerant all-to-all personalized communication (H.
+ * Masuyama and E. Masuyama, "A Method of Fault-Tolerant All-to-All
+ * Personalized Communication in Hypercubes", IPSJ Journal, technical note,
+ * 2003).
  *
  * Model: all-port; in one time unit a datum may cross several links (a
  * circuit), and each direction of a link carries at most one datum per

@@ -216,40 +216,113 @@ struct hcube_policy_ops {
  */
 #define HCUBE_POLICY_F_CHOOSER		BIT(4)
 
-/* The policy's entry, or NULL if @policy is not an enum hcube_policy. */
+/**
+ * hcube_policy_lookup() - Find a policy's entry.
+ * @policy: an enum hcube_policy value; any u32 is accepted.
+ *
+ * Return: the policy's entry, or NULL if @policy is not an enum hcube_policy.
+ */
 const struct hcube_policy_ops *hcube_policy_lookup(u32 policy);
 
-/*
- * May @policy plan on a cube of @nvertices vertices, @nhealthy of them
- * healthy? HCUBE_OK; HCUBE_E_POLICY, no such policy; HCUBE_E_NEED_MCWA, it
- * plans only on a fault-free cube (its fallback does not). hcube_plan_build()
- * refuses with the same answer; a caller asks first to refuse a request
- * before it changes anything.
+/**
+ * hcube_policy_check() - May a policy plan on this cube?
+ * @policy: an enum hcube_policy value; any u32 is accepted.
+ * @nhealthy: the cube's healthy vertices.
+ * @nvertices: the cube's vertices (2^dim).
+ *
+ * hcube_plan_build() refuses with the same answer; a caller asks first to
+ * refuse a request before it changes anything.
+ *
+ * Return: HCUBE_OK; HCUBE_E_POLICY, no such policy; HCUBE_E_NEED_MCWA, it
+ * plans only on a fault-free cube (its fallback does not).
  */
 int hcube_policy_check(u32 policy, u32 nhealthy, u32 nvertices);
 
-/* Memory sizes (bytes) the caller provides, for a cube of dimension dim. */
+/**
+ * hcube_topo_memsize() - Memory a topology needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes hcube_topo_init() lays a topology out in, or 0 when
+ * @dim is above HCUBE_MAX_DIM.
+ */
 size_t hcube_topo_memsize(u32 dim);
+
+/**
+ * hcube_plan_memsize() - Memory a plan needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes hcube_plan_init() lays a plan out in, room for the
+ * most transfers any policy emits on a @dim-cube, or 0 when @dim is above
+ * HCUBE_MAX_DIM.
+ */
 size_t hcube_plan_memsize(u32 dim);
+
+/**
+ * hcube_work_memsize() - Scratch memory the core's computations need.
+ * @dim: the cube's dimension.
+ *
+ * The largest scratch any of hcube_topo_build(), hcube_plan_build() (every
+ * policy) and hcube_plan_routes() uses on a @dim-cube.
+ *
+ * Return: that size in bytes, or 0 when @dim is above HCUBE_MAX_DIM.
+ */
 size_t hcube_work_memsize(u32 dim);
 
-/*
- * Lay the arrays of @t / @p out in @mem (hcube_*_memsize(dim) bytes, aligned
- * to 8). Returns HCUBE_OK or HCUBE_E_DIM.
+/**
+ * hcube_topo_init() - Lay a topology's arrays out in the caller's memory.
+ * @t: the topology.
+ * @dim: the cube's dimension.
+ * @mem: hcube_topo_memsize(@dim) bytes, aligned to 8; they must outlive @t.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_DIM when @dim is above HCUBE_MAX_DIM.
  */
 int hcube_topo_init(struct hcube_topo *t, u32 dim, void *mem);
+
+/**
+ * hcube_plan_init() - Lay a plan's arrays out in the caller's memory.
+ * @p: the plan.
+ * @dim: the cube's dimension.
+ * @mem: hcube_plan_memsize(@dim) bytes, aligned to 8; they must outlive @p.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_DIM when @dim is above HCUBE_MAX_DIM.
+ */
 int hcube_plan_init(struct hcube_plan *p, u32 dim, void *mem);
 
-/*
- * Find the maximum-size healthy subcubes, choose C_b and build the trees.
- * @work: hcube_work_memsize(dim) bytes of scratch.
+/**
+ * hcube_topo_build() - Choose the balancing subcube and build its trees.
+ * @t: a topology laid out by hcube_topo_init() for @dim.
+ * @dim: the cube's dimension.
+ * @state: the state of each of the 1 << @dim vertices (enum hcube_vstate).
+ * @work: hcube_work_memsize(@dim) bytes of scratch.
+ *
+ * Finds the maximum-size healthy subcubes, chooses C_b among them (the one
+ * that attaches the most healthy vertices, then the shallowest trees, then
+ * the smallest total distance) and builds the trees that attach the other
+ * healthy vertices to it.
+ *
+ * Return: HCUBE_OK; HCUBE_E_DIM when @dim is above HCUBE_MAX_DIM or is not
+ * @t's; HCUBE_E_STATE for an unknown state; HCUBE_E_NO_HEALTHY when no
+ * vertex is healthy.
  */
 int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work);
 
-/*
- * Compute the plan of @policy for @cube on topology @t, built from the same
- * states (needed by the policies with HCUBE_POLICY_F_TREES; the others
- * accept NULL). @work: hcube_work_memsize(dim) bytes of scratch.
+/**
+ * hcube_plan_build() - Plan a rebalance with one policy.
+ * @p: a plan laid out by hcube_plan_init() for @cube's dimension.
+ * @policy: the policy.
+ * @cube: the loads and states to balance.
+ * @t: a topology built from @cube's states, needed by the policies with
+ *     HCUBE_POLICY_F_TREES; the others accept NULL.
+ * @work: hcube_work_memsize() bytes of scratch.
+ *
+ * Every plan is replayed before it is returned: each transfer joins two
+ * healthy neighbours and never sends more than its sender holds.
+ *
+ * Return: HCUBE_OK; HCUBE_E_DIM, HCUBE_E_POLICY, HCUBE_E_STATE,
+ * HCUBE_E_FAULTY_LOAD, HCUBE_E_NO_HEALTHY or HCUBE_E_OVERFLOW for bad
+ * input; HCUBE_E_NEED_MCWA for cwa on a cube that is not fault-free;
+ * HCUBE_E_TOPO when @t is missing or built from other states;
+ * HCUBE_E_INTERNAL when the plan fails its replay (a bug).
  */
 int hcube_plan_build(struct hcube_plan *p, enum hcube_policy policy,
 		     const struct hcube_cube *cube, const struct hcube_topo *t,
@@ -269,46 +342,95 @@ struct hcube_route {
 	u32 count;
 };
 
-/* Room hcube_plan_routes() may need. */
+/**
+ * hcube_routes_max() - Room hcube_plan_routes() may need.
+ * @dim: the cube's dimension.
+ *
+ * Return: the most routes a plan of a @dim-cube decomposes into.
+ */
 u32 hcube_routes_max(u32 dim);
 
-/*
- * Decompose plan @p (built from loads @before) into at most @cap routes.
- * @work: hcube_work_memsize(p->dim) bytes (its previous content is not used).
+/**
+ * hcube_plan_routes() - Decompose a plan into routes, each task moved once.
+ * @p: a plan built by hcube_plan_build().
+ * @before: the loads @p was built from (1 << @p->dim entries).
+ * @routes: room for @cap routes.
+ * @cap: that room; hcube_routes_max() is always enough.
+ * @nroutes: set to the number of routes written.
+ * @work: hcube_work_memsize(@p->dim) bytes (its previous content is not
+ *        used).
+ *
+ * Return: HCUBE_OK, or HCUBE_E_INTERNAL when the plan's flow does not
+ * decompose into at most @cap routes (a bug, or too little room).
  */
 int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
 		      struct hcube_route *routes, u32 cap, u32 *nroutes,
 		      void *work);
 
-/*
- * Evacuation targets: spread @count tasks of vertex @from over the healthy
- * vertices nearest to it (smallest Hamming distance), filling the least
- * loaded first so that their loads end as level as possible; ties go to the
- * lower label. Adds each target's share to @out[] (1 << dim entries).
- * Returns HCUBE_E_NO_HEALTHY when no other vertex is healthy.
+/**
+ * hcube_evacuate() - Choose the targets of a vertex's tasks.
+ * @dim: the cube's dimension.
+ * @state: the state of each vertex.
+ * @load: the load of each vertex.
+ * @from: the vertex the tasks leave.
+ * @count: how many tasks leave it.
+ * @out: 1 << @dim entries, to which each target's share is added.
+ *
+ * Spreads @count tasks of vertex @from over the healthy vertices nearest
+ * to it (smallest Hamming distance), filling the least loaded first so
+ * that their loads end as level as possible; ties go to the lower label.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_NO_HEALTHY when no other vertex is healthy.
  */
 int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 		   u32 count, u32 *out);
 
+/**
+ * hcube_strerror() - Describe a core error.
+ * @err: an HCUBE_E_* value, or HCUBE_OK.
+ *
+ * Return: a constant string; "unknown error" for a value that is none.
+ */
 const char *hcube_strerror(int err);
 
-/*
- * Write C_b as a pattern such as "X0X1" (highest dimension first) into @buf,
- * which has room for dim + 1 bytes. Returns @buf.
+/**
+ * hcube_pattern() - Write a subcube as a pattern such as "X0X1".
+ * @buf: room for @dim + 1 bytes.
+ * @dim: the cube's dimension.
+ * @base: the subcube's fixed bits.
+ * @mask: its free dimensions (an X each), highest dimension first.
+ *
+ * Return: @buf.
  */
 char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask);
 
-/*
- * Pebble-crunching (paper 001): clusters are the subcubes of the
- * hcube_pebble_cdim() low dimensions; cluster c holds the labels whose
- * high bits are c. Each has a controller (DCC): the lowest healthy label
- * at the start, and after that a controller keeps its role while it is
- * healthy; when it is not, the lowest healthy label of the cluster takes
- * over (a recovered vertex does not take its role back). @ctrl has
- * 2^(dim - cdim) entries, HCUBE_VERTEX_NONE for none; it is read and
- * updated. Returns how many clusters changed controller.
+/**
+ * hcube_pebble_cdim() - The dimension of pebble-crunching's clusters.
+ * @dim: the cube's dimension.
+ *
+ * Pebble-crunching (Gulati et al. 1990): clusters are the subcubes of the
+ * low min(@dim, 3) dimensions; cluster c holds the labels whose high bits
+ * are c.
+ *
+ * Return: min(@dim, 3).
  */
 u32 hcube_pebble_cdim(u32 dim);
+
+/**
+ * hcube_pebble_elect() - Elect the clusters' controllers (DCCs).
+ * @dim: the cube's dimension.
+ * @cdim: the clusters' dimension (hcube_pebble_cdim()).
+ * @state: the state of each vertex.
+ * @ctrl: 2^(@dim - @cdim) entries, one controller per cluster,
+ *        HCUBE_VERTEX_NONE for none; read and updated.
+ *
+ * At the start a cluster's controller is its lowest healthy label; after
+ * that a controller keeps its role while it is healthy, and when it is
+ * not, the lowest healthy label of the cluster takes over (a recovered
+ * vertex does not take its role back).
+ *
+ * Return: how many clusters changed controller.
+ */
 u32 hcube_pebble_elect(u32 dim, u32 cdim, const u8 *state, u16 *ctrl);
 
 #endif /* HCUBE_CORE_H */

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: CWA (Algorithm 2) and MCWA (Algorithm 3) of paper 000.
+ * hcube core: CWA (Algorithm 2) and MCWA (Algorithm 3) of K. Nam, J. Seo,
+ * S. Lee and J. Kim, "Synchronous Load Balancing in Hypercube
+ * Multicomputers with Faulty Nodes", Journal of Parallel and Distributed
+ * Computing 58, 1999.
  *
  * The two share one engine: CWA on the balancing subcube C_b with quotas
  * weighted by the tree sizes omega; on a fault-free cube C_b is the whole

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: DEM, the dimension exchange method (paper 000, Algorithm 1).
+ * hcube core: DEM, the dimension exchange method (Algorithm 1 of K. Nam,
+ * J. Seo, S. Lee and J. Kim, "Synchronous Load Balancing in Hypercube
+ * Multicomputers with Faulty Nodes", Journal of Parallel and Distributed
+ * Computing 58, 1999).
  *
  * One sweep: at dimension k each pair of healthy neighbours moves half
  * their difference (rounded down) to the lighter one; a vertex whose

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: receiver- and sender-initiated diffusion (paper 000,
- * Sections 1 and 3.1), one synchronous round on a snapshot of the loads.
+ * hcube core: receiver- and sender-initiated diffusion (Sections 1 and 3.1
+ * of K. Nam, J. Seo, S. Lee and J. Kim, "Synchronous Load Balancing in
+ * Hypercube Multicomputers with Faulty Nodes", Journal of Parallel and
+ * Distributed Computing 58, 1999), one synchronous round on a snapshot of
+ * the loads.
  *
  * Vertex i with d healthy neighbours holding S tasks in all has the
  * neighbourhood average l_avg = (S + l(i)) / (d + 1) (i included, as the

@@ -24,22 +24,48 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 	return p;
 }
 
-/*
- * hcube_cube.c: the connected components of healthy vertices (joined by
- * paths of healthy vertices along hypercube edges), by breadth-first
- * search from the lowest label of each: comp[v] is the component of v,
- * numbered from 0 in order of their lowest labels, HCUBE_COMP_NONE for an
- * unusable vertex; size[c] the vertices of component c (@size may be
- * NULL). @queue: 1 << dim entries of scratch, left holding the healthy
- * vertices component by component. Returns the number of components.
- */
 #define HCUBE_COMP_NONE		0xffffU
+
+/**
+ * hcube_components() - The connected components of healthy vertices.
+ * @dim: the cube's dimension.
+ * @state: the state of each vertex.
+ * @comp: set for each vertex v to its component (joined by paths of healthy
+ *        vertices along hypercube edges), numbered from 0 in order of their
+ *        lowest labels; HCUBE_COMP_NONE for an unusable vertex.
+ * @size: set for each component c to its vertices; may be NULL.
+ * @queue: 1 << @dim entries of scratch, left holding the healthy vertices
+ *         component by component.
+ *
+ * A breadth-first search from the lowest label of each (hcube_cube.c).
+ *
+ * Return: the number of components.
+ */
 u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,
 		     u16 *queue);
 
+/**
+ * hcube_topo_work_memsize() - Scratch hcube_topo_build() needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes.
+ */
 size_t hcube_topo_work_memsize(u32 dim);
-/* The most transfers any policy can emit on a dim-cube. */
+
+/**
+ * hcube_plan_max_transfers() - Room for any policy's transfers.
+ * @dim: the cube's dimension.
+ *
+ * Return: the most transfers any policy can emit on a @dim-cube.
+ */
 u32 hcube_plan_max_transfers(u32 dim);
+
+/**
+ * hcube_route_work_memsize() - Scratch hcube_plan_routes() needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes.
+ */
 size_t hcube_route_work_memsize(u32 dim);
 
 /*
@@ -58,23 +84,65 @@ struct hcube_plan_args {
 	void *work;		/* hcube_work_memsize() bytes of scratch */
 };
 
-/* Reset @p for a plan of @policy: no transfers, statistics cleared. */
+/**
+ * hcube_plan_start() - Reset a plan before a policy fills it.
+ * @p: the plan.
+ * @policy: the policy that plans: no transfers, statistics cleared.
+ */
 void hcube_plan_start(struct hcube_plan *p, u32 policy);
-/* Append a transfer (count 0 is dropped); HCUBE_E_PLAN_SIZE when full. */
+
+/**
+ * hcube_plan_emit() - Append a transfer to a plan.
+ * @p: the plan.
+ * @step: the transfer's step.
+ * @from: the sending vertex.
+ * @to: the receiving vertex, a neighbour of @from.
+ * @count: the tasks; a transfer of 0 is dropped.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_PLAN_SIZE when the plan is full.
+ */
 int hcube_plan_emit(struct hcube_plan *p, u32 step, u32 from, u32 to, u32 count);
-/*
- * Replay @p from @cube's loads, checking every rule of a plan
- * (HCUBE_E_INTERNAL when one is broken), then fill in its final loads,
- * its statistics and its imbalance. @work: hcube_plan_work_memsize().
+
+/**
+ * hcube_plan_finish() - Check a plan and fill in its results.
+ * @p: the plan a policy filled.
+ * @cube: the loads and states it was planned for.
+ * @work: hcube_plan_work_memsize() bytes of scratch.
+ *
+ * Replays @p from @cube's loads, checking every rule of a plan, then fills
+ * in its final loads, its statistics and its imbalance.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_INTERNAL when a rule is broken.
  */
 int hcube_plan_finish(struct hcube_plan *p, const struct hcube_cube *cube,
 		      void *work);
+
+/**
+ * hcube_plan_work_memsize() - Scratch hcube_plan_finish() needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes.
+ */
 size_t hcube_plan_work_memsize(u32 dim);
-/* Fill @stats' before/after fields from loads over the healthy vertices. */
+
+/**
+ * hcube_stats_loads() - Fill the load fields of a plan's statistics.
+ * @s: the statistics; their before and after fields are set.
+ * @dim: the cube's dimension.
+ * @state: the state of each vertex; only healthy vertices count.
+ * @before: the loads before the plan.
+ * @after: the loads after it.
+ */
 void hcube_stats_loads(struct hcube_stats *s, u32 dim, const u8 *state,
 		       const u32 *before, const u32 *after);
 
-/* Whether @t was built from @cube's states (false for NULL). */
+/**
+ * hcube_topo_matches() - Whether a topology fits a cube.
+ * @t: the topology, or NULL.
+ * @cube: the cube.
+ *
+ * Return: true when @t was built from @cube's states; false for NULL.
+ */
 bool hcube_topo_matches(const struct hcube_topo *t,
 			const struct hcube_cube *cube);
 
@@ -111,13 +179,56 @@ struct hcube_lplan {
 
 #define HCUBE_LPLAN_MAX_ROUND	(4 * HCUBE_MAX_DIM + 8)
 
+/**
+ * hcube_lplan_memsize() - Memory a logical plan needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes hcube_lplan_init() lays a logical plan out in.
+ */
 size_t hcube_lplan_memsize(u32 dim);
+
+/**
+ * hcube_lplan_init() - Start an empty logical plan.
+ * @lp: the logical plan.
+ * @dim: the cube's dimension.
+ * @state: the state of each vertex; it must outlive @lp.
+ * @mem: hcube_lplan_memsize(@dim) bytes, aligned to 8.
+ */
 void hcube_lplan_init(struct hcube_lplan *lp, u32 dim, const u8 *state,
 		      void *mem);
-/* Healthy hops from @u to @v, HCUBE_DIST_NONE if no healthy path. */
+
+/**
+ * hcube_lplan_dist() - Healthy hops between two vertices.
+ * @lp: the logical plan, whose states count.
+ * @u: one vertex.
+ * @v: the other.
+ *
+ * Return: the length of a shortest path of healthy vertices, or
+ * HCUBE_DIST_NONE when there is none.
+ */
 u32 hcube_lplan_dist(struct hcube_lplan *lp, u32 u, u32 v);
+
+/**
+ * hcube_lplan_add() - Add a logical transfer, routed at once.
+ * @lp: the logical plan.
+ * @from: the sending vertex.
+ * @to: the receiving vertex, of the same component.
+ * @count: the tasks; 0 (or @from equal to @to) adds nothing.
+ * @round: its logical round, 1 .. HCUBE_LPLAN_MAX_ROUND.
+ *
+ * Return: HCUBE_OK; HCUBE_E_PLAN_SIZE when the plan is full;
+ * HCUBE_E_INTERNAL for a bad round or no healthy path (a bug).
+ */
 int hcube_lplan_add(struct hcube_lplan *lp, u32 from, u32 to, u32 count,
 		    u32 round);
+
+/**
+ * hcube_lplan_emit() - Write a logical plan's hops as plan transfers.
+ * @lp: the logical plan.
+ * @p: the plan to append to, by round as described above.
+ *
+ * Return: HCUBE_OK, or the error of hcube_plan_emit().
+ */
 int hcube_lplan_emit(struct hcube_lplan *lp, struct hcube_plan *p);
 
 /*

@@ -93,7 +93,8 @@ static int opt_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 	/*
 	 * Load information: inside one kernel it is free, so no message is
 	 * counted; on a multicomputer it would be an all-to-all exchange,
-	 * which hcube-sim prices with the AAPC schedule of paper 002.
+	 * which hcube-sim prices with the AAPC schedule of Masuyama and
+	 * Masuyama (2003).
 	 */
 	p->stats.comm_steps = maxstep;
 	return HCUBE_OK;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: pebble-crunching (paper 001: Gulati, Iyengar, Barhen,
- * Computer Journal 1989), receiver-initiated balancing domains resolved by
- * per-cluster controllers, as one round on a snapshot of the loads.
+ * hcube core: pebble-crunching (S. Gulati, S. S. Iyengar and J. Barhen,
+ * "The Pebble-Crunching Model for Fault-tolerant Load Balancing in
+ * Hypercube Ensembles", The Computer Journal 33(3), 1990,
+ * doi:10.1093/comjnl/33.3.204), receiver-initiated balancing domains
+ * resolved by per-cluster controllers, as one round on a snapshot of the
+ * loads.
  *
  * Thresholds (the paper gives none): with T tasks on H healthy vertices,
  * a vertex is light below floor(T/H), with spare capacity floor(T/H) -

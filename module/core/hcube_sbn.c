@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: symmetric broadcast networks (paper 003: Das, Harvey,
- * Biswas, JPDC 2002) and its three balancing algorithms, each as one
- * operation on a snapshot of the loads.
+ * hcube core: symmetric broadcast networks (S. K. Das, D. J. Harvey and
+ * R. Biswas, "Adaptive Load-Balancing Algorithms using Symmetric Broadcast
+ * Networks", Journal of Parallel and Distributed Computing, 2002) and its
+ * three balancing algorithms, each as one operation on a snapshot of the
+ * loads.
  *
  * Patterns. SBN(d) has one pattern per root, stages d .. 0. The XOR and
  * binary-tree templates are written for root 0 and relabelled by XOR with

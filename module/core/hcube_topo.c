@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube core: logical topology (paper 000, Section 5).
+ * hcube core: logical topology (Section 5 of K. Nam, J. Seo, S. Lee and
+ * J. Kim, "Synchronous Load Balancing in Hypercube Multicomputers with
+ * Faulty Nodes", Journal of Parallel and Distributed Computing 58, 1999).
  *
  * All maximum-size healthy subcubes are candidates for the balancing subcube
  * C_b. The chosen one attaches the most healthy vertices (its connected

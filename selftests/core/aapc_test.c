@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hcube_aapc(), fault-tolerant all-to-all personalized communication
- * (paper 002: H. and E. Masuyama, IPSJ 2003), for n = 3..8 and f = 0 ..
+ * (H. Masuyama and E. Masuyama, "A Method of Fault-Tolerant All-to-All
+ * Personalized Communication in Hypercubes", IPSJ Journal, technical note,
+ * 2003), for n = 3..8 and f = 0 ..
  * floor(n/2) faulty nodes placed at random, adjacent, antipodal and in one
  * half:
  * - every datum between two healthy nodes is delivered exactly once: its

@@ -3,7 +3,7 @@
  * bench-core: time per plan (median over random instances) and the memory
  * a caller provides, for every n = 4..10 and every policy, with no faults,
  * floor(n/2) and n faulty vertices and a quarter of the vertices faulty;
- * then the time per AAPC schedule (paper 002) for f = 0, 1 and floor(n/2)
+ * then the time per AAPC schedule (Masuyama and Masuyama 2003) for f = 0, 1 and floor(n/2)
  * faults. Loads are uniform in 0..1000. The topology build is timed on
  * its own and inside the plans that use it (HCUBE_POLICY_F_TREES: MCWA,
  * CWA; and auto, which plans MCWA); the other policies are planned

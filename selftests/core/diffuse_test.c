@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RID and SID (paper 000, Sections 1 and 3.1), values computed by hand:
+ * RID and SID (Sections 1 and 3.1 of K. Nam, J. Seo, S. Lee and J. Kim,
+ * "Synchronous Load Balancing in Hypercube Multicomputers with Faulty
+ * Nodes", Journal of Parallel and Distributed Computing 58, 1999), values
+ * computed by hand:
  * - the paper's formula: node i asks neighbour k for phi = l_avg * l(k) /
  *   sum l(k), l_avg = sum l(k) / (neighbours + 1). The core asks for
  *   (l_avg - l(i)) * l(k) / sum with l_avg over i and its neighbours ("the

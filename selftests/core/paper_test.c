@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The hcube core against the worked examples of paper 000 (Nam et al.,
- * JPDC 1999): CWA Example 1 (Tables 2-4), MCWA Example 2 (Figs. 4-5,
+ * The hcube core against the worked examples of K. Nam, J. Seo, S. Lee and
+ * J. Kim, "Synchronous Load Balancing in Hypercube Multicomputers with
+ * Faulty Nodes", Journal of Parallel and Distributed Computing 58, 1999:
+ * CWA Example 1 (Tables 2-4), MCWA Example 2 (Figs. 4-5,
  * Tables 5-6), DEM on Fig. 1's loads; plus the edge cases of the topology.
  */
 #include <stdio.h>

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pebble-crunching (paper 001: Gulati, Iyengar, Barhen, 1989) against the
- * paper and the reading in /work/shared/notes/pebble-crunching-001.md:
+ * Pebble-crunching (S. Gulati, S. S. Iyengar and J. Barhen, "The
+ * Pebble-Crunching Model for Fault-tolerant Load Balancing in Hypercube
+ * Ensembles", The Computer Journal 33(3), 1990) against the paper, with
+ * test vectors (TV-n) derived by hand where it gives no numbers:
  * - the controller (DCC) election of Section 6 (faulty_recovery, a bully
- *   election where the lower address wins): the 3-cube case of the notes'
+ *   election where the lower address wins): the 3-cube case
  *   TV-7 (000 dies: 001; 001 dead too: 010), no pre-emption when a failed
  *   controller recovers, clusters elected independently;
  * - contention (Fig. 1: receivers in the horizons of several overloaded
@@ -11,7 +13,7 @@
  *   capacity; the empty pebble (an owner with no light neighbour gets the
  *   cluster's light vertices);
  * - line 12 ("perform the minimal-overhead task assignment") resolved by
- *   hcube_assign(), an exact min-cost transportation: the notes' TV-6
+ *   hcube_assign(), an exact min-cost transportation: TV-6
  *   (greedy 14, exact 13 with a unique optimum) and brute force on small
  *   random instances (as many tasks as the arcs allow, then the cheapest).
  */

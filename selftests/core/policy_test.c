@@ -3,7 +3,7 @@
  * The policy table (hcube_policy_lookup()): one entry per enum
  * hcube_policy, names that parse back, scratch within
  * hcube_work_memsize(), and capability flags that say what the plans do:
- * - F_FAULT_FREE: only cwa (paper 000: CWA needs every node), falling
+ * - F_FAULT_FREE: only cwa (Nam et al. 1999: CWA needs every node), falling
  *   back to mcwa; refused on a faulty cube, planned on a fault-free one;
  * - F_TREES: mcwa and cwa, which need the topology (HCUBE_E_TOPO without
  *   it, or with one of other states); the other policies plan without;
@@ -91,7 +91,7 @@ TEST(fault_free_and_its_fallback)
 			ASSERT_EQ(HCUBE_POLICY_MCWA, fb);
 			EXPECT_FALSE(flags(fb) & HCUBE_POLICY_F_FAULT_FREE);
 		}
-		/* paper 000, Example 1: fault-free, every policy plans */
+		/* Nam et al. (1999), Example 1: fault-free, every policy plans */
 		memcpy(c.load, (u32[]){ 19, 11, 2, 9, 0, 9, 10, 4 }, sizeof(u32) * 8);
 		memset(c.state, HCUBE_V_HEALTHY, 8);
 		EXPECT_EQ(HCUBE_OK, ctx_plan(&c, i)) TH_LOG("%s", hcube_policy_name(i));

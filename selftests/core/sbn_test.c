@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Symmetric broadcast networks (paper 003: Das, Harvey, Biswas, JPDC 2002)
- * against the paper and the reading in /work/shared/notes/sbn-003.md:
+ * Symmetric broadcast networks (S. K. Das, D. J. Harvey and R. Biswas,
+ * "Adaptive Load-Balancing Algorithms using Symmetric Broadcast Networks",
+ * Journal of Parallel and Distributed Computing, 2002) against the paper:
  * - SBN(3) stage tables of the patterns of roots 0 and 5 (Fig. 2, Section
  *   3.2), the predecessor and successor formulas, the XOR relabelling
  *   (n_x = n_0 ^ x), for every root of SBN(1..7), computed here from the
@@ -11,8 +12,8 @@
  *   max{1, b} predecessors (b leading ones), P - 1 + P/2 - 1 links, a
  *   unique destination (15 for root 0 at P = 16);
  * - UpdateLoad (Fig. 4, ConstParam 2): the values of the Fig. 6 example
- *   (SysLL 8 -> MaxTh 24), of the heuristic example (7 -> 15), the table
- *   of the notes, and the cap against overflow;
+ *   (SysLL 8 -> MaxTh 24), of the heuristic example (7 -> 15), a table
+ *   computed by hand, and the cap against overflow;
  * - the heuristic push example (Section 4.3): SysLL 7, QLen 24, P 8 ->
  *   SysLL 10, 14 jobs; the receiver (QLen 6, R = 7) -> SysLL 8, forwards
  *   12; and, as a plan, every other processor gains 14 / 7 = 2;
@@ -84,7 +85,7 @@ static int p_walk(u32 d, u32 *stage, u32 *pred)
 
 TEST(sbn3_stage_tables)
 {
-	/* Fig. 2 (notes 1.2): stages 3, 2, 1, 0 and successor lists */
+	/* Fig. 2 (the XOR template): stages 3, 2, 1, 0 and successor lists */
 	static const u32 r0[4][4] = { { 0 }, { 4 }, { 6, 2 }, { 7, 5, 3, 1 } };
 	static const u32 r5[4][4] = { { 5 }, { 1 }, { 3, 7 }, { 2, 0, 6, 4 } };
 	static const u32 cnt[4] = { 1, 1, 2, 4 };
@@ -218,7 +219,7 @@ static u32 lead_ones(u32 d, u32 x)
  */
 TEST(cube_embedding)
 {
-	/* the d = 4 predecessor table of the notes (Fig. 3 reconstructed) */
+	/* d = 4 predecessors (Fig. 3, whose drawing the text lacks, rebuilt) */
 	static const u32 want14[] = { 6, 10, 12 }, want15[] = { 7, 11, 13, 14 };
 	u32 d, r, x, i, preds[HCUBE_MAX_DIM], k;
 
@@ -268,7 +269,7 @@ TEST(cube_embedding)
 /* UpdateLoad: SysLL = ceil(TotalJQ/P), MinTh, MaxTh = SysLL + 2^floor(SysLL/2). */
 TEST(update_load)
 {
-	/* notes 2.2's table: SysLL, MinTh, MaxTh */
+	/* computed by hand from Fig. 4: SysLL, MinTh, MaxTh */
 	static const s32 tab[][3] = {
 		{ 0, -1, 1 }, { 1, 0, 2 }, { 2, 1, 4 }, { 3, 2, 5 }, { 4, 2, 8 },
 		{ 5, 2, 9 }, { 6, 2, 14 }, { 7, 2, 15 }, { 8, 2, 24 },
@@ -358,9 +359,10 @@ TEST(heuristic_push_plan)
 }
 
 /*
- * The heuristic walk (Fig. 7 with the notes' P4 reading: a visited vertex
- * estimates SysLL as the ceiling of the average queue on its path from
- * the root, returns floor(QLen/2) if above it, forwards otherwise).
+ * The heuristic walk (Fig. 7 read with policy P4 of Section 4.4: a
+ * visited vertex estimates SysLL as the ceiling of the average queue on
+ * its path from the root, returns floor(QLen/2) if above it, forwards
+ * otherwise).
  * SBN(3), initiator 0 (QLen 0 < MinTh 2, TotalJQ 18): 4 (QLen 0, estimate
  * 0) forwards; 6 (9, path 0 0 9: estimate 3) returns 4; 2 (1, estimate 1)
  * forwards to 3 and 1 (0), where the branch ends; 4 got jobs, so it passes

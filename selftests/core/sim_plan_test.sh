@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# hcube-sim plan from the command line: paper 000's examples through the
-# JSON output (parsed back), and every kind of bad input: exit status 2
-# with exactly one line on stderr.
+# hcube-sim plan from the command line: the examples of Nam et al. (1999)
+# through the JSON output (parsed back), and every kind of bad input: exit
+# status 2 with exactly one line on stderr.
 set -u
 SIM=${1:-build/hcube-sim}
 # shellcheck source=../lib/tap.sh

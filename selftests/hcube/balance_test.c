@@ -229,7 +229,7 @@ static int sim_plan(const uint32_t *loads, uint32_t dim, const char *faulty,
 }
 
 /*
- * Paper 000, Example 2 on a 16-vertex cube: tasks leave the four faulty
+ * Nam et al. (1999), Example 2 on a 16-vertex cube: tasks leave the four faulty
  * vertices, X0X1 becomes the balancing subcube, and the module's dry-run
  * plan equals hcube-sim's for the same loads and faults.
  */

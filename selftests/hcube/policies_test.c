@@ -2,9 +2,9 @@
 /*
  * hcube: the policies beyond mcwa/dem/cwa on real registered processes
  * (checked with sched_getaffinity() and /proc), auto's applied policy, the
- * pebble clusters' controller election (paper 001's 3-cube case, notes
- * TV-7) with its events, and a contended receiver. Runs in the VM with the
- * module loaded.
+ * pebble clusters' controller election (Gulati et al. 1990; the 3-cube
+ * case TV-7 of selftests/core/pebble_test.c) with its events, and a
+ * contended receiver. Runs in the VM with the module loaded.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -313,7 +313,7 @@ static void expect_initial_controllers(struct __test_metadata *_metadata)
 } while (0)
 
 /*
- * Notes TV-7 on cluster 0 (the 3-cube 000..111): controller 000 fails,
+ * TV-7 (selftests/core/pebble_test.c) on cluster 0 (the 3-cube 000..111): controller 000 fails,
  * 001 takes over; 001 fails too, 010 does; 000 and 001 recover and 010
  * keeps the role (no preemption); when 010 fails the lowest healthy label,
  * 000, is elected again. Each change is one CONTROLLER_NTF, and a recovery
@@ -413,7 +413,7 @@ TEST_F(pol, controller_election_hotplug)
 }
 
 /*
- * Contention (paper 001, Fig. 1): owners 001, 010 and 100 all overloaded,
+ * Contention (Gulati et al. 1990, Fig. 1): owners 001, 010 and 100 all overloaded,
  * vertex 000 their one light neighbour, every other vertex at the floor.
  * The receiver is in all three pebbles; the controller gives it no more
  * than its spare capacity (floor - load), and nothing else changes.

@@ -305,9 +305,9 @@ expect_error "aapc: faulty twice" "vertex 2 listed twice" aapc --dim 4 --faulty 
 expect_error "aapc: dim out of range" "--dim: 11 is out of range" aapc --dim 11
 expect_error "aapc: unknown option" "unknown or incomplete option" aapc --dim 3 --bogus
 
-# sbn: paper 003's three workloads, 2 runs per point, every policy. The CSV,
-# checked independently: every job runs exactly once, the policies of a
-# run share its workload, nobal sends nothing, the once-only policies move
+# sbn: the three workloads of Das et al. (2002), 2 runs per point, every
+# policy. The CSV, checked independently: every job runs exactly once, the
+# policies of a run share its workload, nobal sends nothing, the once-only policies move
 # no job twice, message counts agree with each algorithm's definition per
 # operation, completion is at least the last arrival and work / P; the run
 # is deterministic and the table carries the paper's numbers.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libhcube-mpi: CWA and MCWA (paper 000, Algorithms 2 and 3) as message
- * passing. Every rank builds the same logical topology from the fault
- * states it knows (the balancing subcube C_b and the trees, as the core's
- * hcube_topo_build() picks them) and then plays its own part:
+ * libhcube-mpi: CWA and MCWA (Algorithms 2 and 3 of K. Nam, J. Seo, S. Lee
+ * and J. Kim, "Synchronous Load Balancing in Hypercube Multicomputers with
+ * Faulty Nodes", Journal of Parallel and Distributed Computing 58, 1999) as
+ * message passing. Every rank builds the same logical topology from the
+ * fault states it knows (the balancing subcube C_b and the trees, as the
+ * core's hcube_topo_build() picks them) and then plays its own part:
  *
  *   1. l_t climbs the trees: a vertex adds its children's and tells its
  *      parent (lines 2-4, 19-22);

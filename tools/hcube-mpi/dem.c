@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libhcube-mpi: DEM (paper 000, Algorithm 1) as message passing. For each
- * dimension k = 0 .. n-1 a healthy rank and its healthy partner across k
- * exchange their loads (lines 2-3) and the heavier sends half the
- * difference, rounded down, to the lighter (lines 4-7). A rank whose
- * partner is faulty or absent skips the dimension (Section 6). Ties send
- * nothing; the step of dimension k is k + 1, as in the core's plan.
+ * libhcube-mpi: DEM (Algorithm 1 of K. Nam, J. Seo, S. Lee and J. Kim,
+ * "Synchronous Load Balancing in Hypercube Multicomputers with Faulty
+ * Nodes", Journal of Parallel and Distributed Computing 58, 1999) as
+ * message passing. For each dimension k = 0 .. n-1 a healthy rank and its
+ * healthy partner across k exchange their loads (lines 2-3) and the heavier
+ * sends half the difference, rounded down, to the lighter (lines 4-7). A
+ * rank whose partner is faulty or absent skips the dimension (Section 6).
+ * Ties send nothing; the step of dimension k is k + 1, as in the core's
+ * plan.
  *
  * By weight the loads are weights and the heavier asks pack_weight() for
  * half the difference; both carry on with what actually went.

@@ -12,14 +12,15 @@
  * time is measured per balancing operation only.
  *
  * The rules are hcube-sim's, read from its dumps of the same seeds:
- *   sbn   paper 003's Poisson workloads (hcube-sim sbn --jobs-out): a
- *         processor whose queue leaves [MinTh, MaxTh] of the last known
- *         TotalJQ after one of its events starts an operation; balancing
- *         takes no time;
- *   p000  paper 000's Section 6 model (hcube-sim run --instance-out): a
- *         node starting a task with fewer than floor(A * its queue after
- *         the last balancing) queued starts a synchronous round, which
- *         costs every node the message steps and its own migrations.
+ *   sbn   the Poisson workloads of Das et al. (2002) (hcube-sim sbn
+ *         --jobs-out): a processor whose queue leaves [MinTh, MaxTh] of
+ *         the last known TotalJQ after one of its events starts an
+ *         operation; balancing takes no time;
+ *   p000  the Section 6 model of Nam et al. (1999) (hcube-sim run
+ *         --instance-out): a node starting a task with fewer than
+ *         floor(A * its queue after the last balancing) queued starts a
+ *         synchronous round, which costs every node the message steps and
+ *         its own migrations.
  * One thing differs by construction: hcube-sim moves each task once,
  * straight to its final node (the plan's routes), where the ranks pass
  * units hop by hop along the plan, each rank sending its most recent
@@ -181,7 +182,7 @@ static void sbn_op(void)
 	hcube_sbn_update_load(r.total, r.healthy, &me.th);
 }
 
-/* ---- paper 003's workloads ---- */
+/* ---- the workloads of Das et al. (2002) ---- */
 
 struct jobs {
 	struct job *j;
@@ -349,7 +350,7 @@ static void run_sbn(const struct jobs *js)
 	}
 }
 
-/* ---- paper 000's model ---- */
+/* ---- the model of Nam et al. (1999) ---- */
 
 struct model {
 	double alpha, mig, msg;

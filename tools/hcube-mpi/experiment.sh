@@ -3,13 +3,13 @@
 #
 # make experiment-mpi: libhcube-mpi on real MPI ranks of this machine,
 # oversubscribed (Documentation/mpi.md). Two parts (PARTS):
-# - papers: hcube-sim's workloads. Paper 003's three Poisson workloads on
-#   P = 2, 4, 8, 16, 32 ranks with none, DEM, MCWA and SBN, RUNS runs (the
-#   first RUNS of hcube-sim's seed), beside hcube-sim sbn on the same runs
-#   and the paper's Figs. 9-11; paper 000's Section 6 workload on a
-#   DIM-cube of ranks (2^DIM of them) with 0 .. DIM + 3 faulty ranks, none,
-#   DEM and MCWA, RUNS000 runs, beside hcube-sim run on the same
-#   instances. Writes OUT_DIR/{mpi-sbn.csv, sim-sbn/, mpi-000.csv,
+# - papers: hcube-sim's workloads. The three Poisson workloads of Das et
+#   al. (2002) on P = 2, 4, 8, 16, 32 ranks with none, DEM, MCWA and SBN,
+#   RUNS runs (the first RUNS of hcube-sim's seed), beside hcube-sim sbn on
+#   the same runs and the paper's Figs. 9-11; the Section 6 workload of Nam
+#   et al. (1999) on a DIM-cube of ranks (2^DIM of them) with 0 .. DIM + 3
+#   faulty ranks, none, DEM and MCWA, RUNS000 runs, beside hcube-sim run on
+#   the same instances. Writes OUT_DIR/{mpi-sbn.csv, sim-sbn/, mpi-000.csv,
 #   sim-000.csv, mpi.md} and copies mpi.md to DOC_DIR/benchmarks/mpi.md.
 # - balance: what one call of each policy reaches by count and by weight
 #   (hcube-mpi-oncall), RUNS_BALANCE runs on 12 ranks without a fault and
@@ -47,13 +47,14 @@ mkdir -p "$OUT" "$DOC/benchmarks"
 papers() {
 t0=$(date +%s)
 
-# Paper 003: the workloads of hcube-sim's first RUNS runs, then the ranks.
+# Das et al. (2002): the workloads of hcube-sim's first RUNS runs, then
+# the ranks.
 "$SIM" sbn --runs "$RUNS" --seed "$SEED" --policy nobal,dem,mcwa,sbn --quiet \
 	--out "$OUT/sim-sbn" --jobs-out "$OUT/jobs"
 first=1
 for p in $PROCS; do
 	for sc in heavy heavy-light light; do
-		echo "experiment-mpi: paper 003, $sc, $p ranks" >&2
+		echo "experiment-mpi: Das et al. 2002, $sc, $p ranks" >&2
 		mpirun --oversubscribe -np "$p" "$EXP" sbn --jobs "$OUT/jobs" --scenario "$sc" \
 			--runs "$RUNS" --policy none,dem,mcwa,sbn >"$OUT/part.csv"
 		if [ "$first" = 1 ]; then cat "$OUT/part.csv"; else tail -n +2 "$OUT/part.csv"; fi
@@ -62,7 +63,8 @@ for p in $PROCS; do
 done >"$OUT/mpi-sbn.csv"
 t1=$(date +%s)
 
-# Paper 000: hcube-sim's instances (and its own runs of them), then the ranks.
+# Nam et al. (1999): hcube-sim's instances (and its own runs of them),
+# then the ranks.
 faults=$(seq -s, 0 $((DIM + 3)))
 first=1
 for f in $(seq 0 $((DIM + 3))); do
@@ -71,7 +73,7 @@ for f in $(seq 0 $((DIM + 3))); do
 		if [ "$first" = 1 ]; then cat; else tail -n +2; fi
 	first=0
 done >"$OUT/sim-000.csv"
-echo "experiment-mpi: paper 000, $((1 << DIM)) ranks, faults $faults" >&2
+echo "experiment-mpi: Nam et al. 1999, $((1 << DIM)) ranks, faults $faults" >&2
 mpirun --oversubscribe -np $((1 << DIM)) "$EXP" p000 --instances "$OUT/instances" \
 	--dim "$DIM" --faults "$faults" --runs "$RUNS000" >"$OUT/mpi-000.csv"
 t2=$(date +%s)
@@ -104,13 +106,13 @@ def sel(rows, **kw):
     return [r for r in rows if all(str(r[k]) == str(v) for k, v in kw.items())]
 
 bad = [r for r in mpi if r["executed"] != r["jobs"]]
-print(f"# libhcube-mpi on real ranks: paper 003's and paper 000's workloads\n")
+print(f"# libhcube-mpi on real ranks: the workloads of Das et al. (2002) and Nam et al. (1999)\n")
 print(f"Made by `make experiment-mpi` (tools/hcube-mpi/experiment.sh), seed {seed}:"
-      f" paper 003 with {runs} runs per point (hcube-sim's first {runs} of that seed),"
-      f" paper 000 with {runs000} runs per fault count. Every rank a process of"
+      f" Das et al. with {runs} runs per point (hcube-sim's first {runs} of that seed),"
+      f" Nam et al. with {runs000} runs per fault count. Every rank a process of"
       f" this 2-core machine (mpirun --oversubscribe); the jobs' execution is"
-      f" virtual time, the balancing real message passing. Wall time: paper 003"
-      f" {t003} s, paper 000 {t000} s. Jobs lost or run twice: {len(bad)}.\n")
+      f" virtual time, the balancing real message passing. Wall time: Das et al."
+      f" {t003} s, Nam et al. {t000} s. Jobs lost or run twice: {len(bad)}.\n")
 print("Each cell: the ranks' mean / hcube-sim's mean on the same runs"
       " (the paper's value in parentheses where it has one: NOBAL and SBN).\n")
 metrics = [("messages", "messages", 0, "%.0f"), ("jobs transferred", "jobs_transferred", 1, "%.0f"),
@@ -153,12 +155,12 @@ for si, sc in enumerate(scens):
             print(f"| {p} | {pol} | {ops / len(rs):.1f} / {simops:.1f} | {msgs:.1f} | {logical:.1f} | {steps:.1f} | {wall / dem_wall:.2f} |")
     print()
 
-# paper 000
+# Nam et al. (1999)
 m0 = list(csv.DictReader(open(f"{out}/mpi-000.csv")))
 s0 = list(csv.DictReader(open(f"{out}/sim-000.csv")))
 dim = m0[0]["dim"]
 bad0 = [r for r in m0 if r["executed"] != r["tasks"]]
-print(f"## paper 000's workload on {2 ** int(dim)} ranks ({dim}-cube), 0 .. {int(dim) + 3} faulty\n")
+print(f"## the workload of Nam et al. (1999) on {2 ** int(dim)} ranks ({dim}-cube), 0 .. {int(dim) + 3} faulty\n")
 print(f"Tasks lost or run twice: {len(bad0)}. Speedup over no balancing, mean ± 95% CI"
       f" (Student t) of the ranks, hcube-sim's mean on the same instances after the slash;"
       f" MCWA − DEM paired per run; task-hops and real messages per healthy rank per run:\n")
@@ -214,7 +216,7 @@ print(f"DEM ahead of MCWA with the paired 95% interval below 0 at {len(wins)} of
       f" {sum(1 for v in first if v[3] < 0)} of them.")
 PY
 cp "$OUT/mpi.md" "$DOC/benchmarks/mpi.md"
-echo "experiment-mpi: paper 003 $((t1 - t0)) s, paper 000 $((t2 - t1)) s;" \
+echo "experiment-mpi: Das et al. $((t1 - t0)) s, Nam et al. $((t2 - t1)) s;" \
 	"$OUT/mpi.md copied to $DOC/benchmarks/mpi.md"
 }
 

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * libhcube-mpi: the hypercube balancing algorithms of the hcube project
- * (paper 000: CWA, MCWA, DEM; paper 003: SBN) run as real message passing
- * between the ranks of an MPI communicator. The ranks are the vertices of
- * a hypercube: rank r is label r; with P ranks not a power of two the
- * missing labels are absent vertices, as in the kernel module.
+ * (CWA, MCWA and DEM of K. Nam, J. Seo, S. Lee and J. Kim, "Synchronous
+ * Load Balancing in Hypercube Multicomputers with Faulty Nodes", Journal of
+ * Parallel and Distributed Computing 58, 1999; SBN of S. K. Das, D. J.
+ * Harvey and R. Biswas, "Adaptive Load-Balancing Algorithms using Symmetric
+ * Broadcast Networks", Journal of Parallel and Distributed Computing, 2002)
+ * run as real message passing between the ranks of an MPI communicator. The
+ * ranks are the vertices of a hypercube: rank r is label r; with P ranks
+ * not a power of two the missing labels are absent vertices, as in the
+ * kernel module.
  *
  * The application keeps its work units; the library moves them through
  * struct hcube_mpi_ops, by count or, with a weight callback, by weight.

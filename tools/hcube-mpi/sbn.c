@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libhcube-mpi: SBN Basic (paper 003, Fig. 5) as message passing, on the
- * XOR pattern of the least-loaded healthy rank (the initiator, lowest rank
- * on ties), over the healthy ranks of its component; a faulty rank on the
- * pattern is skipped (a vertex's predecessor is the first participant up
- * its chain). Every rank builds that tree from the states it knows.
+ * libhcube-mpi: SBN Basic (Fig. 5 of S. K. Das, D. J. Harvey and R. Biswas,
+ * "Adaptive Load-Balancing Algorithms using Symmetric Broadcast Networks",
+ * Journal of Parallel and Distributed Computing, 2002) as message passing,
+ * on the XOR pattern of the least-loaded healthy rank (the initiator,
+ * lowest rank on ties), over the healthy ranks of its component; a faulty
+ * rank on the pattern is skipped (a vertex's predecessor is the first
+ * participant up its chain). Every rank builds that tree from the states it
+ * knows.
  *
  *   - Balancing messages go down (DOWN, with the sender's QLen). A vertex
  *     whose predecessor is below MinTh sends it floor(QLen / 2) jobs at

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hcube-sim aapc: the fault-tolerant all-to-all personalized communication
- * schedule of paper 002 (hcube_aapc()) for a cube and its faulty nodes:
+ * schedule of H. Masuyama and E. Masuyama, "A Method of Fault-Tolerant
+ * All-to-All Personalized Communication in Hypercubes", IPSJ Journal,
+ * technical note, 2003 (hcube_aapc()) for a cube and its faulty nodes:
  * per time unit the link crossings (from, to) with the datum each carries
  * (its source and destination), then the totals beside the paper's formula.
  */
@@ -17,13 +19,13 @@ static void aapc_usage(FILE *f)
 	fputs("usage: hcube-sim aapc --dim N [--faulty V,V,...] [--force-af]\n"
 	      "                      [--totals] [--json]\n"
 	      "\n"
-	      "Prints the fault-tolerant all-to-all personalized communication\n"
-	      "schedule of paper 002 on an N-cube (N = 0..10) with the given faulty\n"
-	      "nodes (at most floor(N/2)): every healthy node sends one datum to\n"
-	      "every other healthy node, each link direction carries one datum per\n"
-	      "time unit. Per unit, the hops 'from->to src>dst'; then the units, the\n"
-	      "paper's formula for N and f, the link crossings (hops) and the data.\n"
-	      "--force-af uses A_f also for 2 faults; --totals omits the schedule.\n"
+	      "Prints the fault-tolerant all-to-all personalized communication schedule\n"
+	      "of Masuyama and Masuyama (2003) on an N-cube (N = 0..10) with the given\n"
+	      "faulty nodes (at most floor(N/2)): every healthy node sends one datum to\n"
+	      "every other healthy node, each link direction carries one datum per time\n"
+	      "unit. Per unit, the hops 'from->to src>dst'; then the units, the paper's\n"
+	      "formula for N and f, the link crossings (hops) and the data. --force-af\n"
+	      "uses A_f also for 2 faults; --totals omits the schedule.\n"
 	      "\n"
 	      "Exit status: 0 on success, 2 on bad input (one line on stderr).\n", f);
 }

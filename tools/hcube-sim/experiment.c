@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube-sim experiment: the grid of paper 000's Figs. 6-9. For each
- * dimension n, each fault count 0 .. n + 3 and each of R runs (300), one
- * instance is drawn and every policy runs on it (model.c). The runs are
- * split over worker processes, each writing its results into shared memory
- * at the run's own index; the parent then writes everything in a fixed
- * order, so the files are byte-identical for a given seed whatever the
- * number of workers.
+ * hcube-sim experiment: the grid of Figs. 6-9 of K. Nam, J. Seo, S. Lee and
+ * J. Kim, "Synchronous Load Balancing in Hypercube Multicomputers with
+ * Faulty Nodes", Journal of Parallel and Distributed Computing 58, 1999.
+ * For each dimension n, each fault count 0 .. n + 3 and each of R runs
+ * (300), one instance is drawn and every policy runs on it (model.c). The
+ * runs are split over worker processes, each writing its results into
+ * shared memory at the run's own index; the parent then writes everything
+ * in a fixed order, so the files are byte-identical for a given seed
+ * whatever the number of workers.
  *
  * Files in --out: runs.csv (one row per run and policy), summary.csv (mean
  * and 95% Student t interval of the speedup per grid point and policy, the
@@ -553,9 +555,9 @@ static void exp_usage(FILE *f)
 	      "                            [--mig-charge both|sender] [--fixed-threshold K]\n"
 	      "                            [--redistribute even|nearest] [--quiet]\n"
 	      "\n"
-	      "Runs the grid of paper 000's Figs. 6-9: for each dimension n, faults\n"
-	      "0 .. n + extra (or the listed counts), R runs each, every policy on\n"
-	      "the same instances ('hcube-sim run --help' describes the model).\n"
+	      "Runs the grid of Figs. 6-9 of Nam et al. (1999): for each dimension n,\n"
+	      "faults 0 .. n + extra (or the listed counts), R runs each, every policy\n"
+	      "on the same instances ('hcube-sim run --help' describes the model).\n"
 	      "Writes runs.csv, summary.csv, tables.md and the gnuplot data in --out\n"
 	      "(tables.md adds a table of the core's further policies when they ran);\n"
 	      "the files depend only on the options, not on --jobs (worker processes).\n"

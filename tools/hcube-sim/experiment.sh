@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make experiment: paper 000's simulation (Section 6, Figs. 6-9) on the
-# hcube core. Runs the full grid (n = 5, 6, 7; faults 0 .. n + 3; 300 runs),
-# the plots, and the sensitivity runs on the 7-cube (threshold, round cost,
-# redistribution, costs), then copies the summary tables and the plots to
-# the documentation directory. The core's further policies (optimal, auto,
-# sid, sbn, sbn-cube, sbn-heur, pebble) run beside MCWA and DEM on the same
-# grid with CORE_RUNS runs per point (100: they take about 3 times as long
-# as the paper's policies) into OUT_DIR/core-policies. The static
-# comparison (static.sh: the core's plans on random loads, no simulation)
-# goes to OUT_DIR/static.md.
+# make experiment: the simulation of Nam et al. (1999), Section 6 and Figs.
+# 6-9, on the hcube core. Runs the full grid (n = 5, 6, 7; faults 0 .. n +
+# 3; 300 runs), the plots, and the sensitivity runs on the 7-cube
+# (threshold, round cost, redistribution, costs), then copies the summary
+# tables and the plots to the documentation directory. The core's further
+# policies (optimal, auto, sid, sbn, sbn-cube, sbn-heur, pebble) run beside
+# MCWA and DEM on the same grid with CORE_RUNS runs per point (100: they
+# take about 3 times as long as the paper's policies) into
+# OUT_DIR/core-policies. The static comparison (static.sh: the core's plans
+# on random loads, no simulation) goes to OUT_DIR/static.md.
 #
 # usage: experiment.sh [HCUBE_SIM [OUT_DIR [DOC_DIR]]]
 # environment: RUNS (300), CORE_RUNS (100), SEED (20240501), JOBS (2)

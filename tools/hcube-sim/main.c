@@ -14,10 +14,11 @@ static void usage(FILE *f)
 	      "\n"
 	      "commands:\n"
 	      "  plan    the transfers a policy makes for given loads and faults\n"
-	      "  run     simulate paper 000's workload under each balancing policy\n"
+	      "  run     simulate Nam et al. (1999)'s workload under each policy\n"
 	      "  experiment  the paper's grid of runs: CSV, tables and plot data\n"
-	      "  sbn     paper 003's Poisson workloads: SBN beside the other policies\n"
-	      "  aapc    the fault-tolerant all-to-all personalized schedule (paper 002)\n"
+	      "  sbn     Das et al. (2002)'s workloads: SBN beside the other policies\n"
+	      "  aapc    the fault-tolerant all-to-all personalized schedule of\n"
+	      "          Masuyama and Masuyama (2003)\n"
 	      "\n"
 	      "'hcube-sim COMMAND --help' describes a command.\n", f);
 }

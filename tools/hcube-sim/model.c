@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube-sim: the execution model of paper 000, Section 6, as a
- * discrete-event simulation on the same core the module runs.
+ * hcube-sim: the execution model of Section 6 of K. Nam, J. Seo, S. Lee
+ * and J. Kim, "Synchronous Load Balancing in Hypercube Multicomputers
+ * with Faulty Nodes", Journal of Parallel and Distributed Computing 58,
+ * 1999, as a discrete-event simulation on the same core the module runs.
  *
  * An n-cube with f faulty nodes drawn at random; 100 tasks per node, the
  * faulty nodes' tasks dealt in turn over the healthy ones. Node u has a

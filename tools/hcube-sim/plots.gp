@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# hcube-sim experiment: the plots of paper 000's Figs. 6-9 from the data
-# files 'hcube-sim experiment' writes. Usage:
+# hcube-sim experiment: the plots of Figs. 6-9 of Nam et al. (1999) from
+# the data files 'hcube-sim experiment' writes. Usage:
 #   gnuplot -e "dir='build/experiment'; dims='5 6 7'" tools/hcube-sim/plots.gp
 # Writes dir/speedup_nN.png (Figs. 6-8), dir/migrations_nN.png (Fig. 9 for
 # N = 7) and dir/hops_over_optimum.png.

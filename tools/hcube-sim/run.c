@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube-sim run: simulate the execution of paper 000's workload on a
+ * hcube-sim run: simulate the execution of the workload of Nam et al.
+ * (1999, Section 6; Documentation/algorithms.md has the reference) on a
  * faulty n-cube under each balancing policy (model.c), and report per run
  * the makespan, the speedup over no balancing, the balancing rounds, the
  * task migrations and task-hops per node, the ratio of task-hops to the
@@ -25,24 +26,24 @@ static void run_usage(FILE *f)
 	      "                     [--fixed-threshold K] [--instance-out DIR]\n"
 	      "                     [--redistribute even|nearest] [--csv | --json]\n"
 	      "\n"
-	      "Simulates paper 000's workload on an N-cube (N = 1..10) with F faulty\n"
-	      "nodes drawn at random (or the given ones): T tasks per node (100), each\n"
-	      "task's time uniform on (0, 2 tau(u)), tau(u) uniform on (0, 2). One task\n"
-	      "over one hop costs its two nodes C (0.1) each (--mig-charge sender: the\n"
-	      "sender only), one load-information message step C (0.01). A node whose\n"
-	      "queue falls below floor(A * its length after its last balancing),\n"
-	      "A = 0.25, starts balancing (--fixed-threshold K: below K queued tasks,\n"
-	      "the paper's fixed threshold). In a synchronous round every node stops\n"
-	      "for the messages and\n"
-	      "then pays its own migrations (nodes), or stops until the last migration\n"
-	      "step ends (global). Policies: none, mcwa, dem, rid, cwa (fault-free\n"
-	      "cubes only), mcwa-opt (MCWA's final loads moved along the optimal flow),\n"
-	      "and the core's optimal, auto, sid, sbn, sbn-cube, sbn-heur, pebble as\n"
-	      "synchronous rounds; optimal and auto also pay one all-to-all exchange\n"
-	      "of the loads (paper 002's AAPC units, message steps); default all. Run I of seed S is the same instance as in\n"
-	      "'hcube-sim experiment'. --instance-out writes each run's instance (faulty\n"
-	      "nodes, initial queues with task times) to DIR/instance-N-F-RUN.txt, the\n"
-	      "input of hcube-mpi-exp.\n"
+	      "Simulates the workload of Nam et al. (1999) on an N-cube (N = 1..10)\n"
+	      "with F faulty nodes drawn at random (or the given ones): T tasks per\n"
+	      "node (100), each task's time uniform on (0, 2 tau(u)), tau(u) uniform on\n"
+	      "(0, 2). One task over one hop costs its two nodes C (0.1) each\n"
+	      "(--mig-charge sender: the sender only), one load-information message\n"
+	      "step C (0.01). A node whose queue falls below floor(A * its length after\n"
+	      "its last balancing), A = 0.25, starts balancing (--fixed-threshold K:\n"
+	      "below K queued tasks, the paper's fixed threshold). In a synchronous\n"
+	      "round every node stops for the messages and then pays its own migrations\n"
+	      "(nodes), or stops until the last migration step ends (global). Policies:\n"
+	      "none, mcwa, dem, rid, cwa (fault-free cubes only), mcwa-opt (MCWA's\n"
+	      "final loads moved along the optimal flow), and the core's optimal, auto,\n"
+	      "sid, sbn, sbn-cube, sbn-heur, pebble as synchronous rounds; optimal and\n"
+	      "auto also pay one all-to-all exchange of the loads (the AAPC units of\n"
+	      "Masuyama and Masuyama 2003, message steps); default all. Run I of seed S\n"
+	      "is the same instance as in 'hcube-sim experiment'. --instance-out writes\n"
+	      "each run's instance (faulty nodes, initial queues with task times) to\n"
+	      "DIR/instance-N-F-RUN.txt, the input of hcube-mpi-exp.\n"
 	      "\n"
 	      "Exit status: 0; 1 if a property check failed; 2 on bad input.\n", f);
 }

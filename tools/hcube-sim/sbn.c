@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube-sim sbn: paper 003's experiments (Das, Harvey, Biswas, JPDC 2002,
- * Section 5, Figs. 9-11) as a discrete-event simulation, for its own
- * algorithms (through the core: sbn, sbn-cube, sbn-heur), its comparison
- * algorithms (rand, grad, recv, send, acwn, twa, written here as
- * /work/shared/notes/sbn-003.md section 7 reads them) and the core's other
- * policies (mcwa, dem, optimal, auto, rid, sid, pebble) on the same
- * workloads. Documentation/benchmarks.md describes the model and every
- * choice the paper leaves open.
+ * hcube-sim sbn: the experiments (Section 5, Figs. 9-11) of S. K. Das,
+ * D. J. Harvey and R. Biswas, "Adaptive Load-Balancing Algorithms using
+ * Symmetric Broadcast Networks", Journal of Parallel and Distributed
+ * Computing, 2002, as a discrete-event simulation, for its own algorithms
+ * (through the core: sbn, sbn-cube, sbn-heur), its comparison algorithms
+ * (rand, grad, recv, send, acwn, twa, as this project reads the paper's
+ * Section 2) and the core's other policies (mcwa, dem, optimal, auto, rid,
+ * sid, pebble) on the same workloads. Documentation/benchmarks.md describes
+ * the model and every choice the paper leaves open.
  *
  * Workload (per scenario, P = 2^d, run): cycle 1 at t = 0 is the initial
  * load; at the start of cycles 2..10 every processor gets
@@ -818,16 +819,16 @@ static void sbn_usage(FILE *f)
 	      "                     [--policy all|P,P,...] [--out DIR] [--quiet]\n"
 	      "                     [--jobs-out DIR]\n"
 	      "\n"
-	      "Simulates paper 003's Poisson workloads (heavy, heavy to light, light;\n"
-	      "10 cycles of new jobs) on P = 2..32 processors (a hypercube) for each\n"
-	      "policy and prints its metrics (messages, jobs transferred counting\n"
-	      "every hop, the range of busy time over the processors, completion\n"
-	      "time), means over the runs, beside the paper's Figs. 9-11. Policies:\n"
-	      "nobal, rand, grad, recv, send, acwn, twa (paper 003's comparison\n"
-	      "algorithms), sbn, sbn-cube, sbn-heur, mcwa, dem, optimal, auto, rid,\n"
-	      "sid, pebble (the core's plans); default all. With --out, writes\n"
-	      "sbn.csv (one row per run and policy) and sbn.md there. With\n"
-	      "--jobs-out, writes each run's jobs (cycle, processor, time) to\n"
+	      "Simulates the Poisson workloads of Das et al. (2002) (heavy, heavy to\n"
+	      "light, light; 10 cycles of new jobs) on P = 2..32 processors (a\n"
+	      "hypercube) for each policy and prints its metrics (messages, jobs\n"
+	      "transferred counting every hop, the range of busy time over the\n"
+	      "processors, completion time), means over the runs, beside the paper's\n"
+	      "Figs. 9-11. Policies: nobal, rand, grad, recv, send, acwn, twa (the\n"
+	      "paper's comparison algorithms), sbn, sbn-cube, sbn-heur, mcwa, dem,\n"
+	      "optimal, auto, rid, sid, pebble (the core's plans); default all. With\n"
+	      "--out, writes sbn.csv (one row per run and policy) and sbn.md there.\n"
+	      "With --jobs-out, writes each run's jobs (cycle, processor, time) to\n"
 	      "DIR/jobs-SCENARIO-P-RUN.txt, the input of hcube-mpi-exp. Runs are\n"
 	      "deterministic for a seed (default 20240501).\n"
 	      "\n"
@@ -857,7 +858,7 @@ static void print_tables(FILE *f, const struct sbn_grid *g, const struct sbn_out
 {
 	u32 si, m, di, a, r;
 
-	fprintf(f, "Paper 003's workloads on hcube-sim (%u runs per point, seed %llu); "
+	fprintf(f, "The workloads of Das et al. (2002) on hcube-sim (%u runs per point, seed %llu); "
 		"each cell: ours, then the paper's value in parentheses where it has "
 		"one (Figs. 9-11).\n", g->runs, (unsigned long long)g->seed);
 	for (si = 0; si < g->nscen; si++) {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Paper 003 (Das, Harvey, Biswas, JPDC 2002), Figs. 9-11: the measured
- * messages, jobs transferred, idle-time range (s) and completion time (s)
- * for P = 2, 4, 8, 16, 32 and their averages, columns nobal rand grad recv
- * send acwn twa sbn cube sbz, copied from the paper as
- * /work/shared/notes/sbn-003.md section 9 transcribes them.
+ * S. K. Das, D. J. Harvey and R. Biswas, "Adaptive Load-Balancing
+ * Algorithms using Symmetric Broadcast Networks", Journal of Parallel and
+ * Distributed Computing, 2002, Figs. 9-11: the measured messages, jobs
+ * transferred, idle-time range (s) and completion time (s) for P = 2, 4, 8,
+ * 16, 32 and their averages, columns nobal rand grad recv send acwn twa sbn
+ * cube sbz, copied from the paper's tables.
  */
 #ifndef HCUBE_SIM_SBN_PAPER_H
 #define HCUBE_SIM_SBN_PAPER_H

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The static comparison of paper 000's algorithms (Documentation/
-# benchmarks.md): the core's plans on random loads, no execution, no
-# trigger, no costs, so that Algorithm 3 itself is measured apart from the
-# simulator's choices. For n = 5, 6, 7 and INSTANCES load vectors each
-# (every vertex uniform in 0..200, seeded), `hcube-sim plan` gives CWA,
-# DEM and optimal on the fault-free cube, then MCWA, DEM and optimal with
-# one faulty vertex (drawn at random; it holds nothing). Prints a Markdown
-# table: task-hops per healthy vertex, their ratio to optimal's on the
-# same loads (sums over the instances), tasks moved per vertex, and the
-# final max - min.
+# The static comparison of the algorithms of Nam et al. (1999)
+# (Documentation/benchmarks.md): the core's plans on random loads, no
+# execution, no trigger, no costs, so that Algorithm 3 itself is measured
+# apart from the simulator's choices. For n = 5, 6, 7 and INSTANCES load
+# vectors each (every vertex uniform in 0..200, seeded), `hcube-sim plan`
+# gives CWA, DEM and optimal on the fault-free cube, then MCWA, DEM and
+# optimal with one faulty vertex (drawn at random; it holds nothing). Prints
+# a Markdown table: task-hops per healthy vertex, their ratio to optimal's
+# on the same loads (sums over the instances), tasks moved per vertex, and
+# the final max - min.
 #
 # usage: static.sh [HCUBE_SIM] > static.md
 # environment: INSTANCES (100), SEED (20240501)
