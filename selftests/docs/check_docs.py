@@ -17,6 +17,10 @@
   (module/hcube_trace.h), counter and policy (uapi/linux/hcube.h),
   notification (the YNL spec) and vertex state (its Vertex states are the
   spec's); tools/hcubectl/README.md lists the spec's names of the enums.
+- The admin guide's blocks of real output are marked (".. hcube-output:
+  NAME", guide_blocks.py), no unmarked block looks like output, and
+  scripts/admin-session-in-vm.sh captures every marked block (make
+  check-guide compares them, in the VM).
 - The files that README.md links to, and the paths the admin guide and the
   man pages cite, exist.
 
@@ -32,26 +36,17 @@ import docutils.core
 import docutils.utils
 import yaml
 
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guide_blocks  # noqa: E402
+from tap import end, ok, todo  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 B = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else "build")
 MAN8 = os.path.join(ROOT, "Documentation/man/hcubectl.8")
 MAN1 = os.path.join(ROOT, "Documentation/man/hcube-sim.1")
 GUIDE = os.path.join(ROOT, "Documentation/admin-guide/hcube.rst")
 YNL_GEN = os.path.join(ROOT, "Documentation/netlink/hcube-ynl-gen.rst")
-
-n = 0
-fails = 0
-
-
-def ok(cond, name, why=()):
-    global n, fails
-    n += 1
-    print("%s %d %s" % ("ok" if cond else "not ok", n, name))
-    if not cond:
-        fails += 1
-        for w in why:
-            print("#   " + w)
-
 
 def run(*cmd, env=None):
     r = subprocess.run(cmd, capture_output=True, text=True,
@@ -63,12 +58,6 @@ def run(*cmd, env=None):
 # adds them (a TAP TODO until then, listed but not failing). Anything else
 # missing fails.
 GUIDE_PENDING = {}
-
-
-def todo(name, why):
-    global n
-    n += 1
-    print("not ok %d %s # TODO %s" % (n, name, why))
 
 
 def rendered(page):
@@ -302,6 +291,24 @@ def main():
     ok(stats and not missing, "hcubectl(8) names the %d counters under stats" % len(counters),
        ["missing: " + " ".join(missing)])
 
+    # the guide's real output is marked, and scripts/admin-session-in-vm.sh
+    # captures each marked block (make check-guide compares them)
+    blocks, errors = guide_blocks.blocks(GUIDE)
+    names = [b.name for b in blocks if b.kind == "output"]
+    dups = sorted({x for x in names if names.count(x) > 1})
+    ok(names and not errors and not dups, "the admin guide's %d hcube-output marks are well "
+       "placed, each name once" % len(names), errors + ["twice: " + " ".join(dups)])
+    loose = ["line %d: %s" % (b.line, b.text.split("\n")[0]) for b in blocks
+             if b.kind is None and guide_blocks.looks_like_output(b.text)]
+    ok(not loose, "every block of the admin guide that shows output is marked "
+       "(hcube-output or hcube-sample)", loose)
+    script = open(os.path.join(ROOT, "scripts/admin-session-in-vm.sh")).read()
+    sections = re.findall(r"^\s*section (\S+)$", script, re.M)
+    ok(sections and sorted(sections) == sorted(names),
+       "scripts/admin-session-in-vm.sh captures the guide's %d marked blocks" % len(names),
+       ["not captured: " + " ".join(x for x in names if x not in sections),
+        "captured, not marked in the guide: " + " ".join(x for x in sections if x not in names)])
+
     # links and cited paths
     readme = open(os.path.join(ROOT, "README.md")).read()
     links = [l for l in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", readme) if "://" not in l]
@@ -312,9 +319,7 @@ def main():
     ok(links and not missing, "the %d links of README.md and %d paths cited in the guide and "
        "man pages exist" % (len(links), len(cited)), ["missing: " + " ".join(missing)])
 
-    print("1..%d" % n)
-    print("# check-docs: %d passed, %d failed" % (n - fails, fails))
-    return 1 if fails else 0
+    return end("check-docs")
 
 
 if __name__ == "__main__":
