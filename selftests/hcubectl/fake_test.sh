@@ -639,6 +639,10 @@ else
 	not_ok "monitor: the module unloaded (rc $rc)"
 fi
 for sig in TERM INT; do
+	# emptied first: the previous test's 9 lines must not count as its
+	# output, were the parent to look before the child opens the file
+	: >"$tmp/out"
+	: >"$tmp/err"
 	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	# Signal it once it is waiting: after its 9 events (slow under ASan
