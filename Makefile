@@ -239,12 +239,12 @@ check-gen:
 # one host core, so on 2 cores the PREEMPT_RT suite runs beside the
 # standard kernel's DKMS, kselftest and suite VMs, which CHECK_VM_ORDER
 # keeps in that order (DKMS installs into this host's /lib/modules, which
-# the VMs see). What the checks share (module, tools, selftests) is built
+# the VMs see); check-guide, listed last, takes the core that frees first. What the checks share (module, tools, selftests) is built
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
 	      check-sim check-mpi check-docs check-install check-deb-version module-check \
 	      check-spank check-tree check-kernel-doc
-CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm
+CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm check-guide
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms
 check-host: $(CHECK_HOST)
@@ -342,7 +342,7 @@ INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
-.PHONY: install install-tools install-mpi install-spank uninstall dkms-src check-install check-docs check-dkms deb check-deb check-deb-version
+.PHONY: install install-tools install-mpi install-spank uninstall dkms-src check-install check-docs check-guide check-dkms deb check-deb check-deb-version
 
 install: install-tools install-mpi install-spank
 
@@ -408,6 +408,13 @@ check-install: tools mpi spank
 # agreement with the tools' --help and the module's sources.
 check-docs: tools
 	@/usr/bin/python3 selftests/docs/check_docs.py $(BUILD)
+
+# The admin guide's real output (its ".. hcube-output:" blocks) and
+# hcubectl(8)'s example output against the program's, run in the VM by
+# scripts/admin-session-in-vm.sh: two boots of 8 CPUs, about 20 s each
+# (selftests/docs/check-guide.sh, check_guide.py).
+check-guide: module tools
+	@KVER=$(KVER) selftests/docs/check-guide.sh $(BUILD)
 
 # dkms add/build/install on this host (root), then modprobe in the VM; about
 # 20 s. It refuses to touch an hcube that dkms already has.

@@ -108,6 +108,27 @@ for BIN in "${BINS[@]}"; do
 		# shellcheck disable=SC2086
 		expect_help $sub --help
 	done
+	# help is a command of the list, describes itself, and prints what
+	# --help prints, of hcubectl and of a command or subcommand
+	case " $(echo $cmds) " in
+	*" help "*) ok "help lists help" ;;
+	*) not_ok "help lists help (found: $(echo $cmds))" ;;
+	esac
+	run help help
+	if [ "$rc" -eq 0 ] && grep -q '^usage: hcubectl \[-j\] \[-p\] help \[COMMAND' "$tmp/out"; then
+		ok "help help: the usage of help"
+	else
+		not_ok "help help: the usage of help (rc $rc)"
+	fi
+	for words in "" "show" "task" "task add" "config set"; do
+		# shellcheck disable=SC2086  # the words
+		if [ "$("$BIN" help $words 2>&1)" = "$("$BIN" $words --help 2>&1)" ]; then
+			ok "help $words: as $words --help"
+		else
+			not_ok "help $words: differs from $words --help"
+		fi
+	done
+	expect_usage "task: unknown command 'frob'" help task frob
 	expect_help -j rebalance --dry-run --help
 	expect_help show -j --help
 	expect_help task add 1 2 --help

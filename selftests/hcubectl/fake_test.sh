@@ -22,7 +22,7 @@ tap_tmpdir
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:exitcode=98:print_stacktrace=1}
-unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN \
+unset HCUBE_FAKE_DIM HCUBE_FAKE_LOADS HCUBE_FAKE_FAULTY HCUBE_FAKE_NOADMIN HCUBE_FAKE_ISOLATED \
       HCUBE_FAKE_UNLOAD HCUBE_FAKE_LOG HCUBE_FAKE_UNITS HCUBE_FAKE_GONE HCUBE_FAKE_CGROOT
 
 # fake ARGS...: hcubectl on the fake module, output in $tmp/out, $tmp/err
@@ -128,6 +128,31 @@ if grep -q '^detached (healthy, no healthy path to C_b; their tasks stay): 0111$
 	ok "show: a detached vertex called out"
 else
 	not_ok "show: a detached vertex called out"
+fi
+
+# Isolated CPUs (isolcpus=): 5 of vertex 10 and both of 11, which is isolated.
+# Every vertex has "isolated_cpus" ("" for none); the notes list them.
+HCUBE_FAKE_DIM=2 HCUBE_FAKE_ISOLATED=5,6,7 fake -j show
+if [ "$rc" -eq 0 ] && python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = d['vertices']
+assert [x['isolated_cpus'] for x in v] == ['', '', '5', '6-7'], v
+assert [x['state'] for x in v] == ['healthy'] * 3 + ['isolated']
+assert v[2]['usable_cpus'] == '4' and v[3]['usable_cpus'] == ''
+assert d['healthy'] == 3
+" "$tmp/out"; then
+	ok "show -j: isolated_cpus, an isolated vertex"
+else
+	not_ok "show -j: isolated_cpus, an isolated vertex (rc $rc)"
+fi
+HCUBE_FAKE_DIM=2 HCUBE_FAKE_ISOLATED=5,6,7 fake show
+if [ "$rc" -eq 0 ] && grep -qE '^10 +2 +healthy +4-5 +4 .* isolated cpus 5$' "$tmp/out" &&
+   grep -qE '^11 +3 +isolated +6-7 +- .* isolated cpus 6-7$' "$tmp/out" &&
+   ! grep -qE '^0[01] .*isolated' "$tmp/out"; then
+	ok "show: isolated CPUs in the notes, an isolated vertex"
+else
+	not_ok "show: isolated CPUs in the notes, an isolated vertex (rc $rc)"
 fi
 
 # ---- rebalance: the module's plan against hcube-sim's, same cube ----
@@ -602,6 +627,10 @@ else
 	not_ok "monitor: the module unloaded (rc $rc)"
 fi
 for sig in TERM INT; do
+	# emptied first: the previous test's 9 lines must not count as its
+	# output, were the parent to look before the child opens the file
+	: >"$tmp/out"
+	: >"$tmp/err"
 	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	# Signal it once it is waiting: after its 9 events (slow under ASan

@@ -20,6 +20,9 @@
  *   HCUBE_FAKE_FAULTY   comma-separated unusable vertices (default for dim 4:
  *                       5 marked faulty, 6 all CPUs faulty, 8 offline,
  *                       10 absent; else none)
+ *   HCUBE_FAKE_ISOLATED comma-separated isolated CPUs (isolcpus=): in
+ *                       HCUBE_V_A_ISOLATED_CPUS, not usable; a vertex of
+ *                       isolated CPUs only is in state isolated
  *   HCUBE_FAKE_NOADMIN  set: every mutating command fails with EPERM, and
  *                       joining the events group too (as the module's
  *                       group, GENL_MCAST_CAP_NET_ADMIN)
@@ -440,6 +443,7 @@ static struct {
 	u32 *vstate;		/* the uAPI's state */
 	bool *marked;
 	bool *cpu_faulty;	/* FAKE_NR_CPU_IDS */
+	bool *cpu_isolated;	/* FAKE_NR_CPU_IDS */
 	u32 *env_state;		/* the state the environment gives (offline, absent) */
 	u32 mode;
 	u32 cfg[4];		/* policy, auto, threshold, cooldown_ms */
@@ -578,6 +582,17 @@ static void cube_init(void)
 		if (list[i] < cube.n)
 			cube.vstate[list[i]] = HCUBE_VERTEX_OFFLINE;
 	cube.cpu_faulty = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
+	cube.cpu_isolated = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
+	s = getenv("HCUBE_FAKE_ISOLATED");
+	nl = s ? parse_list(s, list, 1024) : 0;
+	for (i = 0; i < nl; i++)
+		if (list[i] < cube.n * CPUS_PER_VERTEX)
+			cube.cpu_isolated[list[i]] = true;
+	for (v = 0; v < cube.n; v++)
+		if (cube.vstate[v] == HCUBE_VERTEX_HEALTHY &&
+		    cube.cpu_isolated[v * CPUS_PER_VERTEX] &&
+		    cube.cpu_isolated[v * CPUS_PER_VERTEX + 1])
+			cube.vstate[v] = HCUBE_VERTEX_ISOLATED;
 	cube.env_state = calloc(cube.n, sizeof(u32));
 	for (v = 0; v < cube.n; v++) {
 		/* a faulty vertex not marked: all its CPUs are faulty */
@@ -702,6 +717,19 @@ static void cpus_of(u32 v, char *buf, size_t size)
 	snprintf(buf, size, "%u-%u", v * CPUS_PER_VERTEX, v * CPUS_PER_VERTEX + 1);
 }
 
+/* The CPUs of vertex @v (CPUS_PER_VERTEX is 2) in @set: "a-b", "a", "b" or "". */
+static void cpus_in(u32 v, const bool *set, char *buf, size_t size)
+{
+	u32 c0 = v * CPUS_PER_VERTEX;
+
+	if (set[c0] && set[c0 + 1])
+		snprintf(buf, size, "%u-%u", c0, c0 + 1);
+	else if (set[c0] || set[c0 + 1])
+		snprintf(buf, size, "%u", c0 + !set[c0]);
+	else
+		buf[0] = '\0';
+}
+
 static void put_vertex(struct mb *b, u32 v)
 {
 	size_t n = nest_begin(b, HCUBE_A_VERTEX | NLA_F_NESTED);
@@ -712,18 +740,21 @@ static void put_vertex(struct mb *b, u32 v)
 	put_u32(b, HCUBE_V_A_STATE, cube.vstate[v]);
 	if (cube.vstate[v] != HCUBE_VERTEX_ABSENT) {
 		put_str(b, HCUBE_V_A_CPUS, cpus);
-		put_str(b, HCUBE_V_A_USABLE_CPUS, usable(v) ? cpus : "");
 		u32 c0 = v * CPUS_PER_VERTEX;
-		char faulty[32] = "";
+		char faulty[32], isolated[32], use[32] = "";
 
-		/* CPUS_PER_VERTEX is 2: "a-b", "a", "b" or "" */
-		if (cube.cpu_faulty[c0] && cube.cpu_faulty[c0 + 1])
-			snprintf(faulty, sizeof(faulty), "%u-%u", c0, c0 + 1);
-		else if (cube.cpu_faulty[c0] || cube.cpu_faulty[c0 + 1])
-			snprintf(faulty, sizeof(faulty), "%u", c0 + !cube.cpu_faulty[c0]);
+		cpus_in(v, cube.cpu_faulty, faulty, sizeof(faulty));
+		cpus_in(v, cube.cpu_isolated, isolated, sizeof(isolated));
+		/* a healthy vertex has one isolated CPU at most */
+		if (usable(v))
+			snprintf(use, sizeof(use), "%s", cpus);
+		if (usable(v) && *isolated)
+			snprintf(use, sizeof(use), "%u", cube.cpu_isolated[c0] ? c0 + 1 : c0);
+		put_str(b, HCUBE_V_A_USABLE_CPUS, use);
 		put_str(b, HCUBE_V_A_FAULTY_CPUS, faulty);
 		put_str(b, HCUBE_V_A_OFFLINE_CPUS,
 			cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? cpus : "");
+		put_str(b, HCUBE_V_A_ISOLATED_CPUS, isolated);
 	}
 	put_u32(b, HCUBE_V_A_LOAD, cube.load[v]);
 	if (cube.topo.dist[v] == 0 && usable(v))

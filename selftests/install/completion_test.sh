@@ -52,7 +52,7 @@ cases() {
 	check expect "fault" "$hc" fa
 	check expect "apply config fault help monitor rebalance show stats task top topology" "$hc" -j ""
 	check expect "--batch --help --json --pretty --version -V -b -h -j -p" "$hc" -
-	check expect "apply config fault monitor rebalance show stats task top topology" "$hc" help ""
+	check expect "apply config fault help monitor rebalance show stats task top topology" "$hc" help ""
 	check expect "/etc/hostname" "$hc" -b /etc/hostnam
 	check expect "/etc/hostname" "$hc" -batch /etc/hostnam
 	check expect "/etc/hostname" "$hc" apply /etc/hostnam

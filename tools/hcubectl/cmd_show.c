@@ -202,6 +202,7 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	char dist[16] = "-", num[16];
 	char *cpu = cpus(v, HCUBE_V_A_CPUS), *usable = cpus(v, HCUBE_V_A_USABLE_CPUS);
 	char *faulty = cpus(v, HCUBE_V_A_FAULTY_CPUS), *offline = cpus(v, HCUBE_V_A_OFFLINE_CPUS);
+	char *isolated = cpus(v, HCUBE_V_A_ISOLATED_CPUS);
 	const char *state = "?";
 	struct hc_str notes = { 0 };
 	const char *sep = "";
@@ -219,6 +220,8 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	print_string(PRINT_JSON, "usable_cpus", NULL, usable);
 	print_string(PRINT_JSON, "faulty_cpus", NULL, faulty);
 	print_string(PRINT_JSON, "offline_cpus", NULL, offline);
+	/* null from a module that does not send it (before isolation) */
+	print_attr_str(PRINT_JSON, "isolated_cpus", NULL, v->tb[HCUBE_V_A_ISOLATED_CPUS]);
 	print_attr_u32(PRINT_JSON, "load", NULL, v->tb[HCUBE_V_A_LOAD]);
 	print_bool(PRINT_JSON, "in_cb", NULL, has(v, HCUBE_V_A_IN_CB));
 	print_int(PRINT_JSON, "parent", NULL, parent_of(v));
@@ -248,6 +251,7 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 		NOTE(has(v, HCUBE_V_A_DETACHED), "DETACHED");
 		NOTE(*faulty, "faulty cpus %s", faulty);
 		NOTE(*offline, "offline cpus %s", offline);
+		NOTE(*isolated, "isolated cpus %s", isolated);
 #undef NOTE
 		hc_table_row(t, hc_label(lb, d->dim, id_of(v)), id, state, *cpu ? cpu : "-",
 			     *usable ? usable : "-", load, has(v, HCUBE_V_A_IN_CB) ? "yes" : "-",
@@ -259,6 +263,7 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	free(usable);
 	free(faulty);
 	free(offline);
+	free(isolated);
 }
 
 static void print_show(struct show *d)
@@ -378,7 +383,8 @@ const struct hc_cmd hc_cmd_show = {
 	"its trees; then one row per vertex: label (binary, highest dimension\n"
 	"first) and decimal id, state, CPUs, usable CPUs, load (registered\n"
 	"tasks), C_b membership, tree parent and distance to C_b, whether it\n"
-	"controls its pebble cluster (CTRL); then the trees under each C_b\n"
+	"controls its pebble cluster (CTRL), notes (marked faulty, DETACHED,\n"
+	"its faulty, offline and isolated CPUs); then the trees under each C_b\n"
 	"vertex. Absent labels (no CPU group) are listed on one line; detached\n"
 	"vertices (healthy, but with no healthy path to C_b) are called out.\n"
 	"Pebble clusters are the subcubes of the low cluster_dim dimensions;\n"
@@ -387,8 +393,10 @@ const struct hc_cmd hc_cmd_show = {
 	"\n"
 	"-j prints one JSON object: the summary keys, \"cluster_dim\",\n"
 	"\"controllers\" (per cluster, a vertex id or null), \"vertices\" (one\n"
-	"object per vertex, with \"controller\" true or false), and \"parent\",\n"
-	"\"detached\", \"absent\" (lists indexed by or of vertex ids).\n",
+	"object per vertex, with \"controller\" true or false and its CPUs:\n"
+	"\"cpus\", \"usable_cpus\", \"faulty_cpus\", \"offline_cpus\",\n"
+	"\"isolated_cpus\"), and \"parent\", \"detached\", \"absent\" (lists\n"
+	"indexed by or of vertex ids).\n",
 	.nlcmd = HCUBE_CMD_VERTEX_GET,
 	.flags = HC_DUMP,
 	.handler = show,

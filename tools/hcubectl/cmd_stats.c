@@ -41,10 +41,12 @@ const struct hc_cmd hc_cmd_stats = {
 	"tasks registered and unregistered, tasks registered now, and of the new\n"
 	"threads and children of registered tasks: those registered (adopted),\n"
 	"refused over max_tasks, released (of tasks registered as one thread), and\n"
-	"the creations found by a scan when the module's event ring overflowed.\n"
-	"-j prints one object: rebalances, auto_rebalances, dry_runs, migrations,\n"
-	"moved, failures, evacuations, exited, changed, registered, unregistered,\n"
-	"tasks, adopted, refused, released, events_lost.\n",
+	"the creations found by a scan when the module's event ring overflowed;\n"
+	"then the tasks let go instead of moved (revoked). A counter is shown when\n"
+	"the module sends it. -j prints one object: rebalances, auto_rebalances,\n"
+	"dry_runs, migrations, moved, failures, evacuations, exited, changed,\n"
+	"registered, unregistered, tasks, adopted, refused, released, events_lost,\n"
+	"revoked (null when the module does not send it).\n",
 	.nlcmd = HCUBE_CMD_STATS_GET,
 	.handler = stats,
 };

@@ -14,10 +14,12 @@
 struct hc_opts hc_opts;
 
 static int hcubectl_batch_line(int argc, char **argv);
+static const struct hc_cmd hc_cmd_help;
 
 static const struct hc_cmd *const commands[] = {
 	&hc_cmd_show, &hc_cmd_fault, &hc_cmd_task, &hc_cmd_rebalance, &hc_cmd_stats,
 	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor, &hc_cmd_top, &hc_cmd_apply,
+	&hc_cmd_help,
 };
 
 static void top_usage(FILE *f)
@@ -45,9 +47,9 @@ static void top_usage(FILE *f)
 	      "  -V, --version  print the version\n"
 	      "  -h, --help     this help\n"
 	      "\n"
-	      "'hcubectl COMMAND --help' describes a command. Vertex labels are binary,\n"
-	      "highest dimension first (0101 is vertex 5). Commands that change state\n"
-	      "need CAP_NET_ADMIN.\n"
+	      "'hcubectl COMMAND --help' (or 'hcubectl help COMMAND') describes a\n"
+	      "command. Vertex labels are binary, highest dimension first (0101 is\n"
+	      "vertex 5). Commands that change state need CAP_NET_ADMIN.\n"
 	      "\n"
 	      "Exit status: 0 on success, 1 when the kernel (or the system) reports an\n"
 	      "error, 2 on bad usage; errors are one line on stderr.\n", f);
@@ -381,24 +383,52 @@ static int hcubectl_main(int argc, char **argv, bool in_batch)
 	}
 	if (i >= argc)
 		hc_usage_error(NULL, "missing command");
-	if (!strcmp(argv[i], "help")) {
-		char *help_argv[] = { NULL, (char *)"--help", NULL };
-
-		if (i + 1 >= argc) {
-			top_usage(stdout);
-			return 0;
-		}
-		cmd = find_command(argv[i + 1]);
-		if (!cmd)
-			hc_usage_error(NULL, "unknown command '%s'", argv[i + 1]);
-		help_argv[0] = argv[i + 1];
-		return run(cmd, NULL, cmd->name, 2, help_argv);
-	}
 	cmd = find_command(argv[i]);
 	if (!cmd)
 		hc_usage_error(NULL, "unknown command '%s'", argv[i]);
 	return run(cmd, NULL, cmd->name, argc - i, argv + i);
 }
+
+/*
+ * hcubectl help [COMMAND [SUBCOMMAND]]: the list of commands, or what
+ * "hcubectl COMMAND [SUBCOMMAND] --help" prints (help help included).
+ */
+static int help(struct hc_ctx *c, int argc, char **argv)
+{
+	const struct hc_cmd *cmd;
+	char **hargv;
+	int i;
+
+	(void)c;
+	if (!argc) {
+		top_usage(stdout);
+		return 0;
+	}
+	cmd = find_command(argv[0]);
+	if (!cmd)
+		hc_usage_error(NULL, "unknown command '%s'", argv[0]);
+	hargv = hc_malloc((size_t)(argc + 2) * sizeof(*hargv));
+	for (i = 0; i < argc; i++)
+		hargv[i] = argv[i];
+	hargv[argc] = (char *)"--help";
+	hargv[argc + 1] = NULL;
+	i = run(cmd, NULL, cmd->name, argc + 1, hargv);
+	free(hargv);
+	return i;
+}
+
+static const struct hc_cmd hc_cmd_help = {
+	.name = "help",
+	.args = "[COMMAND [SUBCOMMAND]]",
+	.summary = "this list, or the help of a command",
+	.help =
+	"Without a command, prints what 'hcubectl --help' prints: the usage and\n"
+	"the list of commands. With one, what 'hcubectl COMMAND [SUBCOMMAND]\n"
+	"--help' prints: 'hcubectl help task add' describes 'task add', and\n"
+	"'hcubectl help help' this command.\n",
+	.flags = HC_ARGS,
+	.handler = help,
+};
 
 /* One line of a batch file: its words, as if after "hcubectl". */
 static int hcubectl_batch_line(int argc, char **argv)
