@@ -107,7 +107,7 @@ static void client(int c, uint64_t seed)
 			for (i = 0; i < n; i++)
 				p[i] = workers[below(NWORKERS)];
 			if (below(2)) {
-				err = hc_task_add(&h, p, n, below(3) ? -1 : (int)below(8), 0);
+				err = hc_task_add(&h, p, n, below(3) ? -1 : (int)below(8));
 				note(c, err, "task add");
 			} else {
 				struct hreq *r = malloc(sizeof(*r));
