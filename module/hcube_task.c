@@ -367,11 +367,6 @@ static void hcube_batch_room(struct hcube *hc)
 		hcube_batch_verify(hc);
 }
 
-static int hcube_set_one(struct task_struct *p, const struct cpumask *mask)
-{
-	return hcube_set_cpus_allowed(p, mask);
-}
-
 /*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
  * within the current batch, which has room (hcube_batch_room()). The
@@ -388,7 +383,7 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 		cpus_read_lock();
 		b->cpus_locked = true;
 	}
-	err = hcube_set_one(t->task, mask);
+	err = hcube_set_cpus_allowed(t->task, mask);
 	if (err)
 		return err;
 	cpumask_copy(hcube_task_given(t), mask);
