@@ -601,8 +601,10 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r)
 {
 	u32 from = t->vertex;
+	u64 t0 = hcube_bench_now();
 	int err = hcube_task_prepare(hc, t, r);
 
+	hcube_bench_part(HCUBE_BENCH_PREPARE, t0);
 	if (err)
 		return err;
 	err = hcube_task_give(hc, t, to);
@@ -726,6 +728,7 @@ static void hcube_batch_verify(struct hcube *hc)
 {
 	struct hcube_batch *b = &hc->batch;
 	struct hcube_task *t[HCUBE_BATCH];
+	u64 t0 = hcube_bench_now();
 	u32 n, i, fix, round;
 
 	b->verifying = true;
@@ -771,6 +774,7 @@ static void hcube_batch_verify(struct hcube *hc)
 	}
 	b->verifying = false;
 	hcube_batch_unlock_cpus(hc);
+	hcube_bench_part(HCUBE_BENCH_VERIFY, t0);
 }
 
 /**
