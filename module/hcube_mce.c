@@ -253,8 +253,10 @@ int hcube_mce_config(struct hcube *hc, u32 threshold, u32 window, bool uc)
 		old = mc->ring;
 		mc->ring = ring;
 		mc->threshold = threshold;
-		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-			mc->cpu[cpu].head = mc->cpu[cpu].n = 0;
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+			mc->cpu[cpu].head = 0;
+			mc->cpu[cpu].n = 0;
+		}
 	}
 	mc->window = window;
 	mc->uc = uc;
@@ -309,7 +311,8 @@ void hcube_mce_mark(struct hcube *hc, unsigned int cpu, bool mark, bool uc)
 	}
 	c->marked = mark;
 	c->uc = mark && uc;
-	c->head = c->n = 0;
+	c->head = 0;
+	c->n = 0;
 	c->due_uc = false;
 	cpumask_clear_cpu(cpu, mc->due);
 	spin_unlock(&mc->lock);
