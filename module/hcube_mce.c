@@ -112,12 +112,11 @@ static int hcube_mce_notify(struct notifier_block *nb, unsigned long val,
 
 	if (!m)
 		return NOTIFY_DONE;
-	atomic64_inc(&mc->records);
 	cpu = m->extcpu;
 	if (cpu >= nr_cpu_ids ||
 	    READ_ONCE(hc->cpu_vertex[cpu]) == HCUBE_NO_VERTEX) {
 		atomic64_inc(&mc->outside);
-		return NOTIFY_DONE;
+		goto out;
 	}
 	spin_lock(&mc->lock);
 	mc->cpu[cpu].records++;
@@ -139,6 +138,10 @@ static int hcube_mce_notify(struct notifier_block *nb, unsigned long val,
 	spin_unlock(&mc->lock);
 	if (due)
 		hcube_events_kick(hc);
+out:
+	/* last: a reader who sees the count sees what the record asked for */
+	smp_mb__before_atomic();
+	atomic64_inc(&mc->records);
 	return NOTIFY_DONE;
 }
 #endif
