@@ -131,6 +131,14 @@ static int cpu_info(struct hnl *h, int cpu, struct cpu_info *ci)
 	return err;
 }
 
+/* The records of @cpu since the module was loaded. */
+static uint64_t cpu_records(struct hnl *h, int cpu)
+{
+	struct cpu_info ci;
+
+	return cpu_info(h, cpu, &ci) ? UINT64_MAX : ci.records;
+}
+
 static int vertex_of_cpu(int cpu)
 {
 	uint32_t i;
@@ -169,6 +177,43 @@ static int settle(struct hnl *h, uint64_t n)
 		usleep(20000);
 	}
 	return -1;
+}
+
+/*
+ * Wait until the module counted @n records in all. The kernel holds about
+ * 30 records between mce_log() and the decode chain (and drops more,
+ * "MCE records pool full!"): a storm waits for them now and then.
+ */
+static int wait_records(struct hnl *h, uint64_t n)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (hc_stats(h, s))
+			return -1;
+		if (s[HCUBE_S_A_MCE_RECORDS] >= n)
+			return 0;
+		usleep(20000);
+	}
+	return -1;
+}
+
+/* The records count once it stopped changing for half a second. */
+static uint64_t quiet_records(struct hnl *h)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1], last = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (hc_stats(h, s))
+			return UINT64_MAX;
+		if (s[HCUBE_S_A_MCE_RECORDS] == last)
+			return last;
+		last = s[HCUBE_S_A_MCE_RECORDS];
+		usleep(500000);
+	}
+	return UINT64_MAX;
 }
 
 /* The CPUs the test may use: online CPUs of the cube, in order. */
@@ -221,14 +266,15 @@ FIXTURE_TEARDOWN(mce)
 	hnl_close(&self->h);
 }
 
-/* @n sleepers registered on the vertex of @cpu. */
+/* @n more sleepers registered on the vertex of @cpu. */
 static int register_on(FIXTURE_DATA(mce) *self, int cpu, int n)
 {
-	int i;
+	int first = self->nkids, i;
 
 	for (i = 0; i < n && self->nkids < NKIDS; i++)
 		self->kids[self->nkids++] = hc_spawn(0);
-	return hc_task_add(&self->h, self->kids, self->nkids, vertex_of_cpu(cpu));
+	return hc_task_add(&self->h, self->kids + first, self->nkids - first,
+			   vertex_of_cpu(cpu));
 }
 
 /* No registered task may run on @cpu. */
@@ -259,6 +305,7 @@ static uint64_t delta(FIXTURE_DATA(mce) *self, int k)
 TEST_F(mce, defaults_only_count)
 {
 	int cpu = self->cpus[2], i;
+	uint64_t r0 = cpu_records(&self->h, cpu);
 	struct cpu_info ci;
 	uint32_t gen;
 
@@ -274,7 +321,7 @@ TEST_F(mce, defaults_only_count)
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	ASSERT_TRUE(ci.found);
 	EXPECT_EQ(-1, ci.marked_by);
-	EXPECT_EQ(6, ci.records);
+	EXPECT_EQ(r0 + 6, ci.records);
 	EXPECT_EQ(0, ci.count);		/* no window is kept while off */
 	EXPECT_EQ(MCE_BANK, ci.bank);
 	EXPECT_EQ(MCE_UCNA, ci.status);
@@ -288,6 +335,7 @@ TEST_F(mce, defaults_only_count)
 TEST_F(mce, threshold_marks)
 {
 	int cpu = self->cpus[2], fd, i, seen = 0;
+	uint64_t r0 = cpu_records(&self->h, cpu);
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	uint32_t grp = self->h.mcgrp;
 	static char buf[1 << 18];
@@ -362,7 +410,7 @@ TEST_F(mce, threshold_marks)
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(2, ci.count);
-	EXPECT_EQ(5, ci.records);
+	EXPECT_EQ(r0 + 5, ci.records);
 }
 
 /* Errors older than the window do not count. */
@@ -391,6 +439,7 @@ TEST_F(mce, window_slides)
 TEST_F(mce, uncorrected)
 {
 	int a = self->cpus[1], b = self->cpus[3];
+	uint64_t r0 = cpu_records(&self->h, a);
 	struct cpu_info ci;
 
 	ASSERT_EQ(0, mce_config(&self->h, 100, 60, 0));
@@ -398,7 +447,7 @@ TEST_F(mce, uncorrected)
 	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 1));
 	EXPECT_EQ(0, is_faulty(&self->h, a));
 	ASSERT_EQ(0, cpu_info(&self->h, a, &ci));
-	EXPECT_EQ(1, ci.records);
+	EXPECT_EQ(r0 + 1, ci.records);
 	EXPECT_EQ(0, ci.count);		/* not a corrected error */
 
 	ASSERT_EQ(0, mce_config(&self->h, -1, -1, 1));
@@ -425,6 +474,9 @@ TEST_F(mce, storm_two_cpus)
 	for (i = 0; i < 20; i++) {
 		ASSERT_EQ(0, mi_inject(a, MCE_CE));
 		ASSERT_EQ(0, mi_inject(b, MCE_CE));
+		if (i % 5 == 4)
+			ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] +
+						   2 * (i + 1)));
 	}
 	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 40));
 	EXPECT_EQ(1, is_faulty(&self->h, a));
@@ -443,9 +495,12 @@ TEST_F(mce, storm_every_cpu)
 	int i, k, left = 0;
 
 	ASSERT_EQ(0, mce_config(&self->h, 2, 60, 0));
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 3; k++) {
 		for (i = 0; i < self->ncpus; i++)
 			ASSERT_EQ(0, mi_inject(self->cpus[i], MCE_CE));
+		ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] +
+					   (k + 1) * self->ncpus));
+	}
 	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 3 * self->ncpus));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	for (i = 0; i < self->ncpus; i++)
@@ -484,8 +539,9 @@ TEST_F(mce, outside_cpu)
 /*
  * A storm on a CPU that goes offline meanwhile: mce-inject only takes an
  * online CPU, so whether the last records find it offline is a race. What
- * must hold either way: every record counted once, on that CPU, and the
- * CPU not marked by records the module saw while it was offline.
+ * must hold either way: every record the module saw counted once, on that
+ * CPU (the kernel may drop some of a storm before the decode chain), and
+ * the CPU not marked.
  */
 struct storm {
 	const int *cpus;	/* records of these CPUs in turn */
@@ -506,6 +562,7 @@ TEST_F(mce, storm_offline_cpu)
 {
 	int cpu = self->cpus[self->ncpus - 1];
 	struct storm st = { .cpus = &cpu, .ncpus = 1 };
+	uint64_t r0 = cpu_records(&self->h, cpu), seen;
 	struct cpu_info ci;
 	pthread_t t;
 
@@ -517,13 +574,16 @@ TEST_F(mce, storm_offline_cpu)
 	__atomic_store_n(&st.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ASSERT_GT(st.n, 0);
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + st.n));
-	EXPECT_EQ(st.n, delta(self, HCUBE_S_A_MCE_RECORDS));
+	seen = quiet_records(&self->h) - self->s0[HCUBE_S_A_MCE_RECORDS];
+	ASSERT_EQ(0, mce_config(&self->h, -1, -1, -1));
+	EXPECT_GT(seen, 0);
+	EXPECT_LE(seen, st.n);
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
-	EXPECT_EQ(st.n, ci.records);
+	EXPECT_EQ(r0 + seen, ci.records);
 	EXPECT_EQ(HCUBE_REASON_HOTPLUG, ci.marked_by);
 	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
-	TH_LOG("%d records, %llu found the CPU offline", st.n,
+	TH_LOG("%d records injected, %llu seen, %llu found the CPU offline", st.n,
+	       (unsigned long long)seen,
 	       (unsigned long long)delta(self, HCUBE_S_A_MCE_OFFLINE));
 	ASSERT_EQ(0, hc_set_online(cpu, 1));
 }
