@@ -17,6 +17,10 @@
  *   take only it, record the change and queue the worker, which applies
  *   it under hcube.lock: nothing proportional to tasks or plans runs
  *   under the hotplug lock.
+ * - hcube_mce.lock, a spinlock (hcube_mce.c), guards the machine-check
+ *   records: the MCE decode chain's callback takes only it, records and
+ *   queues the worker, which marks CPUs under hcube.lock; under hcube.lock
+ *   it is taken to read or reset them.
  * - hcube.hash_lock, a spinlock, makes a look-up in hcube.by_task and the
  *   change it decides one step, inside hcube.lock or alone (a new task
  *   registering itself).
@@ -140,7 +144,13 @@ struct hcube_config {
 	bool autob;
 	u32 threshold;
 	u32 cooldown_ms;
+	u32 mce_ce_threshold;		/* 0: off */
+	u32 mce_ce_window;		/* seconds */
+	bool mce_uc;
 };
+
+/* mce_ce_window when the module loads: a day, as rasdaemon's cycle */
+#define HCUBE_MCE_CE_WINDOW_DEFAULT	86400
 
 struct hcube_counters {
 	u64 rebalances, auto_rebalances, dry_runs;
@@ -259,6 +269,7 @@ struct hcube {
 	struct llist_head exits;	/* records the exit probe saw */
 	struct llist_head adopts;	/* pending records to link */
 	struct hcube_events *ev;	/* probes and births */
+	struct hcube_mce *mce;		/* machine-check records (hcube_mce.c) */
 	unsigned int max_tasks;		/* module parameter max_tasks */
 	struct workqueue_struct *wq;	/* ordered: the worker, the trigger, the pass */
 	struct work_struct work;	/* the worker (hcube_events_kick()) */
@@ -453,6 +464,30 @@ bool hcube_auto_due(struct hcube *hc, unsigned long *delay);
 void hcube_auto_schedule(struct hcube *hc);
 void hcube_auto_run(struct hcube *hc);
 
+/* hcube_mce.c: machine-check records */
+struct hcube_mce_info {
+	u64 records, status;	/* the CPU's records; its last one's status */
+	u32 bank;		/* and bank */
+	u32 count, window;	/* errors within the window (at the mark), seconds */
+	bool marked, uc;	/* a machine check marked it; for a UC error */
+};
+
+struct hcube_mce_stats {
+	u64 records, outside, offline, ignored, marks, refused;
+};
+
+bool hcube_mce_available(void);
+int hcube_mce_init(struct hcube *hc);
+void hcube_mce_start(struct hcube *hc);
+void hcube_mce_stop(struct hcube *hc);
+void hcube_mce_exit(struct hcube *hc);
+int hcube_mce_config(struct hcube *hc, u32 threshold, u32 window, bool uc);
+void hcube_mce_take(struct hcube *hc, struct cpumask *due, struct cpumask *uc);
+void hcube_mce_mark(struct hcube *hc, unsigned int cpu, bool mark, bool uc);
+void hcube_mce_refused(struct hcube *hc, unsigned int cpu);
+bool hcube_mce_info(struct hcube *hc, unsigned int cpu, struct hcube_mce_info *i);
+void hcube_mce_stats(struct hcube *hc, struct hcube_mce_stats *s);
+
 /* hcube_cpu.c */
 int hcube_cpu_init(struct hcube *hc, u32 mode, bool use_isolated);
 void hcube_cpu_exit(struct hcube *hc);
@@ -467,6 +502,7 @@ void hcube_refresh(struct hcube *hc);
 void hcube_hotplug_apply(struct hcube *hc);
 int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 		       struct netlink_ext_ack *extack, const struct nlattr *attr);
+void hcube_mce_apply(struct hcube *hc);
 
 /* hcube_events.c */
 int hcube_events_init(struct hcube *hc, u32 births, bool pool_only);

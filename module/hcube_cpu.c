@@ -331,11 +331,13 @@ static bool hcube_any_healthy(struct hcube *hc, const struct cpumask *faulty,
 	return any;
 }
 
-int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
-		       struct netlink_ext_ack *extack, const struct nlattr *attr)
+/* The checks of a fault change: 0, or -errno with the extack set. */
+static int hcube_fault_check(struct hcube *hc, int cpu, int vertex, bool add,
+			     struct netlink_ext_ack *extack,
+			     const struct nlattr *attr)
 {
 	cpumask_var_t faulty;
-	bool was;
+	bool was, any;
 
 	if (cpu >= 0) {
 		if (hc->cpu_vertex[cpu] == HCUBE_NO_VERTEX) {
@@ -364,24 +366,29 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 			NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_UNMARKED);
 		return -ENOENT;
 	}
+	if (!add)
+		return 0;
 
-	if (add) {
-		if (!zalloc_cpumask_var(&faulty, GFP_KERNEL))
-			return -ENOMEM;
-		cpumask_copy(faulty, hc->faulty);
-		if (cpu >= 0)
-			cpumask_set_cpu(cpu, faulty);
-		if (!hcube_any_healthy(hc, faulty, cpu >= 0 ? -1 : vertex)) {
-			free_cpumask_var(faulty);
-			if (cpu >= 0)
-				NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_LAST);
-			else
-				NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_LAST);
-			return -EBUSY;
-		}
-		free_cpumask_var(faulty);
-	}
+	if (!zalloc_cpumask_var(&faulty, GFP_KERNEL))
+		return -ENOMEM;
+	cpumask_copy(faulty, hc->faulty);
+	if (cpu >= 0)
+		cpumask_set_cpu(cpu, faulty);
+	any = hcube_any_healthy(hc, faulty, cpu >= 0 ? -1 : vertex);
+	free_cpumask_var(faulty);
+	if (any)
+		return 0;
+	if (cpu >= 0)
+		NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_CPU_LAST);
+	else
+		NL_SET_ERR_MSG_ATTR(extack, attr, HCUBE_ERR_VERTEX_LAST);
+	return -EBUSY;
+}
 
+/* A checked fault change, for @reason (admin or mce): then the tasks move. */
+static void hcube_fault_apply(struct hcube *hc, int cpu, int vertex, bool add,
+			      u32 reason)
+{
 	if (cpu >= 0) {
 		if (add)
 			cpumask_set_cpu(cpu, hc->faulty);
@@ -393,12 +400,76 @@ int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
 	}
 	hcube_refresh(hc);
 	hcube_notify(hc, HCUBE_CMD_FAULT_NTF, &(struct hcube_ntf){
-		.reason = HCUBE_REASON_ADMIN, .cpu = cpu, .vertex = vertex,
+		.reason = reason, .cpu = cpu, .vertex = vertex,
 		.event = add ? HCUBE_FAULT_ADDED : HCUBE_FAULT_CLEARED });
 	hcube_notify(hc, HCUBE_CMD_CONTROLLER_NTF, &(struct hcube_ntf){
-		.reason = HCUBE_REASON_ADMIN });
+		.reason = reason });
 	hcube_after_change(hc, HCUBE_REASON_FAULT);
+}
+
+/**
+ * hcube_fault_change() - FAULT_ADD or FAULT_DEL of a CPU or a vertex
+ * @hc: the module, locked
+ * @cpu: the CPU, or -1 for @vertex
+ * @vertex: the vertex, when @cpu is -1
+ * @add: mark, else clear
+ * @extack: where a refusal is explained
+ * @attr: the attribute a refusal names
+ *
+ * Clearing a CPU a machine check marked clears that mark and its count.
+ *
+ * Return: 0, or -errno with nothing changed.
+ */
+int hcube_fault_change(struct hcube *hc, int cpu, int vertex, bool add,
+		       struct netlink_ext_ack *extack, const struct nlattr *attr)
+{
+	int err = hcube_fault_check(hc, cpu, vertex, add, extack, attr);
+
+	if (err)
+		return err;
+	if (cpu >= 0 && !add)
+		hcube_mce_mark(hc, cpu, false, false);
+	hcube_fault_apply(hc, cpu, vertex, add, HCUBE_REASON_ADMIN);
 	return 0;
+}
+
+/**
+ * hcube_mce_apply() - mark the CPUs machine checks asked for
+ * @hc: the module, locked
+ *
+ * The worker, after the records hcube_mce.c took: each CPU still in the
+ * cube, online and not faulty is marked as FAULT_ADD marks it, unless its
+ * vertex is the last healthy one (refused and counted).
+ */
+void hcube_mce_apply(struct hcube *hc)
+{
+	cpumask_var_t due, uc;
+	unsigned int cpu;
+	int err;
+
+	if (!alloc_cpumask_var(&due, GFP_KERNEL))
+		return;
+	if (!alloc_cpumask_var(&uc, GFP_KERNEL)) {
+		free_cpumask_var(due);
+		return;
+	}
+	hcube_mce_take(hc, due, uc);
+	for_each_cpu(cpu, due) {
+		/* what changed since the record: nothing left to mark */
+		if (hc->stopping || hc->cpu_vertex[cpu] == HCUBE_NO_VERTEX ||
+		    !cpumask_test_cpu(cpu, hc->online) ||
+		    cpumask_test_cpu(cpu, hc->faulty))
+			continue;
+		err = hcube_fault_check(hc, cpu, -1, true, NULL, NULL);
+		if (err == -EBUSY)
+			hcube_mce_refused(hc, cpu);
+		if (err)
+			continue;
+		hcube_mce_mark(hc, cpu, true, cpumask_test_cpu(cpu, uc));
+		hcube_fault_apply(hc, cpu, -1, true, HCUBE_REASON_MCE);
+	}
+	free_cpumask_var(uc);
+	free_cpumask_var(due);
 }
 
 /*

@@ -78,6 +78,10 @@
 	"HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem"
 #define HCUBE_ERR_NO_HEALTHY		"no healthy vertex to balance on"
 #define HCUBE_ERR_CONFIG_REQUIRED	"HCUBE_A_CONFIG is required"
+#define HCUBE_ERR_MCE_THRESHOLD_NONE \
+	"HCUBE_C_A_MCE_CE_THRESHOLD: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
+#define HCUBE_ERR_MCE_UC_NONE \
+	"HCUBE_C_A_MCE_UC: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
 #define HCUBE_ERR_SYS_NICE \
 	"moving registered tasks needs CAP_SYS_NICE as well as CAP_NET_ADMIN"
 

@@ -486,8 +486,10 @@ static void hcube_events_workfn(struct work_struct *work)
 	cpus_read_lock();
 	cpus_read_unlock();
 	hcube_lock(hc);
-	if (!hc->stopping)
+	if (!hc->stopping) {
 		hcube_hotplug_apply(hc);
+		hcube_mce_apply(hc);
+	}
 	hcube_drain(hc);
 	hcube_auto_schedule(hc);
 	hcube_unlock(hc);

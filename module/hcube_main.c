@@ -8,7 +8,8 @@
  * task's mask is), hcube_task.c (registered tasks and their moves),
  * hcube_taskset.c and hcube_register.c (TASK_ADD and TASK_DEL),
  * hcube_balance.c (evacuation, rebalancing, the pass, the automatic
- * trigger), hcube_cpu.c (vertices, faults, hotplug), hcube_events.c (new
+ * trigger), hcube_mce.c (machine-check records), hcube_cpu.c (vertices,
+ * faults, hotplug, the marks machine checks ask for), hcube_events.c (new
  * threads and children, exits, the worker) and the generic netlink family:
  * hcube_nl.c (the family, events) with one file per kind of message
  * (hcube_nl_cube.c, hcube_nl_task.c, hcube_nl_balance.c, hcube_nl_get.c),
@@ -146,15 +147,20 @@ static int __init hcube_init(void)
 	err = hcube_init_fails(3) ?: hcube_cpu_init(hc, m, isolated);
 	if (err)
 		goto cs_exit;
-	err = hcube_init_fails(4) ?: hcube_events_init(hc, births, lose_births);
+	err = hcube_mce_init(hc);
 	if (err)
 		goto cpu_exit;
+	err = hcube_init_fails(4) ?: hcube_events_init(hc, births, lose_births);
+	if (err)
+		goto mce_exit;
 	err = hcube_init_fails(5) ?: hcube_hotplug_start(hc);
 	if (err)
 		goto stop_events;
 	err = hcube_init_fails(6) ?: hcube_nl_init(hc);
 	if (err)
 		goto hotplug_stop;
+	/* machine checks, last: they can ask for marks from now on */
+	hcube_mce_start(hc);
 	pr_info("%s mode, %u groups on a %u-cube\n", hcube_mode_name(hc->mode),
 		hc->ngroups, hc->dim);
 	return 0;
@@ -168,6 +174,8 @@ stop_events:
 	hcube_balance_stop(hc);
 	hcube_events_stop(hc);
 	hcube_events_exit(hc);
+mce_exit:
+	hcube_mce_exit(hc);
 cpu_exit:
 	hcube_cpu_exit(hc);
 cs_exit:
@@ -188,6 +196,8 @@ static void __exit hcube_exit(void)
 	hcube_lock(hc);
 	hc->stopping = true;
 	hcube_unlock(hc);
+	/* a record from now on is counted and ignored; then none comes */
+	hcube_mce_stop(hc);
 	hcube_balance_stop(hc);
 
 	/*
@@ -209,6 +219,7 @@ static void __exit hcube_exit(void)
 	hcube_events_exit(hc);
 
 	xa_destroy(&hc->tasks);
+	hcube_mce_exit(hc);
 	hcube_cpu_exit(hc);
 	hcube_cs_exit(hc);
 	hcube_tasks_exit(hc);

@@ -125,9 +125,11 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
 {
 	const struct hcube_counters *c = &hc->cnt;
 	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_STATS);
+	struct hcube_mce_stats m;
 
 	if (!nest)
 		return -EMSGSIZE;
+	hcube_mce_stats(hc, &m);
 	if (nla_put_u64_64bit(skb, HCUBE_S_A_REBALANCES, c->rebalances, HCUBE_S_A_PAD) ||
 	    nla_put_u64_64bit(skb, HCUBE_S_A_AUTO_REBALANCES, c->auto_rebalances,
 			      HCUBE_S_A_PAD) ||
@@ -149,7 +151,13 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
 			      HCUBE_S_A_PAD) ||
 	    nla_put_u64_64bit(skb, HCUBE_S_A_EVENTS_LOST,
 			      atomic64_read(&hc->events_lost), HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_REVOKED, c->revoked, HCUBE_S_A_PAD)) {
+	    nla_put_u64_64bit(skb, HCUBE_S_A_REVOKED, c->revoked, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_RECORDS, m.records, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_MARKS, m.marks, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OUTSIDE, m.outside, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OFFLINE, m.offline, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_IGNORED, m.ignored, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_REFUSED, m.refused, HCUBE_S_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -168,7 +176,10 @@ static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc,
 	    nla_put_u32(skb, HCUBE_C_A_AUTO, hc->cfg.autob) ||
 	    nla_put_u32(skb, HCUBE_C_A_THRESHOLD, hc->cfg.threshold) ||
 	    nla_put_u32(skb, HCUBE_C_A_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
-	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks)) {
+	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks) ||
+	    nla_put_u32(skb, HCUBE_C_A_MCE_CE_THRESHOLD, hc->cfg.mce_ce_threshold) ||
+	    nla_put_u32(skb, HCUBE_C_A_MCE_CE_WINDOW, hc->cfg.mce_ce_window) ||
+	    nla_put_u32(skb, HCUBE_C_A_MCE_UC, hc->cfg.mce_uc)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -219,6 +230,39 @@ int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 	return hcube_nl_reply(hc, info, &hcube_nl_report_msg, &d);
 }
 
+/*
+ * The machine-check settings of a CONFIG_SET, first: refused where the
+ * kernel has no machine-check records, and the only part that can fail
+ * once the request is valid.
+ */
+static int hcube_config_mce(struct hcube *hc, struct nlattr **tb,
+			    struct netlink_ext_ack *extack)
+{
+	struct nlattr *ath = tb[HCUBE_C_A_MCE_CE_THRESHOLD];
+	struct nlattr *auc = tb[HCUBE_C_A_MCE_UC];
+	u32 threshold = ath ? nla_get_u32(ath) : hc->cfg.mce_ce_threshold;
+	u32 window = tb[HCUBE_C_A_MCE_CE_WINDOW] ?
+		     nla_get_u32(tb[HCUBE_C_A_MCE_CE_WINDOW]) : hc->cfg.mce_ce_window;
+	bool uc = auc ? nla_get_u32(auc) : hc->cfg.mce_uc;
+	int err;
+
+	if (!hcube_mce_available() && ath && threshold) {
+		NL_SET_ERR_MSG_ATTR(extack, ath, HCUBE_ERR_MCE_THRESHOLD_NONE);
+		return -EOPNOTSUPP;
+	}
+	if (!hcube_mce_available() && auc && uc) {
+		NL_SET_ERR_MSG_ATTR(extack, auc, HCUBE_ERR_MCE_UC_NONE);
+		return -EOPNOTSUPP;
+	}
+	err = hcube_mce_config(hc, threshold, window, uc);
+	if (err)
+		return err;
+	hc->cfg.mce_ce_threshold = threshold;
+	hc->cfg.mce_ce_window = window;
+	hc->cfg.mce_uc = uc;
+	return 0;
+}
+
 int hcube_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *tb[HCUBE_C_A_MAX + 1];
@@ -230,6 +274,9 @@ int hcube_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 	/* the op's policy validated the nest (hcube_config_policy): split it only */
 	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
 			       NULL, info->extack);
+	if (err)
+		return err;
+	err = hcube_config_mce(hc, tb, info->extack);
 	if (err)
 		return err;
 	if (tb[HCUBE_C_A_POLICY])

@@ -35,9 +35,58 @@ static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc,
 	return 0;
 }
 
+/* Room for one HCUBE_CI_A nest: its header, the u32s, the u64s, the flag. */
+#define HCUBE_CPU_INFO_SIZE	(nla_total_size(0) + 5 * nla_total_size(sizeof(u32)) + \
+				 2 * nla_total_size_64bit(sizeof(u64)) + nla_total_size(0))
+
+/*
+ * @cpu as an HCUBE_CI_A nest of type @type: who made it unusable (a
+ * machine check, the administrator, hotplug) and its machine checks. With
+ * @always false, only for a CPU that is faulty, offline or had records.
+ */
+static int hcube_put_cpu_info(struct sk_buff *skb, struct hcube *hc, int type,
+			      unsigned int cpu, bool always)
+{
+	bool faulty = cpumask_test_cpu(cpu, hc->faulty);
+	bool offline = !cpumask_test_cpu(cpu, hc->online);
+	struct hcube_mce_info i;
+	struct nlattr *nest;
+	bool any = hcube_mce_info(hc, cpu, &i);
+	u32 by;
+
+	if (!always && !any && !faulty && !offline)
+		return 0;
+	by = faulty ? (i.marked ? HCUBE_REASON_MCE : HCUBE_REASON_ADMIN) :
+	     HCUBE_REASON_HOTPLUG;
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, HCUBE_CI_A_CPU, cpu) ||
+	    ((faulty || offline) && nla_put_u32(skb, HCUBE_CI_A_MARKED_BY, by)) ||
+	    nla_put_u64_64bit(skb, HCUBE_CI_A_MCE_RECORDS, i.records, HCUBE_CI_A_PAD) ||
+	    nla_put_u32(skb, HCUBE_CI_A_MCE_COUNT, i.count) ||
+	    nla_put_u32(skb, HCUBE_CI_A_MCE_WINDOW, i.window) ||
+	    (i.records && (nla_put_u32(skb, HCUBE_CI_A_MCE_BANK, i.bank) ||
+			   nla_put_u64_64bit(skb, HCUBE_CI_A_MCE_STATUS, i.status,
+					     HCUBE_CI_A_PAD))) ||
+	    (faulty && i.uc && nla_put_flag(skb, HCUBE_CI_A_MCE_UC))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static size_t hcube_vertex_size(struct hcube *hc, const struct hcube_nl_data *d)
+{
+	return NLMSG_GOODSIZE +
+	       cpumask_weight(hc->v[d->pos].cpus) * HCUBE_CPU_INFO_SIZE;
+}
+
 static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc,
 			     const struct hcube_nl_data *d)
 {
+	unsigned int cpu;
 	struct cpumask *tmp = hc->scratch;	/* under hcube.lock */
 	u32 i = d->pos;
 	struct hcube_vertex *v = &hc->v[i];
@@ -62,6 +111,9 @@ static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc,
 		goto cancel;
 	if (v->marked && nla_put_flag(skb, HCUBE_V_A_MARKED))
 		goto cancel;
+	for_each_cpu(cpu, v->cpus)
+		if (hcube_put_cpu_info(skb, hc, HCUBE_V_A_CPU_INFO, cpu, false))
+			goto cancel;
 	if (hc->m.ctrl[i >> hc->cdim] == i &&
 	    nla_put_flag(skb, HCUBE_V_A_CONTROLLER))
 		goto cancel;
@@ -120,6 +172,7 @@ static bool hcube_vertex_next(struct hcube *hc, struct hcube_nl_data *d)
 
 const struct hcube_nl_msg_ops hcube_nl_vertex_msg = {
 	.prepare = hcube_vertex_prepare,
+	.size = hcube_vertex_size,
 	.fill = hcube_fill_vertex,
 	.next = hcube_vertex_next,
 };
@@ -133,7 +186,9 @@ static int hcube_fault_ntf_fill(struct sk_buff *skb, struct hcube *hc,
 	    nla_put_u32(skb, HCUBE_A_VERTEX_ID, n->vertex) ||
 	    nla_put_u32(skb, HCUBE_A_EVENT, n->event) ||
 	    nla_put_u32(skb, HCUBE_A_STATE, hc->v[n->vertex].state) ||
-	    nla_put_u32(skb, HCUBE_A_REASON, n->reason))
+	    nla_put_u32(skb, HCUBE_A_REASON, n->reason) ||
+	    (n->cpu >= 0 &&
+	     hcube_put_cpu_info(skb, hc, HCUBE_A_CPU_INFO, n->cpu, true)))
 		return -EMSGSIZE;
 	return hcube_fill_cube(skb, hc, d);
 }

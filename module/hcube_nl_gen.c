@@ -19,6 +19,11 @@ static struct netlink_range_validation hcube_c_a_cooldown_ms_range = {
 	.max = 3600000,
 };
 
+static struct netlink_range_validation hcube_c_a_mce_ce_window_range = {
+	.min = 1,
+	.max = 2592000,
+};
+
 struct netlink_range_validation hcube_cpu_ids __ro_after_init;
 
 static struct netlink_range_validation hcube_a_pid_range = {
@@ -36,6 +41,9 @@ const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1] = {
 		.type = NLA_REJECT,
 		.reject_message = "HCUBE_C_A_MAX_TASKS: read-only (module parameter max_tasks)",
 	},
+	[HCUBE_C_A_MCE_CE_THRESHOLD] = NLA_POLICY_RANGE(NLA_U32, 0, 1000),
+	[HCUBE_C_A_MCE_CE_WINDOW] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_mce_ce_window_range),
+	[HCUBE_C_A_MCE_UC] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 /* HCUBE_CMD_VERTEX_GET (do, dump) */

@@ -143,12 +143,14 @@ int hcube_nl_reply(struct hcube *hc, struct genl_info *info,
  * hcube_nl_catch_up() - what must happen before a command changes things
  * @hc: the module, locked
  *
- * A hotplug change the worker has not applied yet, then the new tasks that
- * are pending.
+ * A hotplug change the worker has not applied yet, the marks machine checks
+ * asked for, then the new tasks that are pending.
  */
 void hcube_nl_catch_up(struct hcube *hc)
 {
 	if (READ_ONCE(hc->hp_pending) && !hc->stopping)
 		hcube_hotplug_apply(hc);
+	if (!hc->stopping)
+		hcube_mce_apply(hc);
 	hcube_events_drain(hc);
 }

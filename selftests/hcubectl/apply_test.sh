@@ -166,7 +166,7 @@ bad() {
 		not_ok "bad line '$line' (rc $rc, $(mutations) changes; want: $pat)"
 	fi
 }
-bad 'frob 1' "unknown key 'frob' (mode, fault, policy, auto, threshold, cooldown)"
+bad 'frob 1' "unknown key 'frob' (mode, fault, policy, auto, threshold, cooldown, mce_ce_threshold, mce_ce_window, mce_uc)"
 bad 'mode numa' "mode: unknown mode 'numa' (cpu, node, llc, custom CPULIST..., auto)"
 bad 'mode' "mode: missing value (cpu, node, llc, custom CPULIST..., auto)"
 bad 'mode cpu 0-3' "mode cpu takes no CPU list ('0-3')"
@@ -414,4 +414,31 @@ fi
 printf 'apply %s\n' "$tmp/hcube.conf" >"$tmp/batch"
 fake -batch "$tmp/batch"
 check_state "-batch: a line that applies the configuration" "$WANT"
+# ---- the machine-check settings ----
+printf 'mce_ce_window 0\n' >"$tmp/mce.conf"
+fake apply "$tmp/mce.conf"
+if [ "$rc" -eq 2 ] && grep -q "mce_ce_window: '0' is out of range (valid range 1..2592000 seconds)" "$tmp/err"; then
+	ok "apply: mce_ce_window 0 refused with its range"
+else
+	not_ok "apply: mce_ce_window 0 (rc $rc)"
+fi
+cat >"$tmp/mce.conf" <<'EOF'
+mode cpu
+mce_ce_threshold 18
+mce_ce_window 3600
+mce_uc on
+fault cpu 5
+fault cpu 12
+fault vertex 0b011
+EOF
+fake -j apply "$tmp/mce.conf"
+py "apply -j: the three machine-check settings, from their defaults" "
+k = [(x['key'], x['old'], x['new'], x['status']) for x in d['changes']]
+assert k == [('mce_ce_threshold', 0, 18, 'applied'), ('mce_ce_window', 86400, 3600, 'applied'),
+             ('mce_uc', False, True, 'applied')], k
+"
+fake -j config show
+py "config show -j: the machine-check settings apply set" "
+assert (d['mce_ce_threshold'], d['mce_ce_window'], d['mce_uc']) == (18, 3600, True), d
+"
 tap_end

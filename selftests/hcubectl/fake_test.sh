@@ -461,23 +461,30 @@ expect_ok "stats -j: every counter" "
 keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
         'failures', 'evacuations', 'exited', 'changed', 'registered',
         'unregistered', 'tasks', 'adopted', 'refused', 'released', 'events_lost',
-        'revoked']
+        'revoked', 'mce_records', 'mce_marks', 'mce_outside', 'mce_offline',
+        'mce_ignored', 'mce_refused']
 assert list(d) == keys, list(d)
-assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 19)]
+assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 25)]
 " -j stats
 fake stats
-if [ "$rc" -eq 0 ] && [ "$(tail -n 5 "$tmp/out")" = "adopted          14007
+if [ "$rc" -eq 0 ] && [ "$(sed -n '13,17p' "$tmp/out")" = "adopted          14007
 refused          15007
 released         16007
 events_lost      17007
-revoked          18007" ]; then
-	ok "stats: the counters of new threads and children, as text"
+revoked          18007" ] && [ "$(tail -n 6 "$tmp/out")" = "mce_records      19007
+mce_marks        20007
+mce_outside      21007
+mce_offline      22007
+mce_ignored      23007
+mce_refused      24007" ]; then
+	ok "stats: the counters of new threads and children and of machine checks, as text"
 else
 	not_ok "stats: text (rc $rc)"
 fi
 expect_ok "config show -j" "
 assert d == {'policy': 'dem', 'auto': True, 'threshold': 3, 'cooldown_ms': 250,
-             'max_tasks': 4096}, d
+             'max_tasks': 4096, 'mce_ce_threshold': 0, 'mce_ce_window': 86400,
+             'mce_uc': False}, d
 " -j config show
 expect_ok "config set -j: {}" "assert d == {}" -j config set policy cwa auto off threshold 9 cooldown 10
 expect_ok "fault add -j: {}" "assert d == {}" -j fault add cpu 31

@@ -446,7 +446,8 @@ static struct {
 	bool *cpu_isolated;	/* FAKE_NR_CPU_IDS */
 	u32 *env_state;		/* the state the environment gives (offline, absent) */
 	u32 mode;
-	u32 cfg[4];		/* policy, auto, threshold, cooldown_ms */
+	u32 cfg[7];		/* policy, auto, threshold, cooldown_ms, mce_ce_threshold,
+				 * mce_ce_window, mce_uc */
 	u16 *ctrl;		/* pebble controllers per cluster */
 	u32 *load;
 	struct hcube_topo topo;
@@ -501,8 +502,9 @@ static void state_load(void)
 				if (list[i] < cube.n)
 					cube.marked[list[i]] = true;
 		} else if (!strncmp(line, "config ", 7)) {
-			sscanf(line + 7, "%u %u %u %u", &cube.cfg[0], &cube.cfg[1], &cube.cfg[2],
-			       &cube.cfg[3]);
+			sscanf(line + 7, "%u %u %u %u %u %u %u", &cube.cfg[0], &cube.cfg[1],
+			       &cube.cfg[2], &cube.cfg[3], &cube.cfg[4], &cube.cfg[5],
+			       &cube.cfg[6]);
 		}
 	}
 	fclose(f);
@@ -537,7 +539,8 @@ static void state_save(void)
 			fprintf(f, "%s%u", sep, i);
 			sep = ",";
 		}
-	fprintf(f, "\nconfig %u %u %u %u\n", cube.cfg[0], cube.cfg[1], cube.cfg[2], cube.cfg[3]);
+	fprintf(f, "\nconfig %u %u %u %u %u %u %u\n", cube.cfg[0], cube.cfg[1], cube.cfg[2],
+		cube.cfg[3], cube.cfg[4], cube.cfg[5], cube.cfg[6]);
 	fclose(f);
 }
 
@@ -608,6 +611,7 @@ static void cube_init(void)
 	cube.cfg[1] = 1;
 	cube.cfg[2] = 3;
 	cube.cfg[3] = 250;
+	cube.cfg[5] = 86400;
 	state_load();
 	for (v = 0; v < cube.n; v++)
 		cube.core_state[v] = cube.vstate[v] == HCUBE_VERTEX_HEALTHY ? HCUBE_V_HEALTHY :
@@ -1473,6 +1477,8 @@ static void do_config_set(const struct req *r)
 				cube.cfg[2] = get_u32(a);
 			else if (t == HCUBE_C_A_COOLDOWN_MS)
 				cube.cfg[3] = get_u32(a);
+			else if (t >= HCUBE_C_A_MCE_CE_THRESHOLD && t <= HCUBE_C_A_MCE_UC)
+				cube.cfg[4 + t - HCUBE_C_A_MCE_CE_THRESHOLD] = get_u32(a);
 		}
 		state_save();
 	}
@@ -1732,6 +1738,9 @@ static void handle_hcube(const struct nlmsghdr *nlh)
 		put_u32(&b, HCUBE_C_A_THRESHOLD, cube.cfg[2]);
 		put_u32(&b, HCUBE_C_A_COOLDOWN_MS, cube.cfg[3]);
 		put_u32(&b, HCUBE_C_A_MAX_TASKS, 4096);
+		put_u32(&b, HCUBE_C_A_MCE_CE_THRESHOLD, cube.cfg[4]);
+		put_u32(&b, HCUBE_C_A_MCE_CE_WINDOW, cube.cfg[5]);
+		put_u32(&b, HCUBE_C_A_MCE_UC, cube.cfg[6]);
 		nest_end(&b, n);
 		msg_end_queue(&b);
 		queue_ack(nlh);

@@ -32,6 +32,9 @@ INIT_SRC="$HERE/vm-init.sh"
 # Modules (with their dependencies) the init needs before it can reach the
 # host root.  Order matters only between these roots; modprobe orders deps.
 ROOT_MODULES=(virtio_pci 9pnet_virtio 9p overlay)
+# Loaded too when the kernel has them: mce-inject, for the tests that
+# inject machine checks (selftests/hcube/mce_test.c).
+OPTIONAL_MODULES=(mce-inject)
 
 kver=${KVER:-}
 output=
@@ -123,6 +126,15 @@ for m in "${ROOT_MODULES[@]}"; do
 		die "modprobe -S $kver --show-depends $m: $deps"
 	while read -r kind path _; do
 		# "builtin NAME" lines need nothing; "insmod PATH [params]" do.
+		[ "$kind" = insmod ] || continue
+		[ -n "${seen[$path]:-}" ] && continue
+		seen[$path]=1
+		mods+=("$path")
+	done <<<"$deps"
+done
+for m in "${OPTIONAL_MODULES[@]}"; do
+	deps=$(modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" 2>/dev/null) || continue
+	while read -r kind path _; do
 		[ "$kind" = insmod ] || continue
 		[ -n "${seen[$path]:-}" ] && continue
 		seen[$path]=1

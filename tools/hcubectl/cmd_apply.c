@@ -5,7 +5,9 @@
  * the fault marks. The whole file is checked first; then the module's
  * state is read, and only what differs is changed, each change reported.
  * The file is the whole truth about faults: a mark it does not list is
- * cleared. A setting it does not name is left as it is.
+ * cleared, but for the marks of machine checks (mce_ce_threshold,
+ * mce_uc), which only `fault del` clears. A setting it does not name is
+ * left as it is.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -59,6 +61,7 @@ struct state {
 	uint32_t nv;
 	struct vtx *v;		/* by id */
 	uint8_t faulty[AP_SET_BYTES];
+	uint8_t mce[AP_SET_BYTES];	/* of those, marked by machine checks */
 	uint8_t cube[AP_SET_BYTES];	/* the CPUs of the vertices */
 	bool has[HC_NSETTINGS];
 	uint32_t val[HC_NSETTINGS];
@@ -307,7 +310,8 @@ static void parse_line(struct want *w, unsigned int ln, int argc, char **argv)
 			    "'options hcube %s=...' in /etc/modprobe.d/hcube.conf", argv[0], argv[0]);
 			return;
 		}
-	bad(w, ln, "unknown key '%s' (mode, fault, policy, auto, threshold, cooldown)", argv[0]);
+	bad(w, ln, "unknown key '%s' (mode, fault, policy, auto, threshold, cooldown, "
+	    "mce_ce_threshold, mce_ce_window, mce_uc)", argv[0]);
 }
 
 /* Read and check the whole file: 0, or HC_EXIT_USAGE after naming each bad line. */
@@ -396,6 +400,27 @@ static int cube_reply(const struct hc_msg *m, void *arg)
 	return 0;
 }
 
+/* The CPUs of the vertex @va that a machine check marked, into s->mce. */
+static int mce_marks(struct state *s, const struct nlattr *va)
+{
+	struct nlattr *a, *tb[HC_TB_SIZE];
+	int rem;
+
+	nla_for_each_nested(a, va, rem) {
+		uint32_t cpu;
+
+		if (nla_type(a) != HCUBE_V_A_CPU_INFO)
+			continue;
+		if (hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU])
+			return -1;
+		cpu = nla_get_u32(tb[HCUBE_CI_A_CPU]);
+		if (cpu < AP_MAX_CPUS && tb[HCUBE_CI_A_MARKED_BY] &&
+		    nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]) == HCUBE_REASON_MCE)
+			s->mce[cpu / 8] |= 1U << (cpu % 8);
+	}
+	return 0;
+}
+
 static int vertex_reply(const struct hc_msg *m, void *arg)
 {
 	struct state *s = arg;
@@ -436,6 +461,8 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 			s->faulty[b] |= faulty[b];
 			s->cube[b] |= v->cpus[b];
 		}
+		if (mce_marks(s, a))
+			return -1;
 	}
 	return 0;
 }
@@ -526,8 +553,9 @@ static void fault_changes(struct apply *a, const struct state *s, bool marks_cle
 	uint32_t i;
 	size_t k;
 
+	/* a machine check's mark is not the file's to clear */
 	for (i = 0; i < AP_MAX_CPUS; i++) {
-		if (!bit(s->faulty, i))
+		if (!bit(s->faulty, i) || bit(s->mce, i))
 			continue;
 		for (k = 0; k < w->nfaults && !(w->faults[k].cpu && w->faults[k].id == i); k++)
 			;
@@ -852,7 +880,7 @@ static void print_value(const struct apply *a, const struct change *ch, const ch
 		print_null(PRINT_JSON, key, NULL);
 		return;
 	}
-	if (ch->kind == C_SET && ch->key == HC_SET_AUTO) {
+	if (ch->kind == C_SET && (ch->key == HC_SET_AUTO || ch->key == HC_SET_MCE_UC)) {
 		print_bool(PRINT_JSON, key, NULL, v);
 	} else if (ch->kind == C_SET && ch->key != HC_SET_POLICY) {
 		print_uint(PRINT_JSON, key, NULL, v);

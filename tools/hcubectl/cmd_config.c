@@ -23,6 +23,16 @@ static int config_reply(const struct hc_msg *m, void *arg)
 	print_attr_u32(PRINT_ANY, "threshold", "threshold  %u\n", tb[HCUBE_C_A_THRESHOLD]);
 	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n", tb[HCUBE_C_A_COOLDOWN_MS]);
 	print_attr_u32(PRINT_ANY, "max_tasks", "max_tasks  %u\n", tb[HCUBE_C_A_MAX_TASKS]);
+	print_attr_u32(PRINT_ANY, "mce_ce_threshold", "mce_ce_threshold  %u\n",
+		       tb[HCUBE_C_A_MCE_CE_THRESHOLD]);
+	print_attr_u32(PRINT_ANY, "mce_ce_window", "mce_ce_window     %u s\n",
+		       tb[HCUBE_C_A_MCE_CE_WINDOW]);
+	if (tb[HCUBE_C_A_MCE_UC]) {
+		print_bool(PRINT_JSON, "mce_uc", NULL, nla_get_u32(tb[HCUBE_C_A_MCE_UC]));
+		print_fp("mce_uc            %s\n", nla_get_u32(tb[HCUBE_C_A_MCE_UC]) ? "on" : "off");
+	} else {
+		print_null(PRINT_JSON, "mce_uc", NULL);
+	}
 	close_json_object();
 	print_end();
 	return 0;
@@ -44,7 +54,8 @@ static int key_index(const struct hc_ctx *c, const char *key)
 		return k;
 	if (!strcmp(key, "max_tasks"))
 		hc_usage(c, "max_tasks is read-only (a module parameter)");
-	hc_usage(c, "unknown key '%s' (policy, auto, threshold, cooldown)", key);
+	hc_usage(c, "unknown key '%s' (policy, auto, threshold, cooldown, mce_ce_threshold, "
+		 "mce_ce_window, mce_uc)", key);
 }
 
 static int config_set(struct hc_ctx *c, int argc, char **argv)
@@ -99,7 +110,7 @@ static const struct hc_cmd config_subs[] = {
 
 const struct hc_cmd hc_cmd_config = {
 	.name = "config",
-	.summary = "show or change the policy and the automatic trigger",
+	.summary = "show or change the policy, the automatic trigger, machine checks",
 	.help =
 	"Shows or changes the settings of the module:\n"
 	"  policy     P              the policy of automatic and default rebalances\n"
@@ -109,8 +120,15 @@ const struct hc_cmd hc_cmd_config = {
 	"  threshold  N              that load\n"
 	"  cooldown   MS             at most one automatic rebalance per MS ms\n"
 	"  max_tasks  (read-only)    the module parameter max_tasks\n"
+	"  mce_ce_threshold  N       N corrected machine-check errors of a CPU\n"
+	"                            within the window mark it faulty (0: off,\n"
+	"                            the default; x86 kernels only)\n"
+	"  mce_ce_window     SECONDS that window (default 86400)\n"
+	"  mce_uc            on|off  an uncorrected recoverable error marks its\n"
+	"                            CPU faulty at once (default off: counted)\n"
 	"The kernel checks the ranges. set prints nothing (-j: {}) and needs\n"
 	"CAP_NET_ADMIN; show -j prints {\"policy\", \"auto\", \"threshold\",\n"
-	"\"cooldown_ms\", \"max_tasks\"}.\n",
+	"\"cooldown_ms\", \"max_tasks\", \"mce_ce_threshold\", \"mce_ce_window\",\n"
+	"\"mce_uc\"}.\n",
 	.subs = config_subs,
 };

@@ -69,6 +69,13 @@ static int fault_event(struct monitor *mon, struct nlattr **tb)
 	print_attr_enum(PRINT_ANY, "state", " now %s", hc_vertex_state_names,
 			ARRAY_SIZE(hc_vertex_state_names), tb[HCUBE_A_STATE]);
 	print_reason(" (%s)", tb[HCUBE_A_REASON]);
+	if (tb[HCUBE_A_CPU_INFO]) {
+		open_json_object("cpu_info");
+		print_fp(" [");
+		print_cpu_info(tb[HCUBE_A_CPU_INFO]);
+		print_fp("]");
+		close_json_object();
+	}
 	/* The module adds the cube summary after the fault. */
 	if (tb[HCUBE_A_DIM]) {
 		print_fp("; ");
@@ -307,7 +314,9 @@ const struct hc_cmd hc_cmd_monitor = {
 	"registered (fork, thread) or refused over max_tasks (refused), with the\n"
 	"pid of their creator, rebalances, and a new controller of a pebble\n"
 	"cluster. -j prints one JSON object per line, with an \"event\" key:\n"
-	"fault (its \"what\": added, cleared, offline, online), topology, task\n"
+	"fault (its \"what\": added, cleared, offline, online; its \"reason\":\n"
+	"admin, hotplug, or mce for a machine check; \"cpu_info\" for a CPU:\n"
+	"the keys of show -j's \"cpu_info\"), topology, task\n"
 	"(\"reason\", and \"creator\" when there is one), rebalance, controller\n"
 	"(\"cluster\", \"old\" and \"new\" vertex ids or null, \"reason\"). Runs\n"
 	"until SIGINT or SIGTERM (exit status 0) or until the module is unloaded\n"

@@ -206,6 +206,8 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	const char *state = "?";
 	struct hc_str notes = { 0 };
 	const char *sep = "";
+	struct nlattr *a;
+	int rem;
 
 	open_json_object(NULL);
 	print_uint(PRINT_JSON, "id", NULL, id_of(v));
@@ -230,6 +232,15 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	print_bool(PRINT_JSON, "detached", NULL, has(v, HCUBE_V_A_DETACHED));
 	print_bool(PRINT_JSON, "marked", NULL, has(v, HCUBE_V_A_MARKED));
 	print_bool(PRINT_JSON, "controller", NULL, has(v, HCUBE_V_A_CONTROLLER));
+	open_json_array("cpu_info");
+	nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
+		if (nla_type(a) != HCUBE_V_A_CPU_INFO)
+			continue;
+		open_json_object(NULL);
+		print_cpu_info(a);
+		close_json_object();
+	}
+	close_json_array();
 	close_json_object();
 
 	if (!is_json() && !is_absent(v)) {
@@ -264,6 +275,41 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	free(faulty);
 	free(offline);
 	free(isolated);
+}
+
+/*
+ * The CPUs that are faulty, offline or had machine checks, one line each:
+ * "cpu 2 (vertex 010): marked by mce: 3 corrected errors in 60 s, ...".
+ * Text only: JSON has them in each vertex's "cpu_info".
+ */
+static void print_cpus(const struct show *d)
+{
+	char lb[HC_LABEL_MAX];
+	bool first = true;
+	struct nlattr *a;
+	size_t i;
+	int rem;
+
+	if (is_json())
+		return;
+	for (i = 0; i < d->v.n; i++) {
+		const struct hc_attrs *v = &d->v.v[i];
+
+		nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
+			struct nlattr *tb[HC_TB_SIZE];
+
+			if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
+			    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU])
+				continue;
+			if (first)
+				print_fp("\ncpus faulty, offline or with machine checks:\n");
+			first = false;
+			print_fp("  cpu %u (vertex %s): ", nla_get_u32(tb[HCUBE_CI_A_CPU]),
+				 hc_label(lb, d->dim, id_of(v)));
+			print_cpu_info(a);
+			print_fp("\n");
+		}
+	}
 }
 
 static void print_show(struct show *d)
@@ -323,6 +369,7 @@ static void print_show(struct show *d)
 			print_uint(PRINT_JSON, NULL, NULL, id_of(&d->v.v[i]));
 	close_json_array();
 	print_absent(d);
+	print_cpus(d);
 
 	if (trees && d->dim >= 0 && d->dim <= SHOW_MAX_DIM) {
 		print_fp("\ntrees (vertex  load  usable cpus):\n");
@@ -384,8 +431,11 @@ const struct hc_cmd hc_cmd_show = {
 	"first) and decimal id, state, CPUs, usable CPUs, load (registered\n"
 	"tasks), C_b membership, tree parent and distance to C_b, whether it\n"
 	"controls its pebble cluster (CTRL), notes (marked faulty, DETACHED,\n"
-	"its faulty, offline and isolated CPUs); then the trees under each C_b\n"
-	"vertex. Absent labels (no CPU group) are listed on one line; detached\n"
+	"its faulty, offline and isolated CPUs); then one line per CPU that is\n"
+	"faulty, offline or had machine checks: who made it unusable (admin:\n"
+	"fault add; mce: a machine check; hotplug: offline) and its machine\n"
+	"checks (corrected errors in the window, last bank and status,\n"
+	"records); then the trees under each C_b vertex. Absent labels (no CPU group) are listed on one line; detached\n"
 	"vertices (healthy, but with no healthy path to C_b) are called out.\n"
 	"Pebble clusters are the subcubes of the low cluster_dim dimensions;\n"
 	"each has a controller (the lowest healthy label at first; a new one\n"
@@ -395,7 +445,10 @@ const struct hc_cmd hc_cmd_show = {
 	"\"controllers\" (per cluster, a vertex id or null), \"vertices\" (one\n"
 	"object per vertex, with \"controller\" true or false and its CPUs:\n"
 	"\"cpus\", \"usable_cpus\", \"faulty_cpus\", \"offline_cpus\",\n"
-	"\"isolated_cpus\"), and \"parent\", \"detached\", \"absent\" (lists\n"
+	"\"isolated_cpus\", and \"cpu_info\": one object per CPU of those lines,\n"
+	"with \"cpu\", \"marked_by\" (admin, mce, hotplug or null), \"mce_records\",\n"
+	"\"mce_count\", \"mce_window\", \"mce_bank\", \"mce_status\" (a hex string),\n"
+	"\"mce_uc\"), and \"parent\", \"detached\", \"absent\" (lists\n"
 	"indexed by or of vertex ids).\n",
 	.nlcmd = HCUBE_CMD_VERTEX_GET,
 	.flags = HC_DUMP,

@@ -42,11 +42,16 @@ const struct hc_cmd hc_cmd_stats = {
 	"threads and children of registered tasks: those registered (adopted),\n"
 	"refused over max_tasks, released (of tasks registered as one thread), and\n"
 	"the creations found by a scan when the module's event ring overflowed;\n"
-	"then the tasks let go instead of moved (revoked). A counter is shown when\n"
-	"the module sends it. -j prints one object: rebalances, auto_rebalances,\n"
-	"dry_runs, migrations, moved, failures, evacuations, exited, changed,\n"
-	"registered, unregistered, tasks, adopted, refused, released, events_lost,\n"
-	"revoked (null when the module does not send it).\n",
+	"then the tasks let go instead of moved (revoked); then the machine-check\n"
+	"records seen, the CPUs they marked faulty, the records ignored: of CPUs\n"
+	"in no vertex (outside), of offline CPUs, of faulty CPUs or during unload\n"
+	"(ignored), and the marks refused for the last healthy vertex. A counter\n"
+	"is shown when the module sends it. -j prints one object: rebalances,\n"
+	"auto_rebalances, dry_runs, migrations, moved, failures, evacuations,\n"
+	"exited, changed, registered, unregistered, tasks, adopted, refused,\n"
+	"released, events_lost, revoked, mce_records, mce_marks, mce_outside,\n"
+	"mce_offline, mce_ignored, mce_refused (null when the module does not send\n"
+	"it).\n",
 	.nlcmd = HCUBE_CMD_STATS_GET,
 	.handler = stats,
 };

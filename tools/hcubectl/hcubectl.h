@@ -196,6 +196,7 @@ int hc_parse_nested(struct nlattr **tb, const struct hc_attr_set *set,
 /* A copy of attributes that outlives the message, parsed. */
 struct hc_attrs {
 	void *buf;
+	int len;		/* of buf: the attributes, multi-attrs among them */
 	struct nlattr *tb[HC_TB_SIZE];
 };
 int hc_attrs_copy(struct hc_attrs *a, const struct hc_attr_set *set,
@@ -225,6 +226,15 @@ int hc_fetch_cube(struct hc_ctx *c, struct hc_attrs *cube, struct hc_attrs_list 
 
 /* The cube summary: show's first line and keys, fault and topology events. */
 void print_cube(struct nlattr **tb);
+
+/*
+ * A CPU's HCUBE_CI_A nest (show, fault events): the JSON keys cpu,
+ * marked_by, mce_records, mce_count, mce_window, mce_bank, mce_status,
+ * mce_uc in the object open, and as text "marked by mce: 3 corrected
+ * errors in 60 s, last bank 1 status 0x9c00000000000151, 3 records".
+ * -1 when the nest is malformed.
+ */
+int print_cpu_info(const struct nlattr *nest);
 
 /* A task (HCUBE_A_TASK, report failures, events): its keys as sent. */
 #define HC_TASK_UNITS	0x1	/* origin, unit, creator always (null) */
@@ -321,7 +331,10 @@ void hc_str_printf(struct hc_str *b, const char *fmt, ...)
 void hc_str_free(struct hc_str *b);
 
 /* settings.c: the module's settings (config set, apply), by index. */
-enum { HC_SET_POLICY, HC_SET_AUTO, HC_SET_THRESHOLD, HC_SET_COOLDOWN, HC_NSETTINGS };
+enum {
+	HC_SET_POLICY, HC_SET_AUTO, HC_SET_THRESHOLD, HC_SET_COOLDOWN,
+	HC_SET_MCE_CE_THRESHOLD, HC_SET_MCE_CE_WINDOW, HC_SET_MCE_UC, HC_NSETTINGS
+};
 struct hc_setting {
 	const char *key;	/* as config set and hcube.conf name it */
 	const char *alias;	/* another name it takes, or NULL */

@@ -63,6 +63,7 @@ const char *const hc_reason_names[HCUBE_REASON_MAX + 1] = {
 	[HCUBE_REASON_THREAD] = "thread",
 	[HCUBE_REASON_REFUSED] = "refused",
 	[HCUBE_REASON_REVOKED] = "revoked",
+	[HCUBE_REASON_MCE] = "mce",
 };
 
 const char *const hc_unit_names[HCUBE_UNIT_MAX + 1] = {
@@ -106,6 +107,7 @@ static const char *const attr_names[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_NREGISTERED] = "HCUBE_A_NREGISTERED",
 	[HCUBE_A_NEXITED] = "HCUBE_A_NEXITED",
 	[HCUBE_A_NREFUSED] = "HCUBE_A_NREFUSED",
+	[HCUBE_A_CPU_INFO] = "HCUBE_A_CPU_INFO",
 };
 
 static const char *const attr_keys[HCUBE_A_MAX + 1] = {
@@ -141,6 +143,7 @@ static const char *const attr_keys[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_NREGISTERED] = "nregistered",
 	[HCUBE_A_NEXITED] = "nexited",
 	[HCUBE_A_NREFUSED] = "nrefused",
+	[HCUBE_A_CPU_INFO] = "cpu_info",
 };
 
 static const struct nla_policy attr_policy[HCUBE_A_MAX + 1] = {
@@ -175,6 +178,7 @@ static const struct nla_policy attr_policy[HCUBE_A_MAX + 1] = {
 	[HCUBE_A_NREGISTERED] = { .type = NLA_U32 },
 	[HCUBE_A_NEXITED] = { .type = NLA_U32 },
 	[HCUBE_A_NREFUSED] = { .type = NLA_U32 },
+	[HCUBE_A_CPU_INFO] = { .type = NLA_NESTED },
 };
 
 const struct hc_attr_set hc_set_hcube = {
@@ -202,6 +206,7 @@ static const char *const vertex_attr_names[HCUBE_V_A_MAX + 1] = {
 	[HCUBE_V_A_MARKED] = "HCUBE_V_A_MARKED",
 	[HCUBE_V_A_CONTROLLER] = "HCUBE_V_A_CONTROLLER",
 	[HCUBE_V_A_ISOLATED_CPUS] = "HCUBE_V_A_ISOLATED_CPUS",
+	[HCUBE_V_A_CPU_INFO] = "HCUBE_V_A_CPU_INFO",
 };
 
 static const char *const vertex_attr_keys[HCUBE_V_A_MAX + 1] = {
@@ -220,6 +225,7 @@ static const char *const vertex_attr_keys[HCUBE_V_A_MAX + 1] = {
 	[HCUBE_V_A_MARKED] = "marked",
 	[HCUBE_V_A_CONTROLLER] = "controller",
 	[HCUBE_V_A_ISOLATED_CPUS] = "isolated_cpus",
+	[HCUBE_V_A_CPU_INFO] = "cpu_info",
 };
 
 static const struct nla_policy vertex_attr_policy[HCUBE_V_A_MAX + 1] = {
@@ -238,6 +244,7 @@ static const struct nla_policy vertex_attr_policy[HCUBE_V_A_MAX + 1] = {
 	[HCUBE_V_A_MARKED] = { .type = NLA_FLAG },
 	[HCUBE_V_A_CONTROLLER] = { .type = NLA_FLAG },
 	[HCUBE_V_A_ISOLATED_CPUS] = { .type = NLA_STRING },
+	[HCUBE_V_A_CPU_INFO] = { .type = NLA_NESTED },
 };
 
 const struct hc_attr_set hc_set_vertex = {
@@ -246,6 +253,49 @@ const struct hc_attr_set hc_set_vertex = {
 	.names = vertex_attr_names,
 	.keys = vertex_attr_keys,
 	.policy = vertex_attr_policy,
+};
+
+static const char *const cpu_info_attr_names[HCUBE_CI_A_MAX + 1] = {
+	[HCUBE_CI_A_UNSPEC] = "HCUBE_CI_A_UNSPEC",
+	[HCUBE_CI_A_PAD] = "HCUBE_CI_A_PAD",
+	[HCUBE_CI_A_CPU] = "HCUBE_CI_A_CPU",
+	[HCUBE_CI_A_MARKED_BY] = "HCUBE_CI_A_MARKED_BY",
+	[HCUBE_CI_A_MCE_RECORDS] = "HCUBE_CI_A_MCE_RECORDS",
+	[HCUBE_CI_A_MCE_COUNT] = "HCUBE_CI_A_MCE_COUNT",
+	[HCUBE_CI_A_MCE_WINDOW] = "HCUBE_CI_A_MCE_WINDOW",
+	[HCUBE_CI_A_MCE_BANK] = "HCUBE_CI_A_MCE_BANK",
+	[HCUBE_CI_A_MCE_STATUS] = "HCUBE_CI_A_MCE_STATUS",
+	[HCUBE_CI_A_MCE_UC] = "HCUBE_CI_A_MCE_UC",
+};
+
+static const char *const cpu_info_attr_keys[HCUBE_CI_A_MAX + 1] = {
+	[HCUBE_CI_A_CPU] = "cpu",
+	[HCUBE_CI_A_MARKED_BY] = "marked_by",
+	[HCUBE_CI_A_MCE_RECORDS] = "mce_records",
+	[HCUBE_CI_A_MCE_COUNT] = "mce_count",
+	[HCUBE_CI_A_MCE_WINDOW] = "mce_window",
+	[HCUBE_CI_A_MCE_BANK] = "mce_bank",
+	[HCUBE_CI_A_MCE_STATUS] = "mce_status",
+	[HCUBE_CI_A_MCE_UC] = "mce_uc",
+};
+
+static const struct nla_policy cpu_info_attr_policy[HCUBE_CI_A_MAX + 1] = {
+	[HCUBE_CI_A_CPU] = { .type = NLA_U32 },
+	[HCUBE_CI_A_MARKED_BY] = { .type = NLA_U32 },
+	[HCUBE_CI_A_MCE_RECORDS] = { .type = NLA_U64 },
+	[HCUBE_CI_A_MCE_COUNT] = { .type = NLA_U32 },
+	[HCUBE_CI_A_MCE_WINDOW] = { .type = NLA_U32 },
+	[HCUBE_CI_A_MCE_BANK] = { .type = NLA_U32 },
+	[HCUBE_CI_A_MCE_STATUS] = { .type = NLA_U64 },
+	[HCUBE_CI_A_MCE_UC] = { .type = NLA_FLAG },
+};
+
+const struct hc_attr_set hc_set_cpu_info = {
+	.name = "cpu-info",
+	.max = HCUBE_CI_A_MAX,
+	.names = cpu_info_attr_names,
+	.keys = cpu_info_attr_keys,
+	.policy = cpu_info_attr_policy,
 };
 
 static const char *const task_attr_names[HCUBE_T_A_MAX + 1] = {
@@ -440,6 +490,12 @@ static const char *const stats_attr_names[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_RELEASED] = "HCUBE_S_A_RELEASED",
 	[HCUBE_S_A_EVENTS_LOST] = "HCUBE_S_A_EVENTS_LOST",
 	[HCUBE_S_A_REVOKED] = "HCUBE_S_A_REVOKED",
+	[HCUBE_S_A_MCE_RECORDS] = "HCUBE_S_A_MCE_RECORDS",
+	[HCUBE_S_A_MCE_MARKS] = "HCUBE_S_A_MCE_MARKS",
+	[HCUBE_S_A_MCE_OUTSIDE] = "HCUBE_S_A_MCE_OUTSIDE",
+	[HCUBE_S_A_MCE_OFFLINE] = "HCUBE_S_A_MCE_OFFLINE",
+	[HCUBE_S_A_MCE_IGNORED] = "HCUBE_S_A_MCE_IGNORED",
+	[HCUBE_S_A_MCE_REFUSED] = "HCUBE_S_A_MCE_REFUSED",
 };
 
 static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
@@ -460,6 +516,12 @@ static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_RELEASED] = "released",
 	[HCUBE_S_A_EVENTS_LOST] = "events_lost",
 	[HCUBE_S_A_REVOKED] = "revoked",
+	[HCUBE_S_A_MCE_RECORDS] = "mce_records",
+	[HCUBE_S_A_MCE_MARKS] = "mce_marks",
+	[HCUBE_S_A_MCE_OUTSIDE] = "mce_outside",
+	[HCUBE_S_A_MCE_OFFLINE] = "mce_offline",
+	[HCUBE_S_A_MCE_IGNORED] = "mce_ignored",
+	[HCUBE_S_A_MCE_REFUSED] = "mce_refused",
 };
 
 static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
@@ -480,6 +542,12 @@ static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_RELEASED] = { .type = NLA_U64 },
 	[HCUBE_S_A_EVENTS_LOST] = { .type = NLA_U64 },
 	[HCUBE_S_A_REVOKED] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_RECORDS] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_MARKS] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_OUTSIDE] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_OFFLINE] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_IGNORED] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_REFUSED] = { .type = NLA_U64 },
 };
 
 const struct hc_attr_set hc_set_stats = {
@@ -497,6 +565,9 @@ static const char *const config_attr_names[HCUBE_C_A_MAX + 1] = {
 	[HCUBE_C_A_THRESHOLD] = "HCUBE_C_A_THRESHOLD",
 	[HCUBE_C_A_COOLDOWN_MS] = "HCUBE_C_A_COOLDOWN_MS",
 	[HCUBE_C_A_MAX_TASKS] = "HCUBE_C_A_MAX_TASKS",
+	[HCUBE_C_A_MCE_CE_THRESHOLD] = "HCUBE_C_A_MCE_CE_THRESHOLD",
+	[HCUBE_C_A_MCE_CE_WINDOW] = "HCUBE_C_A_MCE_CE_WINDOW",
+	[HCUBE_C_A_MCE_UC] = "HCUBE_C_A_MCE_UC",
 };
 
 static const char *const config_attr_keys[HCUBE_C_A_MAX + 1] = {
@@ -505,6 +576,9 @@ static const char *const config_attr_keys[HCUBE_C_A_MAX + 1] = {
 	[HCUBE_C_A_THRESHOLD] = "threshold",
 	[HCUBE_C_A_COOLDOWN_MS] = "cooldown_ms",
 	[HCUBE_C_A_MAX_TASKS] = "max_tasks",
+	[HCUBE_C_A_MCE_CE_THRESHOLD] = "mce_ce_threshold",
+	[HCUBE_C_A_MCE_CE_WINDOW] = "mce_ce_window",
+	[HCUBE_C_A_MCE_UC] = "mce_uc",
 };
 
 static const struct nla_policy config_attr_policy[HCUBE_C_A_MAX + 1] = {
@@ -513,6 +587,9 @@ static const struct nla_policy config_attr_policy[HCUBE_C_A_MAX + 1] = {
 	[HCUBE_C_A_THRESHOLD] = { .type = NLA_U32 },
 	[HCUBE_C_A_COOLDOWN_MS] = { .type = NLA_U32 },
 	[HCUBE_C_A_MAX_TASKS] = { .type = NLA_U32 },
+	[HCUBE_C_A_MCE_CE_THRESHOLD] = { .type = NLA_U32 },
+	[HCUBE_C_A_MCE_CE_WINDOW] = { .type = NLA_U32 },
+	[HCUBE_C_A_MCE_UC] = { .type = NLA_U32 },
 };
 
 const struct hc_attr_set hc_set_config = {

@@ -36,6 +36,7 @@ extern const char *const hc_unit_names[HCUBE_UNIT_MAX + 1];
 /* The attribute sets. */
 extern const struct hc_attr_set hc_set_hcube;
 extern const struct hc_attr_set hc_set_vertex;
+extern const struct hc_attr_set hc_set_cpu_info;
 extern const struct hc_attr_set hc_set_task;
 extern const struct hc_attr_set hc_set_report;
 extern const struct hc_attr_set hc_set_transfer;

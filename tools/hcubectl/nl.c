@@ -203,6 +203,7 @@ int hc_attrs_copy(struct hc_attrs *a, const struct hc_attr_set *set,
 		  const struct nlattr *head, int len)
 {
 	a->buf = hc_malloc((size_t)len);
+	a->len = len;
 	memcpy(a->buf, head, (size_t)len);
 	return hc_parse(a->tb, set, a->buf, len);
 }

@@ -82,6 +82,53 @@ void print_cube(struct nlattr **tb)
  * orig_cpus error error_str reason origin unit creator. Text: "pid 1234
  * (comm) tgid 1200 vertex 0101 active cpus 4-5 (was 0-31): <error>".
  */
+int print_cpu_info(const struct nlattr *nest)
+{
+	struct nlattr *tb[HC_TB_SIZE];
+	const struct nlattr *by;
+	char st[32], num[16];
+	uint32_t reason = 0;
+
+	if (hc_parse_nested(tb, &hc_set_cpu_info, (struct nlattr *)nest) || !tb[HCUBE_CI_A_CPU])
+		return -1;
+	by = tb[HCUBE_CI_A_MARKED_BY];
+	if (by)
+		reason = nla_get_u32(by);
+	print_attr_u32(PRINT_JSON, "cpu", NULL, tb[HCUBE_CI_A_CPU]);
+	print_attr_enum(PRINT_JSON, "marked_by", NULL, hc_reason_names,
+			ARRAY_SIZE(hc_reason_names), by);
+	print_attr_u64(PRINT_JSON, "mce_records", NULL, tb[HCUBE_CI_A_MCE_RECORDS]);
+	print_attr_u32(PRINT_JSON, "mce_count", NULL, tb[HCUBE_CI_A_MCE_COUNT]);
+	print_attr_u32(PRINT_JSON, "mce_window", NULL, tb[HCUBE_CI_A_MCE_WINDOW]);
+	print_attr_u32(PRINT_JSON, "mce_bank", NULL, tb[HCUBE_CI_A_MCE_BANK]);
+	if (tb[HCUBE_CI_A_MCE_STATUS]) {
+		/* a string: JSON numbers lose the low bits of a 64-bit status */
+		snprintf(st, sizeof(st), "0x%016llx",
+			 (unsigned long long)nla_get_u64(tb[HCUBE_CI_A_MCE_STATUS]));
+		print_string(PRINT_JSON, "mce_status", NULL, st);
+	} else {
+		print_null(PRINT_JSON, "mce_status", NULL);
+	}
+	print_bool(PRINT_JSON, "mce_uc", NULL, tb[HCUBE_CI_A_MCE_UC] != NULL);
+
+	if (by)
+		print_fp("marked by %s", HC_NAME(hc_reason_names, reason, num));
+	else
+		print_fp("usable");
+	if (tb[HCUBE_CI_A_MCE_UC])
+		print_fp(": an uncorrected recoverable error");
+	else if (tb[HCUBE_CI_A_MCE_COUNT] && tb[HCUBE_CI_A_MCE_WINDOW] &&
+		 (nla_get_u32(tb[HCUBE_CI_A_MCE_COUNT]) || reason == HCUBE_REASON_MCE))
+		print_fp(": %u corrected errors in %u s", nla_get_u32(tb[HCUBE_CI_A_MCE_COUNT]),
+			 nla_get_u32(tb[HCUBE_CI_A_MCE_WINDOW]));
+	if (tb[HCUBE_CI_A_MCE_BANK] && tb[HCUBE_CI_A_MCE_STATUS])
+		print_fp(", last bank %u status %s", nla_get_u32(tb[HCUBE_CI_A_MCE_BANK]), st);
+	if (tb[HCUBE_CI_A_MCE_RECORDS] && nla_get_u64(tb[HCUBE_CI_A_MCE_RECORDS]))
+		print_fp(", %llu records",
+			 (unsigned long long)nla_get_u64(tb[HCUBE_CI_A_MCE_RECORDS]));
+	return 0;
+}
+
 void print_task(struct nlattr **tb, int dim, unsigned int flags)
 {
 	struct nlattr *pid = tb[HCUBE_T_A_PID], *tgid = tb[HCUBE_T_A_TGID];

@@ -11,6 +11,9 @@ const struct hc_setting hc_settings[HC_NSETTINGS] = {
 	[HC_SET_AUTO] = { "auto", NULL, HCUBE_C_A_AUTO },
 	[HC_SET_THRESHOLD] = { "threshold", NULL, HCUBE_C_A_THRESHOLD },
 	[HC_SET_COOLDOWN] = { "cooldown", "cooldown_ms", HCUBE_C_A_COOLDOWN_MS },
+	[HC_SET_MCE_CE_THRESHOLD] = { "mce_ce_threshold", NULL, HCUBE_C_A_MCE_CE_THRESHOLD },
+	[HC_SET_MCE_CE_WINDOW] = { "mce_ce_window", NULL, HCUBE_C_A_MCE_CE_WINDOW },
+	[HC_SET_MCE_UC] = { "mce_uc", NULL, HCUBE_C_A_MCE_UC },
 };
 
 int hc_setting_find(const char *key)
@@ -48,6 +51,7 @@ int hc_setting_parse(int k, const char *key, const char *val, bool range,
 		*out = (uint32_t)p;
 		return 0;
 	case HC_SET_AUTO:
+	case HC_SET_MCE_UC:
 		if (strcmp(val, "on") && strcmp(val, "off") && strcmp(val, "1") && strcmp(val, "0")) {
 			hc_str_printf(why, "%s: '%s' is not on, off, 1 or 0", key, val);
 			return -1;
@@ -69,10 +73,26 @@ int hc_setting_parse(int k, const char *key, const char *val, bool range,
 			return -1;
 		}
 		break;
+	case HC_SET_MCE_CE_THRESHOLD:
+		if (range && (!hc_parse_u32(val, out) || *out > HCUBE_MCE_CE_THRESHOLD_MAX)) {
+			hc_str_printf(why, "%s: '%s' is out of range (valid range 0..%d errors; 0 off)",
+				      key, val, HCUBE_MCE_CE_THRESHOLD_MAX);
+			return -1;
+		}
+		break;
+	case HC_SET_MCE_CE_WINDOW:
+		if (range && (!hc_parse_u32(val, out) || *out < 1 ||
+			      *out > HCUBE_MCE_CE_WINDOW_MAX)) {
+			hc_str_printf(why, "%s: '%s' is out of range (valid range 1..%d seconds)",
+				      key, val, HCUBE_MCE_CE_WINDOW_MAX);
+			return -1;
+		}
+		break;
 	}
 	if (!hc_parse_u32(val, out)) {
 		hc_str_printf(why, "%s: '%s' is not a non-negative integer%s", key, val,
-			      k == HC_SET_COOLDOWN ? " (milliseconds)" : "");
+			      k == HC_SET_COOLDOWN ? " (milliseconds)" :
+			      k == HC_SET_MCE_CE_WINDOW ? " (seconds)" : "");
 		return -1;
 	}
 	return 0;
@@ -85,7 +105,7 @@ void hc_setting_format(struct hc_str *b, int k, uint32_t v)
 	if (k == HC_SET_POLICY)
 		hc_str_printf(b, "%s", hc_name(hc_policy_names, ARRAY_SIZE(hc_policy_names), v,
 					       num, sizeof(num)));
-	else if (k == HC_SET_AUTO)
+	else if (k == HC_SET_AUTO || k == HC_SET_MCE_UC)
 		hc_str_printf(b, "%s", v ? "on" : "off");
 	else
 		hc_str_printf(b, "%u", v);

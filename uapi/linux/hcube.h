@@ -111,6 +111,12 @@ enum hcube_reason {
 	 * original affinity back
 	 */
 	HCUBE_REASON_REVOKED,
+	/*
+	 * a machine check: a CPU's corrected errors reached mce_ce_threshold
+	 * within mce_ce_window seconds, or it had an uncorrected recoverable
+	 * error (UC set, PCC clear) while mce_uc is on
+	 */
+	HCUBE_REASON_MCE,
 	__HCUBE_REASON_MAX,
 	HCUBE_REASON_MAX = __HCUBE_REASON_MAX - 1,
 };
@@ -142,6 +148,12 @@ enum hcube_unit {
 #define HCUBE_THRESHOLD_MAX	1000000	/* the highest HCUBE_C_A_THRESHOLD (HCUBE_CMD_CONFIG_SET) */
 #define HCUBE_COOLDOWN_MS_MIN	10	/* the lowest HCUBE_C_A_COOLDOWN_MS */
 #define HCUBE_COOLDOWN_MS_MAX	3600000	/* the highest HCUBE_C_A_COOLDOWN_MS */
+
+/* the highest HCUBE_C_A_MCE_CE_THRESHOLD (0 turns the count off) */
+#define HCUBE_MCE_CE_THRESHOLD_MAX	1000
+
+/* the longest HCUBE_C_A_MCE_CE_WINDOW, in seconds (30 days) */
+#define HCUBE_MCE_CE_WINDOW_MAX	2592000
 
 /*
  * Commands. All use the attributes of enum hcube_attr at the top level, except
@@ -199,7 +211,8 @@ enum hcube_cmd {
 	/*
 	 * Notifications, multicast on "events". FAULT_NTF: a fault mark or a
 	 * CPU's hotplug state changed: VERTEX_ID, CPU (when a CPU changed),
-	 * EVENT, STATE (the vertex's state now), REASON and the cube summary.
+	 * EVENT, STATE (the vertex's state now), REASON, CPU_INFO (when a CPU
+	 * changed: who marked it, its machine checks) and the cube summary.
 	 */
 	HCUBE_CMD_FAULT_NTF,
 	HCUBE_CMD_TOPO_NTF,	/* the vertices were rebuilt: the cube summary and REASON */
@@ -287,6 +300,11 @@ enum hcube_attr {
 	 * first come as HCUBE_A_TASK with HCUBE_T_A_ERROR)
 	 */
 	HCUBE_A_NREFUSED,
+	/*
+	 * nest, enum hcube_cpu_info_attr: FAULT_NTF of a CPU: who made it
+	 * unusable, and its machine checks
+	 */
+	HCUBE_A_CPU_INFO,
 	__HCUBE_A_MAX,
 	HCUBE_A_MAX = __HCUBE_A_MAX - 1,
 };
@@ -312,8 +330,42 @@ enum hcube_vertex_attr {
 	 * nohz_full=): not usable unless the module parameter isolated is 1.
 	 */
 	HCUBE_V_A_ISOLATED_CPUS,
+	/*
+	 * nest, enum hcube_cpu_info_attr; repeated: one per CPU of the vertex
+	 * that is faulty, offline or had a machine check since the module was
+	 * loaded
+	 */
+	HCUBE_V_A_CPU_INFO,
 	__HCUBE_V_A_MAX,
 	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
+};
+
+/* One CPU (HCUBE_V_A_CPU_INFO, HCUBE_A_CPU_INFO). */
+enum hcube_cpu_info_attr {
+	HCUBE_CI_A_UNSPEC,
+	HCUBE_CI_A_PAD,
+	HCUBE_CI_A_CPU,		/* u32 */
+	/*
+	 * u32, enum hcube_reason: who made it unusable: admin (fault add), mce
+	 * (a machine check) or hotplug (it is offline); absent while it is
+	 * usable
+	 */
+	HCUBE_CI_A_MARKED_BY,
+	HCUBE_CI_A_MCE_RECORDS,	/* u64: its machine-check records since the module was loaded */
+	/*
+	 * u32: its corrected errors within the window: when a machine check
+	 * marked it, the count that did; else the count now
+	 */
+	HCUBE_CI_A_MCE_COUNT,
+	HCUBE_CI_A_MCE_WINDOW,	/* u32: that window, in seconds */
+	HCUBE_CI_A_MCE_BANK,	/* u32: the bank of its last record */
+	HCUBE_CI_A_MCE_STATUS,	/* u64: the MCi_STATUS of its last record */
+	/*
+	 * flag: a machine check marked it for an uncorrected recoverable error
+	 */
+	HCUBE_CI_A_MCE_UC,
+	__HCUBE_CI_A_MAX,
+	HCUBE_CI_A_MAX = __HCUBE_CI_A_MAX - 1,
 };
 
 enum hcube_task_attr {
@@ -427,6 +479,20 @@ enum hcube_stats_attr {
 	 * no longer change their affinity, or they became SCHED_DEADLINE
 	 */
 	HCUBE_S_A_REVOKED,
+	HCUBE_S_A_MCE_RECORDS,	/* u64: machine-check records the module saw */
+	HCUBE_S_A_MCE_MARKS,	/* u64: CPUs marked faulty by machine checks */
+	HCUBE_S_A_MCE_OUTSIDE,	/* u64: records of CPUs in no vertex of the cube, ignored */
+	HCUBE_S_A_MCE_OFFLINE,	/* u64: records of offline CPUs, ignored */
+	/*
+	 * u64: records that found their CPU already faulty, or the module
+	 * unloading, ignored
+	 */
+	HCUBE_S_A_MCE_IGNORED,
+	/*
+	 * u64: marks a machine check asked for and the module refused: the
+	 * CPU's vertex was the last healthy one
+	 */
+	HCUBE_S_A_MCE_REFUSED,
 	__HCUBE_S_A_MAX,
 	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
 };
@@ -439,6 +505,19 @@ enum hcube_config_attr {
 	HCUBE_C_A_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
 	/* u32: read-only (module parameter max_tasks); refused in CONFIG_SET */
 	HCUBE_C_A_MAX_TASKS,
+	/*
+	 * u32: this many corrected machine-check errors of a CPU within
+	 * mce-ce-window seconds mark it faulty; 0 (the default) turns it off.
+	 * x86 kernels with CONFIG_X86_MCE only
+	 */
+	HCUBE_C_A_MCE_CE_THRESHOLD,
+	/* u32: the window of mce-ce-threshold, in seconds (default 86400) */
+	HCUBE_C_A_MCE_CE_WINDOW,
+	/*
+	 * u32: an uncorrected recoverable error (UC set, PCC clear) marks its
+	 * CPU faulty at once (1) or is only counted (0, the default)
+	 */
+	HCUBE_C_A_MCE_UC,
 	__HCUBE_C_A_MAX,
 	HCUBE_C_A_MAX = __HCUBE_C_A_MAX - 1,
 };
