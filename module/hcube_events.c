@@ -284,6 +284,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	struct hcube_task *c = t->creator_rec;
 	bool gone = test_bit(HCUBE_TF_GONE, &t->flags);
 	bool let_go = c && test_bit(HCUBE_TF_REMOVED, &c->flags);
+	bool widened;
 	int u;
 
 	if (hc->stopping || gone || let_go ||
@@ -303,15 +304,20 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		hcube_task_hash_del(hc, t);
 		return false;
 	}
-	if (test_bit(HCUBE_TF_WIDENED, &t->flags)) {
-		/* its creator's mask and vertex, evacuated or not since */
-		if (c->state == HCUBE_TASK_ACTIVE) {
-			cpumask_copy(hcube_task_given(t), hcube_task_given(c));
-			t->vertex = c->vertex;
-			t->epoch = c->epoch;
-		} else {
-			cpumask_clear(hcube_task_given(t));
-		}
+	/*
+	 * Born with its creator's widened mask, which it still has: that mask
+	 * is the scheduler's, whatever the cpuset says meanwhile. It takes its
+	 * creator's vertex and mask, evacuated or not since.
+	 */
+	widened = test_bit(HCUBE_TF_WIDENED, &t->flags) &&
+		  c->state == HCUBE_TASK_ACTIVE &&
+		  cpumask_equal(&p->cpus_mask, hcube_task_given(t));
+	if (widened) {
+		cpumask_copy(hcube_task_given(t), hcube_task_given(c));
+		t->vertex = c->vertex;
+		t->epoch = c->epoch;
+	} else if (test_bit(HCUBE_TF_WIDENED, &t->flags)) {
+		cpumask_clear(hcube_task_given(t));
 	}
 	if (c) {
 		t->creator_rec = NULL;
@@ -330,7 +336,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	 * to set again) or someone else's.
 	 */
 	u = hcube_mask_vertex(hc, hcube_task_given(t));
-	if (u < 0 || hcube_task_others(hc, t)) {
+	if (u < 0 || (!widened && hcube_task_others(hc, t))) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
 		hcube_task_notify(hc, t, t->origin);
@@ -341,7 +347,10 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	hcube_task_notify(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
 		return true;
-	hcube_task_remask(hc, t, NULL);
+	if (widened && hcube_task_give(hc, t, u) == -EXDEV)
+		hcube_task_evacuate(hc, t, NULL);
+	else if (!widened)
+		hcube_task_remask(hc, t, NULL);
 	return false;
 }
 

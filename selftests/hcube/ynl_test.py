@@ -120,7 +120,8 @@ def main():
               sorted(t["pid"] for t in rep.get("task", [])) == sorted(pids),
               "task-add of 6 processes: counted, one task nest each %s" % (err or ""))
         tasks, err = ynl("task-get", dump=True)
-        check(sorted(t["task"]["pid"] for t in tasks or []) ==
+        # task is multi-attr: a list of nests in each message of the dump
+        check(sorted(x["pid"] for t in tasks or [] for x in t["task"]) ==
               sorted(t["pid"] for t in hcubectl("task", "list")),
               "task-get dump: the tasks hcubectl lists")
 
@@ -153,8 +154,10 @@ def main():
         except Exception as e:	# the decoder raising is the failure to see
             errtext = repr(e)[:200]
         reports = [m["msg"] for m in sub.async_msg_queue if m.get("name") == "rebalance-ntf"]
-        check(len(reports) == 3 and transfers_of(reports[0]) == got and
-              len(transfers_of(reports[2])) == 0 and
+        # the two dry runs (YNL's, hcubectl's), the move, the balanced one
+        check(len(reports) == 4 and transfers_of(reports[0]) == got and
+              transfers_of(reports[1]) == got and transfers_of(reports[2]) == got and
+              len(transfers_of(reports[3])) == 0 and
               all(isinstance(r.get("loads-after"), list) for r in reports),
               "events: %d reports decoded, their transfers as the replies' (the last "
               "none) %s" % (len(reports), errtext))
