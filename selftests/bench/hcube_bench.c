@@ -153,8 +153,6 @@ struct breq {
 
 static void breq_init(struct breq *r, size_t cap, uint8_t cmd)
 {
-	struct genlmsghdr *g;
-
 	if (cap > r->cap) {
 		free(r->nlh);
 		r->nlh = malloc(cap);
@@ -162,28 +160,14 @@ static void breq_init(struct breq *r, size_t cap, uint8_t cmd)
 		if (!r->nlh)
 			die("malloc", ENOMEM);
 	}
-	memset(r->nlh, 0, NLMSG_HDRLEN + GENL_HDRLEN);
-	r->nlh->nlmsg_len = NLMSG_HDRLEN + GENL_HDRLEN;
-	r->nlh->nlmsg_type = h.family;
-	r->nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	r->nlh->nlmsg_seq = ++h.seq;
-	g = NLMSG_DATA(r->nlh);
-	g->cmd = cmd;
-	g->version = 1;
+	hnl_msg_init(r->nlh, h.family, cmd, 0, ++h.seq);
 }
 
 static void breq_put(struct breq *r, uint16_t type, const void *data, uint16_t len)
 {
-	struct nlattr *a = (struct nlattr *)((char *)r->nlh + NLMSG_ALIGN(r->nlh->nlmsg_len));
-
 	if (NLMSG_ALIGN(r->nlh->nlmsg_len) + NLA_ALIGN(NLA_HDRLEN + len) > r->cap)
 		die("request too large", E2BIG);
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	if (len)
-		memcpy(hnl_data(a), data, len);
-	memset((char *)a + a->nla_len, 0, NLA_ALIGN(a->nla_len) - a->nla_len);
-	r->nlh->nlmsg_len = NLMSG_ALIGN(r->nlh->nlmsg_len) + NLA_ALIGN(a->nla_len);
+	hnl_msg_put(r->nlh, type, data, len);
 }
 
 static void breq_u32(struct breq *r, uint16_t type, uint32_t v)
@@ -204,10 +188,9 @@ struct rb {
 
 static int rebalance(int policy, int dry, struct rb *o)
 {
-	struct nlattr *a;
+	static struct hc_report rep;
 	double t0;
-	int err, len, rem;
-	void *head;
+	int err;
 
 	breq_init(&req, 1 << 16, HCUBE_CMD_REBALANCE);
 	if (policy >= 0)
@@ -219,36 +202,17 @@ static int rebalance(int policy, int dry, struct rb *o)
 	o->wall = now_s() - t0;
 	if (err || !resp.n)
 		return err ? err : -ENODATA;
-	head = hnl_attrs(resp.m[0], &len);
-	hnl_for_each_attr(a, head, len, rem) {
-		switch (a->nla_type & NLA_TYPE_MASK) {
-		case HCUBE_R_A_DURATION_NS:
-			o->dur_ns = hnl_u64(a);
-			break;
-		case HCUBE_R_A_MIGRATIONS:
-			o->migrations = hnl_u64(a);
-			break;
-		case HCUBE_R_A_MOVED:
-			o->moved = hnl_u32(a);
-			break;
-		case HCUBE_R_A_FAILED:
-			o->failed = hnl_u32(a);
-			break;
-		case HCUBE_R_A_NTRANSFERS:
-			o->ntransfers = hnl_u32(a);
-			break;
-		case HCUBE_R_A_LOADS_BEFORE:
-			o->nv = hnl_len(a) / 4;
-			hc_copy_u32s(o->before, a, HC_MAXV);
-			break;
-		case HCUBE_R_A_LOADS_PLAN:
-			hc_copy_u32s(o->planned, a, HC_MAXV);
-			break;
-		case HCUBE_R_A_LOADS_AFTER:
-			hc_copy_u32s(o->after, a, HC_MAXV);
-			break;
-		}
-	}
+	memset(&rep, 0, sizeof(rep));
+	hc_parse_report(resp.m[0], &rep);
+	o->dur_ns = rep.dur_ns;
+	o->migrations = rep.migrations;
+	o->moved = rep.moved;
+	o->failed = rep.failed;
+	o->ntransfers = rep.plan_ntransfers;
+	o->nv = rep.nv;
+	memcpy(o->before, rep.before, sizeof(o->before));
+	memcpy(o->planned, rep.planned, sizeof(o->planned));
+	memcpy(o->after, rep.after, sizeof(o->after));
 	return 0;
 }
 
@@ -923,17 +887,6 @@ static int cmd_cost(int argc, char **argv)
 
 #define TRACING "/sys/kernel/tracing"
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC), ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
-	close(fd);
-	return ok ? 0 : -1;
-}
-
 /*
  * The module's work items that ran in @secs seconds of quiet: each is a
  * wake-up of the module (a timer or an event). From the workqueue
@@ -944,12 +897,15 @@ static long idle_wakeups(int secs)
 	char line[512];
 	long n = 0;
 	FILE *f;
+	int err;
 
-	if (write_str(TRACING "/trace", "") ||
-	    write_str(TRACING "/events/workqueue/workqueue_execute_start/enable", "1"))
-		die("tracefs (workqueue_execute_start)", errno);
+	err = hc_clear_file(TRACING "/trace");
+	if (!err)
+		err = hc_write_file(TRACING "/events/workqueue/workqueue_execute_start/enable", "1");
+	if (err)
+		die("tracefs (workqueue_execute_start)", err);
 	sleep(secs);
-	write_str(TRACING "/events/workqueue/workqueue_execute_start/enable", "0");
+	hc_write_file(TRACING "/events/workqueue/workqueue_execute_start/enable", "0");
 	f = fopen(TRACING "/trace", "r");
 	if (!f)
 		die("tracefs trace", errno);
