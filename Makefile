@@ -164,14 +164,14 @@ check-debug: tools selftests
 soak: module tools selftests
 	selftests/soak/run-soak.sh
 
-# The module's cost and effect, measured in the VM (selftests/bench/Makefile,
+# The module's cost and effect, measured in the VM (tools/bench/Makefile,
 # Documentation/performance.md). Not in `make check`.
 bench: module
-	@$(SUBMAKE) -C selftests/bench run
+	@$(SUBMAKE) -C tools/bench run
 
 # checkpatch --strict over every file that is compiled into the kernel.
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h) \
-	    selftests/bench/bare/hcube_bare.c
+	    tools/bench/bare/hcube_bare.c
 
 check-style: $(LSRC_STAMP)
 	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"

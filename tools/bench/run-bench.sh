@@ -64,7 +64,7 @@ run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, idle 0
 		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN --env BENCH_IDLE \
 		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_IDLE_ARGS \
 		--env BENCH_PHASES_ARGS \
-		-- selftests/bench/bench-in-vm.sh >"$5" || { echo "# FAILED: $1" >&2; rc=1; }
+		-- tools/bench/bench-in-vm.sh >"$5" || { echo "# FAILED: $1" >&2; rc=1; }
 	grep -v '^R ' "$5" >&2
 }
 
@@ -87,7 +87,7 @@ if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	selftests/vm/run-vm.sh --cpus "${t%x*}" --nodes "${t#*x}" --mem "${BENCH_MEM:-2048}" \
 		--timeout "${BENCH_TIMEOUT:-1500}" --append slab_nomerge --env BENCH_PROFILE_N \
 		--env BENCH_PROFILE_FUNCS --env BENCH_PROFILE_DEPTH \
-		-- selftests/bench/profile-in-vm.sh >"$out/profile-$t.txt" || { echo "# FAILED: profile" >&2; rc=1; }
+		-- tools/bench/profile-in-vm.sh >"$out/profile-$t.txt" || { echo "# FAILED: profile" >&2; rc=1; }
 	grep -v '^R ' "$out/profile-$t.txt" >&2
 	files+=("$out/profile-$t.txt")
 fi
@@ -95,7 +95,7 @@ for t in $mtopos; do
 	run "$t" 0 1 multi "$out/makespan-$t.txt" 0
 	files+=("$out/makespan-$t.txt")
 done
-selftests/bench/bench_table.py "${files[@]}" >"$out/tables.md" || rc=1
+tools/bench/bench_table.py "${files[@]}" >"$out/tables.md" || rc=1
 echo
 cat "$out/tables.md"
 echo "(raw results and tables.md in $out)"

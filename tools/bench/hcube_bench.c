@@ -2,7 +2,7 @@
 /*
  * hcube_bench: what a rebalance costs at scale, against the userspace way,
  * and what balancing does to the makespan of a bag of CPU-bound processes.
- * Runs inside the VM with hcube.ko loaded (selftests/bench/run-bench.sh);
+ * Runs inside the VM with hcube.ko loaded (tools/bench/run-bench.sh);
  * Documentation/performance.md explains the method and the results.
  *
  *   hcube_bench cost [-n 16,1024,4096,16384] [-r REPS] [-k DRYRUNS]
