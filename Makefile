@@ -127,7 +127,7 @@ check-ksft: module selftests
 
 # The VM tests on the three topologies (VM_TOPOS="8x2" to pick).
 check-vm: module tools selftests
-	KVER=$(KVER) selftests/run-vm-tests.sh $(VM_TOPOS)
+	KVER=$(KVER) scripts/vm/run-vm-tests.sh $(VM_TOPOS)
 
 # The same on Debian's PREEMPT_RT kernel, with the module built for it from
 # a copy of the sources (Kbuild writes its objects next to them).
@@ -139,7 +139,7 @@ $(RT_BUILD)/hcube.ko: $(MODULE_SRC)
 	scripts/build-module-for.sh $(RT_KVER) $(RT_BUILD)
 
 check-rt: $(RT_BUILD)/hcube.ko tools selftests
-	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko selftests/run-vm-tests.sh $(VM_TOPOS)
+	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko scripts/vm/run-vm-tests.sh $(VM_TOPOS)
 
 # The suite, the stress and the fuzzer on a debug kernel (KASAN, lockdep,
 # DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST) built once from linux-source-6.1
@@ -156,7 +156,7 @@ check-debug: tools selftests
 	HCUBE_DMESG_FROM='hcube-selftests: start' \
 	HCUBE_STRESS_SECONDS=$${HCUBE_STRESS_SECONDS:-30} \
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
-	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
+	scripts/vm/run-vm-tests.sh $(DEBUG_TOPOS)
 
 # The long run of issue 13 (Documentation/reliability.md): stress, the
 # fuzzer, stress-ng jobs, CPU hotplug and faults for at least 30 minutes on
@@ -201,7 +201,7 @@ check-kernel-doc: $(LSRC_STAMP)
 
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
-	@out=$$(selftests/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	@out=$$(scripts/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | tail -1
 
 # The kernel's YNL CLI, library and schemas (scripts/Makefile.common).
@@ -301,7 +301,7 @@ demo:
 	@$(MAKE) --no-print-directory demo-vm
 
 demo-vm: module $(BUILD)/hcubectl
-	KVER=$(KVER) selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
+	KVER=$(KVER) scripts/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
 
 demo-plan: tools
 	@scripts/demo-plan.sh $(BUILD)/hcube-sim

@@ -47,7 +47,7 @@ echo "# kernel $kver; $dkms_deb, $tools_deb"
 # numbered TAP from deb-in-vm.sh's "ok"/"not ok" lines, as they come
 vm_out=$(mktemp)
 trap 'rm -f "$vm_out"' EXIT
-selftests/vm/run-vm.sh --writable-root --cpus 2 --mem 1536 --kver "$kver" \
+scripts/vm/run-vm.sh --writable-root --cpus 2 --mem 1536 --kver "$kver" \
 	--timeout "${HCUBE_DEB_TIMEOUT:-2400}" --env HCUBE_DEB_ALL_KERNELS -- \
 	selftests/deb/deb-in-vm.sh "$dkms_deb" "$tools_deb" 2>"$vm_out" |
 while IFS= read -r line; do

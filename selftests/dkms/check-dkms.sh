@@ -108,7 +108,7 @@ case $status in
 esac
 
 # the VM boots the same kernel and sees this /lib/modules
-out=$(selftests/vm/run-vm.sh --cpus 4 --kver "$kver" --timeout 300 \
+out=$(scripts/vm/run-vm.sh --cpus 4 --kver "$kver" --timeout 300 \
 	--env HCUBE_DKMS_KO="$dest" -- selftests/dkms/dkms-in-vm.sh "$B" 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'

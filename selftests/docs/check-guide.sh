@@ -23,7 +23,7 @@ part() {
 	local name=$1 t0 rc
 	shift
 	t0=$(date +%s)
-	selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 \
+	scripts/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 \
 		--env HCUBE_BUILD="$BUILD" "$@" -- \
 		scripts/admin-session-in-vm.sh "$name" \
 		>"$OUT/guide-$name.txt" 2>"$OUT/guide-$name.err"

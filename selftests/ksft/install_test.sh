@@ -89,7 +89,7 @@ if [ "${KSFT_NO_VM:-0}" != 1 ]; then
 	ko=$(realpath -e "${HCUBE_KO:-hcube.ko}") || exit 1
 	TAP_OUT=$tmp/vm.out
 	TAP_ERR=$tmp/vm.err
-	tap_run env HCUBE_KO="$ko" KVER="${KVER:-$(scripts/kver.sh)}" selftests/vm/run-vm.sh \
+	tap_run env HCUBE_KO="$ko" KVER="${KVER:-$(scripts/kver.sh)}" scripts/vm/run-vm.sh \
 		--cpus 4 --nodes 2 --mem 1024 --timeout 900 --env HCUBE_KO \
 		-- selftests/ksft/ksft-in-vm.sh "$T" "$nexp"
 	sed 's/^/# vm: /' "$tmp/vm.out"

@@ -59,7 +59,7 @@ cat "$out/machine.txt"
 run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, idle 0/1
 	local cpus=${1%x*} nodes=${1#*x}
 	echo "# === VM $1: cost=$2 makespan=$3 idle=$6 tcg-thread=$4 ===" >&2
-	BENCH_COST=$2 BENCH_MAKESPAN=$3 BENCH_IDLE=$6 selftests/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" \
+	BENCH_COST=$2 BENCH_MAKESPAN=$3 BENCH_IDLE=$6 scripts/vm/run-vm.sh --cpus "$cpus" --nodes "$nodes" \
 		--mem "${BENCH_MEM:-2048}" --timeout "${BENCH_TIMEOUT:-1500}" --tcg-thread "$4" \
 		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN --env BENCH_IDLE \
 		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_IDLE_ARGS \
@@ -84,7 +84,7 @@ done
 if [ "${BENCH_PROFILE:-1}" = 1 ]; then
 	t=${BENCH_PROFILE_TOPO:-8x2}
 	echo "# === VM $t: function_graph profile ===" >&2
-	selftests/vm/run-vm.sh --cpus "${t%x*}" --nodes "${t#*x}" --mem "${BENCH_MEM:-2048}" \
+	scripts/vm/run-vm.sh --cpus "${t%x*}" --nodes "${t#*x}" --mem "${BENCH_MEM:-2048}" \
 		--timeout "${BENCH_TIMEOUT:-1500}" --append slab_nomerge --env BENCH_PROFILE_N \
 		--env BENCH_PROFILE_FUNCS --env BENCH_PROFILE_DEPTH \
 		-- tools/bench/profile-in-vm.sh >"$out/profile-$t.txt" || { echo "# FAILED: profile" >&2; rc=1; }
