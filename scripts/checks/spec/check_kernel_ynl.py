@@ -20,7 +20,7 @@ import tempfile
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 SPEC = os.path.join(ROOT, "Documentation/netlink/specs/hcube.yaml")
 
 n = fails = 0

@@ -12,7 +12,7 @@
 # TAP.
 # Usage: install_test.sh [BUILD_DIR]
 set -u
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 B=${1:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -144,7 +144,7 @@ for prefix in /usr ""; do
 		else
 			not_ok "the example's lines, uncommented, are a valid configuration"
 		fi
-		if selftests/install/completion_test.sh \
+		if scripts/checks/install/completion_test.sh \
 			"$dest$p/share/bash-completion/completions/hcubectl" \
 			"$dest$p/sbin/hcubectl" >"$tmp/log" 2>&1; then
 			ok "installed completion: $(tail -1 "$tmp/log" | sed 's/^# //')"

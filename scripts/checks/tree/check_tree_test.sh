@@ -6,8 +6,8 @@
 # The planted words are put together at run time, so that this file does
 # not hold them.
 set -u
-. "$(dirname "$0")/../lib/tap.sh"
-CHECK=$(cd "$(dirname "$0")/../.." && pwd)/scripts/check-tree.py
+. "$(dirname "$0")/../../../selftests/lib/tap.sh"
+CHECK=$(cd "$(dirname "$0")/../../.." && pwd)/scripts/check-tree.py
 tap_tmpdir
 repo=$tmp/repo
 mkdir "$repo" && git -C "$repo" init -q

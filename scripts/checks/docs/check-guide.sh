@@ -10,7 +10,7 @@
 #
 # Usage: check-guide.sh [BUILD]     (KVER: the kernel to boot)
 set -u
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 BUILD=$(readlink -f "${1:-build}")
 OUT=$BUILD/docs
 mkdir -p "$OUT"
@@ -38,4 +38,4 @@ part() {
 
 part session --writable-root
 part isolation --append "isolcpus=6,7 nohz_full=6,7"
-/usr/bin/python3 selftests/docs/check_guide.py "$OUT/guide-session.txt" "$OUT/guide-isolation.txt"
+/usr/bin/python3 scripts/checks/docs/check_guide.py "$OUT/guide-session.txt" "$OUT/guide-isolation.txt"

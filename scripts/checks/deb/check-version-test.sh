@@ -6,7 +6,7 @@
 # dkms.conf and debian/ where they do not. Host only, about a second.
 # Prints TAP.
 set -u
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0

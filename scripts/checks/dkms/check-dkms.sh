@@ -23,7 +23,7 @@
 # Usage: check-dkms.sh [BUILD_DIR]   (needs BUILD_DIR/dkms/hcube-VERSION
 #        from `make dkms-src` and BUILD_DIR/hcubectl). Prints TAP.
 set -u
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 B=${1:-build}
 kver=${KVER:-$(scripts/kver.sh)}
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
@@ -81,7 +81,7 @@ if [ -n "$(dkms status hcube 2>/dev/null)" ] || [ -e "/usr/src/hcube-$ver" ]; th
 fi
 tmp=$(mktemp -d)
 cp -r "$stage" "$tmp/" || bail "cannot copy $stage"
-echo "made by selftests/dkms/check-dkms.sh, removed at its end" >"$tmp/hcube-$ver/$marker"
+echo "made by scripts/checks/dkms/check-dkms.sh, removed at its end" >"$tmp/hcube-$ver/$marker"
 echo "# kernel $kver, hcube $ver"
 
 added=1
@@ -109,7 +109,7 @@ esac
 
 # the VM boots the same kernel and sees this /lib/modules
 out=$(scripts/vm/run-vm.sh --cpus 4 --kver "$kver" --timeout 300 \
-	--env HCUBE_DKMS_KO="$dest" -- selftests/dkms/dkms-in-vm.sh "$B" 2>&1)
+	--env HCUBE_DKMS_KO="$dest" -- scripts/checks/dkms/dkms-in-vm.sh "$B" 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 if [ $rc -eq 0 ]; then

@@ -29,7 +29,7 @@ import sys
 
 import yaml
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 SPEC = os.path.join(ROOT, "Documentation/netlink/specs/hcube.yaml")
 
 ATTR_TYPES = ["unused", "pad", "flag", "binary", "bitfield32", "uint", "sint", "u8", "u16",

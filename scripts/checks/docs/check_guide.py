@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guide_blocks  # noqa: E402
 from tap import end, ok, todo  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 GUIDE = os.path.join(ROOT, "Documentation/admin-guide/hcube.rst")
 MAN8 = os.path.join(ROOT, "Documentation/man/hcubectl.8")
 

@@ -41,7 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import guide_blocks  # noqa: E402
 from tap import end, ok, todo  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../.."))
 B = os.path.join(ROOT, sys.argv[1] if len(sys.argv) > 1 else "build")
 MAN8 = os.path.join(ROOT, "Documentation/man/hcubectl.8")
 MAN1 = os.path.join(ROOT, "Documentation/man/hcube-sim.1")

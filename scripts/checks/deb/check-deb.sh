@@ -16,7 +16,7 @@
 # Usage: check-deb.sh [DEB_DIR]   (default build/deb, from make deb).
 # Prints TAP.
 set -u -o pipefail
-cd "$(dirname "$0")/../.." || exit 1
+cd "$(dirname "$0")/../../.." || exit 1
 D=${1:-build/deb}
 kver=${KVER:-$(scripts/kver.sh)}
 ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
@@ -49,7 +49,7 @@ vm_out=$(mktemp)
 trap 'rm -f "$vm_out"' EXIT
 scripts/vm/run-vm.sh --writable-root --cpus 2 --mem 1536 --kver "$kver" \
 	--timeout "${HCUBE_DEB_TIMEOUT:-2400}" --env HCUBE_DEB_ALL_KERNELS -- \
-	selftests/deb/deb-in-vm.sh "$dkms_deb" "$tools_deb" 2>"$vm_out" |
+	scripts/checks/deb/deb-in-vm.sh "$dkms_deb" "$tools_deb" 2>"$vm_out" |
 while IFS= read -r line; do
 	case $line in
 	"ok "*) ok "${line#ok }" ;;

@@ -7,15 +7,15 @@
 # sources, settings, config, the files the tests use), the tree run by
 # run_kselftest.sh with no module (every test skipped) and ktap_summary
 # failing on a broken tree or a short run. Then in a VM (unless
-# KSFT_NO_VM=1): selftests/ksft/ksft-in-vm.sh runs the same tree.
+# KSFT_NO_VM=1): scripts/checks/ksft/ksft-in-vm.sh runs the same tree.
 # Usage: install_test.sh BUILD_DIR. Prints TAP.
 #
 # shellcheck disable=SC2015  # "A && ok || not_ok": ok returns 0
 set -u
-cd "$(dirname "$0")/../.." || exit 2
+cd "$(dirname "$0")/../../.." || exit 2
 BUILD=$(realpath "${1:-build}")
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../../../selftests/lib/tap.sh
+. "$(dirname "$0")/../../../selftests/lib/tap.sh"
 TMPDIR=$BUILD tap_tmpdir	# in build/: the VM sees it (its /tmp may be empty)
 T=$tmp/ksft
 echo "TAP version 13"
@@ -91,7 +91,7 @@ if [ "${KSFT_NO_VM:-0}" != 1 ]; then
 	TAP_ERR=$tmp/vm.err
 	tap_run env HCUBE_KO="$ko" KVER="${KVER:-$(scripts/kver.sh)}" scripts/vm/run-vm.sh \
 		--cpus 4 --nodes 2 --mem 1024 --timeout 900 --env HCUBE_KO \
-		-- selftests/ksft/ksft-in-vm.sh "$T" "$nexp"
+		-- scripts/checks/ksft/ksft-in-vm.sh "$T" "$nexp"
 	sed 's/^/# vm: /' "$tmp/vm.out"
 	TAP_OUT=
 	if [ "$rc" = 0 ] && [ "$(grep -c '^ok' "$tmp/vm.out")" -gt 0 ] && ! grep -q '^not ok' "$tmp/vm.out"; then

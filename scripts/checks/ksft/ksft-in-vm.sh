@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# selftests/ksft/install_test.sh, inside the VM: the kselftest tree it
+# scripts/checks/ksft/install_test.sh, inside the VM: the kselftest tree it
 # installed in DIR, run by DIR/run_kselftest.sh, checked by ktap_summary.
 #   1. every test, no module and no HCUBE_KO: N results, each a SKIP,
 #      and each test's own "1..0 # SKIP reason" nested in the output;
@@ -15,8 +15,8 @@ set -u
 T=$1
 N=$2
 KO=$HCUBE_KO
-# shellcheck source=../lib/tap.sh
-. "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=../../../selftests/lib/tap.sh
+. "$(dirname "$0")/../../../selftests/lib/tap.sh"
 # kselftest's runner writes each test's output to /dev/stdout, a link that
 # the VM's /dev (devtmpfs, no udev) lacks: without it the output is lost
 [ -e /dev/stdout ] || ln -s /proc/self/fd/1 /dev/stdout
