@@ -21,7 +21,7 @@ if [ -d "$B/ynl-6.12" ]; then
 fi
 export KSELFTEST_NL_FUZZ_ARGS="${HCUBE_FUZZ_SECONDS:-10} ${HCUBE_FUZZ_SEED:-1}"
 export KSELFTEST_STRESS_ARGS="${HCUBE_STRESS_SECONDS:-15} ${HCUBE_STRESS_SEED:-1}"
-# shellcheck source=../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$(dirname "$0")/../../selftests/lib/tap.sh"
 # kselftest's runner writes each test's output to /dev/stdout, a link that
 # the VM's /dev (devtmpfs, no udev) lacks: without it the output is lost

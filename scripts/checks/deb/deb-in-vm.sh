@@ -21,7 +21,7 @@ upper=/run/hcube-vm/root-upper
 ver=$(dpkg-deb -f "$dkms_deb" Version)
 tmp=$(mktemp -d)
 SECONDS=0
-# shellcheck source=../../../selftests/hcube/hcube_module.sh
+# shellcheck source=selftests/hcube/hcube_module.sh
 . "$(dirname "$0")/../../../selftests/hcube/hcube_module.sh"
 
 ok() { echo "ok $*"; }

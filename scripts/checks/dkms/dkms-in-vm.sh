@@ -9,7 +9,7 @@ set -u
 B=${1:-build}
 ko=${HCUBE_DKMS_KO:?}
 rc=0
-# shellcheck source=../../../selftests/hcube/hcube_module.sh
+# shellcheck source=selftests/hcube/hcube_module.sh
 . "$(dirname "$0")/../../../selftests/hcube/hcube_module.sh"
 
 fail() { echo "FAIL: $*"; rc=1; }

@@ -14,7 +14,7 @@
 set -u
 cd "$(dirname "$0")/../../.." || exit 2
 BUILD=$(realpath "${1:-build}")
-# shellcheck source=../../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$(dirname "$0")/../../../selftests/lib/tap.sh"
 TMPDIR=$BUILD tap_tmpdir	# in build/: the VM sees it (its /tmp may be empty)
 T=$tmp/ksft

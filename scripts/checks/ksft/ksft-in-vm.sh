@@ -15,7 +15,7 @@ set -u
 T=$1
 N=$2
 KO=$HCUBE_KO
-# shellcheck source=../../../selftests/lib/tap.sh
+# shellcheck source=selftests/lib/tap.sh
 . "$(dirname "$0")/../../../selftests/lib/tap.sh"
 # kselftest's runner writes each test's output to /dev/stdout, a link that
 # the VM's /dev (devtmpfs, no udev) lacks: without it the output is lost
