@@ -512,10 +512,20 @@ enum hcube_bench_phase {
 	HCUBE_BENCH_NPHASES
 };
 
+/* Parts of the moves, timed wherever they run (summed, with a count). */
+enum hcube_bench_part {
+	HCUBE_BENCH_VERIFY,	/* hcube_batch_verify(), fix-ups included */
+	HCUBE_BENCH_CS_READ,	/* reading a cpuset's file */
+	HCUBE_BENCH_PREPARE,	/* hcube_task_prepare(): may hcube move it */
+	HCUBE_BENCH_NPARTS
+};
+
 #ifdef HCUBE_BENCH_PHASES
 void hcube_bench_start(void);
 void hcube_bench_mark(enum hcube_bench_phase ph);
 void hcube_bench_report(struct hcube *hc, u32 moved);
+u64 hcube_bench_now(void);
+void hcube_bench_part(enum hcube_bench_part part, u64 since);
 /* set_cpus_allowed_ptr(), timed */
 int hcube_bench_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask);
 #define hcube_set_cpus_allowed	hcube_bench_set_cpus_allowed
@@ -523,6 +533,8 @@ int hcube_bench_set_cpus_allowed(struct task_struct *p, const struct cpumask *ma
 static inline void hcube_bench_start(void) { }
 static inline void hcube_bench_mark(enum hcube_bench_phase ph) { }
 static inline void hcube_bench_report(struct hcube *hc, u32 moved) { }
+static inline u64 hcube_bench_now(void) { return 0; }
+static inline void hcube_bench_part(enum hcube_bench_part part, u64 since) { }
 #define hcube_set_cpus_allowed	set_cpus_allowed_ptr
 #endif
 

@@ -22,6 +22,8 @@ static struct {
 	u64 start, at[HCUBE_BENCH_NPHASES];
 	u64 set_cpus_ns;
 	u32 set_cpus_calls;
+	u64 part_ns[HCUBE_BENCH_NPARTS];
+	u32 part_calls[HCUBE_BENCH_NPARTS];
 } hcube_bench;
 
 void hcube_bench_start(void)
@@ -33,6 +35,17 @@ void hcube_bench_start(void)
 void hcube_bench_mark(enum hcube_bench_phase ph)
 {
 	hcube_bench.at[ph] = local_clock();
+}
+
+u64 hcube_bench_now(void)
+{
+	return local_clock();
+}
+
+void hcube_bench_part(enum hcube_bench_part part, u64 since)
+{
+	hcube_bench.part_ns[part] += local_clock() - since;
+	hcube_bench.part_calls[part]++;
 }
 
 int hcube_bench_set_cpus_allowed(struct task_struct *p, const struct cpumask *mask)
@@ -55,10 +68,16 @@ static u64 hcube_bench_span(enum hcube_bench_phase ph)
 
 void hcube_bench_report(struct hcube *hc, u32 moved)
 {
-	pr_info("bench phases: tasks=%u moved=%u evacuate_ns=%llu plan_ns=%llu routes_ns=%llu moves_ns=%llu set_cpus_ns=%llu set_cpus_calls=%u\n",
+	pr_info("bench phases: tasks=%u moved=%u evacuate_ns=%llu plan_ns=%llu routes_ns=%llu moves_ns=%llu set_cpus_ns=%llu set_cpus_calls=%u verify_ns=%llu verify_calls=%u cs_read_ns=%llu cs_reads=%u prepare_ns=%llu prepare_calls=%u\n",
 		hc->ntasks, moved, hcube_bench_span(HCUBE_BENCH_EVACUATE),
 		hcube_bench_span(HCUBE_BENCH_PLAN),
 		hcube_bench_span(HCUBE_BENCH_ROUTES),
 		hcube_bench_span(HCUBE_BENCH_MOVES),
-		hcube_bench.set_cpus_ns, hcube_bench.set_cpus_calls);
+		hcube_bench.set_cpus_ns, hcube_bench.set_cpus_calls,
+		hcube_bench.part_ns[HCUBE_BENCH_VERIFY],
+		hcube_bench.part_calls[HCUBE_BENCH_VERIFY],
+		hcube_bench.part_ns[HCUBE_BENCH_CS_READ],
+		hcube_bench.part_calls[HCUBE_BENCH_CS_READ],
+		hcube_bench.part_ns[HCUBE_BENCH_PREPARE],
+		hcube_bench.part_calls[HCUBE_BENCH_PREPARE]);
 }

@@ -256,8 +256,10 @@ static u32 hcube_cs_slot(struct hcube_cs_cache *c)
 static int hcube_cs_fill(struct hcube_cs_cache *c, u32 i, struct task_struct *p,
 			 struct cgroup_subsys_state *css)
 {
+	u64 t0 = hcube_bench_now();
 	int err = hcube_cs_read(p, false, c->e[i].allowed, c->buf, c->bufsize);
 
+	hcube_bench_part(HCUBE_BENCH_CS_READ, t0);
 	if (err) {
 		/* no css matches it but a disabled cpuset's NULL */
 		c->e[i].css = ERR_PTR(-ENOENT);

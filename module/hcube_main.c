@@ -4,12 +4,15 @@
  * CPU hotplug and the balancing of registered tasks between the groups.
  * This file loads and unloads the module and holds its parameters; the
  * rest, from the bottom up: hcube_perm.c (who may change a task),
- * hcube_cpuset.c (what a task's cpuset allows), hcube_task.c (registered
- * tasks and their moves), hcube_taskset.c and hcube_register.c (TASK_ADD
- * and TASK_DEL), hcube_balance.c (evacuation, rebalancing, the pass, the
- * automatic trigger), hcube_cpu.c (vertices, faults, hotplug),
- * hcube_events.c (new threads and children, exits, the worker) and
- * hcube_nl.c (the generic netlink family), over the core in core/.
+ * hcube_cpuset.c (what a task's cpuset allows), hcube_mask.c (whose a
+ * task's mask is), hcube_task.c (registered tasks and their moves),
+ * hcube_taskset.c and hcube_register.c (TASK_ADD and TASK_DEL),
+ * hcube_balance.c (evacuation, rebalancing, the pass, the automatic
+ * trigger), hcube_cpu.c (vertices, faults, hotplug), hcube_events.c (new
+ * threads and children, exits, the worker) and the generic netlink family:
+ * hcube_nl.c (the family, events) with one file per kind of message
+ * (hcube_nl_cube.c, hcube_nl_task.c, hcube_nl_balance.c, hcube_nl_get.c),
+ * over the core in core/. Documentation/architecture.md draws the layers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

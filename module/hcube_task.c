@@ -367,11 +367,6 @@ static void hcube_batch_room(struct hcube *hc)
 		hcube_batch_verify(hc);
 }
 
-static int hcube_set_one(struct task_struct *p, const struct cpumask *mask)
-{
-	return hcube_set_cpus_allowed(p, mask);
-}
-
 /*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
  * within the current batch, which has room (hcube_batch_room()). The
@@ -388,7 +383,7 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 		cpus_read_lock();
 		b->cpus_locked = true;
 	}
-	err = hcube_set_one(t->task, mask);
+	err = hcube_set_cpus_allowed(t->task, mask);
 	if (err)
 		return err;
 	cpumask_copy(hcube_task_given(t), mask);
@@ -606,8 +601,10 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r)
 {
 	u32 from = t->vertex;
+	u64 t0 = hcube_bench_now();
 	int err = hcube_task_prepare(hc, t, r);
 
+	hcube_bench_part(HCUBE_BENCH_PREPARE, t0);
 	if (err)
 		return err;
 	err = hcube_task_give(hc, t, to);
@@ -731,6 +728,7 @@ static void hcube_batch_verify(struct hcube *hc)
 {
 	struct hcube_batch *b = &hc->batch;
 	struct hcube_task *t[HCUBE_BATCH];
+	u64 t0 = hcube_bench_now();
 	u32 n, i, fix, round;
 
 	b->verifying = true;
@@ -776,6 +774,7 @@ static void hcube_batch_verify(struct hcube *hc)
 	}
 	b->verifying = false;
 	hcube_batch_unlock_cpus(hc);
+	hcube_bench_part(HCUBE_BENCH_VERIFY, t0);
 }
 
 /**

@@ -367,6 +367,18 @@ FIXTURE(job) {
 	int reloaded;
 };
 
+/* The module loaded again with @params, in mode cpu, for the rest of the test. */
+static void reload_job(struct __test_metadata *_metadata, FIXTURE_DATA(job) *self,
+		       const char *params)
+{
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload(params));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+}
+
 FIXTURE_SETUP(job)
 {
 	int ncpu = get_nprocs(), cpu;
@@ -734,12 +746,7 @@ TEST_F(job, fork_storm_over_max_tasks)
 
 	if (!hc_module_ko())
 		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
-	self->reloaded = 1;
-	hnl_close(&self->h);
-	ASSERT_EQ(0, reload("max_tasks=40"));
-	ASSERT_EQ(0, hnl_open(&self->h));
-	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	reload_job(_metadata, self, "max_tasks=40");
 	grp = self->h.mcgrp;
 	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_GENERIC);
 	ASSERT_GE(fd, 0);
@@ -797,12 +804,7 @@ TEST_F(job, lost_creations_are_found_by_the_scan)
 
 	if (!hc_module_ko())
 		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
-	self->reloaded = 1;
-	hnl_close(&self->h);
-	ASSERT_EQ(0, reload("births=1 lose_births=1"));
-	ASSERT_EQ(0, hnl_open(&self->h));
-	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	reload_job(_metadata, self, "births=1 lose_births=1");
 	kids[0] = self->p.pid;
 	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, kids, 1, self->v, -1, NULL));
 	puppet_send(&self->p, 'b', 100, 0);
@@ -892,12 +894,7 @@ TEST_F(job, child_pinned_before_registration_is_not_adopted)
 
 	if (!hc_module_ko())
 		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
-	self->reloaded = 1;
-	hnl_close(&self->h);
-	ASSERT_EQ(0, reload("births=1 lose_births=1"));
-	ASSERT_EQ(0, hnl_open(&self->h));
-	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	reload_job(_metadata, self, "births=1 lose_births=1");
 	cpu = vertex_cpu(w);
 	ASSERT_GE(cpu, 0);
 	puppet_send(&self->p, 'p', cpu, 0);

@@ -83,6 +83,21 @@ static void expect_err(struct __test_metadata *_metadata, FIXTURE_DATA(nl) *self
 		TH_LOG("message '%s' lacks '%s'", self->rp.msg, msg);
 }
 
+/* @cmd naming @first then @second is refused at @second, changing nothing. */
+static void expect_second_pid_refused(struct __test_metadata *_metadata,
+				      FIXTURE_DATA(nl) *self, int cmd, pid_t first,
+				      pid_t second, int err, const char *msg)
+{
+	uint32_t off;
+
+	hreq_init(&self->r, &self->h, self->h.family, cmd, 0);
+	hreq_u32(&self->r, HCUBE_A_PID, first);
+	off = hreq_u32(&self->r, HCUBE_A_PID, second);
+	expect_err(_metadata, self, err, msg);
+	EXPECT_EQ(off, self->rp.off);
+	EXPECT_UNCHANGED(&self->h, self->before);
+}
+
 TEST_F(nl, fault_needs_cpu_or_vertex)
 {
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_FAULT_ADD, 0);
@@ -297,26 +312,15 @@ TEST_F(nl, task_dead_pid)
 TEST_F(nl, task_duplicates)
 {
 	pid_t a = hc_spawn(0), b = hc_spawn(0);
-	uint32_t off;
 
 	self->kids[self->nkids++] = a;
 	self->kids[self->nkids++] = b;
 	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 	take(_metadata, &self->h, &self->before);
-
-	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_ADD, 0);
-	hreq_u32(&self->r, HCUBE_A_PID, b);
-	off = hreq_u32(&self->r, HCUBE_A_PID, a);
-	expect_err(_metadata, self, -EEXIST, "HCUBE_A_PID: the task is already registered");
-	EXPECT_EQ(off, self->rp.off);
-	EXPECT_UNCHANGED(&self->h, self->before);
-
-	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_ADD, 0);
-	hreq_u32(&self->r, HCUBE_A_PID, b);
-	off = hreq_u32(&self->r, HCUBE_A_PID, b);
-	expect_err(_metadata, self, -EEXIST, "HCUBE_A_PID: the task is given twice");
-	EXPECT_EQ(off, self->rp.off);
-	EXPECT_UNCHANGED(&self->h, self->before);
+	expect_second_pid_refused(_metadata, self, HCUBE_CMD_TASK_ADD, b, a, -EEXIST,
+				  "HCUBE_A_PID: the task is already registered");
+	expect_second_pid_refused(_metadata, self, HCUBE_CMD_TASK_ADD, b, b, -EEXIST,
+				  "HCUBE_A_PID: the task is given twice");
 }
 
 TEST_F(nl, task_vertex_not_healthy_or_out_of_range)
@@ -342,19 +346,14 @@ TEST_F(nl, task_vertex_not_healthy_or_out_of_range)
 TEST_F(nl, task_del_errors)
 {
 	pid_t a = hc_spawn(0), b = hc_spawn(0);
-	uint32_t off;
 
 	self->kids[self->nkids++] = a;
 	self->kids[self->nkids++] = b;
 	ASSERT_EQ(0, hc_task_add(&self->h, &a, 1, -1));
 	take(_metadata, &self->h, &self->before);
 	/* one registered, one not: nothing is unregistered */
-	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_DEL, 0);
-	hreq_u32(&self->r, HCUBE_A_PID, a);
-	off = hreq_u32(&self->r, HCUBE_A_PID, b);
-	expect_err(_metadata, self, -ENOENT, "HCUBE_A_PID: the task is not registered");
-	EXPECT_EQ(off, self->rp.off);
-	EXPECT_UNCHANGED(&self->h, self->before);
+	expect_second_pid_refused(_metadata, self, HCUBE_CMD_TASK_DEL, a, b, -ENOENT,
+				  "HCUBE_A_PID: the task is not registered");
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_TASK_DEL, 0);
 	hreq_flag(&self->r, HCUBE_A_ALL);
 	hreq_u32(&self->r, HCUBE_A_PID, a);

@@ -174,9 +174,13 @@ def phases_table(rows):
         sca = ms("set_cpus_ns", g)
         total = statistics.median(sum(x[k] for k in PHASES) for x in g) / 1e6
         b = bare.get(key, {}).get("bare_ms", 0)
+        ver = statistics.median(x.get("verify_ns", 0) for x in g) / 1e6
+        reads = statistics.median(x.get("cs_reads", 0) for x in g)
+        prep = statistics.median(x.get("prepare_ns", 0) for x in g) / 1e3
         body.append([key[0], key[1], "%d" % moved, len(g)] +
                     ["%.2f" % p for p in parts] +
-                    ["%.2f" % sca,
+                    ["%.2f" % sca, "%.2f" % ver, "%d" % reads,
+                     "%.2f" % (prep / moved) if moved else "-",
                      "%.2f" % ((parts[3] - sca) * 1e3 / moved) if moved else "-",
                      "%.2f" % total,
                      "%.2f" % b if b > 0 else "-",
@@ -186,7 +190,8 @@ def phases_table(rows):
             table(["vCPUs", "tasks", "moved", "rebalances",
                    "evacuate ms", "plan ms", "routes ms", "moves ms",
                    "of which set_cpus_allowed_ptr() ms",
-                   "the rest of a move µs", "sum ms", "bare loop ms (same VM)",
+                   "of which verification ms", "cpuset reads",
+                   "prepare µs a move", "the rest of a move µs", "sum ms", "bare loop ms (same VM)",
                    "set_cpus_allowed_ptr() in the module / bare",
                    "sum / bare"], body) + "\n")
 

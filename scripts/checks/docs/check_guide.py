@@ -43,8 +43,6 @@ MAN8 = os.path.join(ROOT, "Documentation/man/hcubectl.8")
 # Counters of the uAPI that `hcubectl stats` does not show yet, and why: a
 # TAP TODO until the module sends them, then a failure until removed here.
 STATS_PENDING = {
-    "revoked": "the module counts it but does not send HCUBE_S_A_REVOKED "
-               "(module/hcube_nl.c, hcube_fill_stats)",
 }
 
 TIMES = [
