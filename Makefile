@@ -123,11 +123,11 @@ selftests: tools $(LSRC_STAMP) $(YNL_STAMP)
 # selftests/hcube's kselftest entry point: installed into a temporary
 # directory, checked, and run by its run_kselftest.sh on the host and in a VM.
 check-ksft: module selftests
-	@KVER=$(KVER) selftests/ksft/install_test.sh $(BUILD)
+	@KVER=$(KVER) scripts/checks/ksft/install_test.sh $(BUILD)
 
 # The VM tests on the three topologies (VM_TOPOS="8x2" to pick).
 check-vm: module tools selftests
-	KVER=$(KVER) selftests/run-vm-tests.sh $(VM_TOPOS)
+	KVER=$(KVER) scripts/vm/run-vm-tests.sh $(VM_TOPOS)
 
 # The same on Debian's PREEMPT_RT kernel, with the module built for it from
 # a copy of the sources (Kbuild writes its objects next to them).
@@ -139,7 +139,7 @@ $(RT_BUILD)/hcube.ko: $(MODULE_SRC)
 	scripts/build-module-for.sh $(RT_KVER) $(RT_BUILD)
 
 check-rt: $(RT_BUILD)/hcube.ko tools selftests
-	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko selftests/run-vm-tests.sh $(VM_TOPOS)
+	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko scripts/vm/run-vm-tests.sh $(VM_TOPOS)
 
 # The suite, the stress and the fuzzer on a debug kernel (KASAN, lockdep,
 # DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST) built once from linux-source-6.1
@@ -156,7 +156,7 @@ check-debug: tools selftests
 	HCUBE_DMESG_FROM='hcube-selftests: start' \
 	HCUBE_STRESS_SECONDS=$${HCUBE_STRESS_SECONDS:-30} \
 	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
-	selftests/run-vm-tests.sh $(DEBUG_TOPOS)
+	scripts/vm/run-vm-tests.sh $(DEBUG_TOPOS)
 
 # The long run of issue 13 (Documentation/reliability.md): stress, the
 # fuzzer, stress-ng jobs, CPU hotplug and faults for at least 30 minutes on
@@ -164,14 +164,14 @@ check-debug: tools selftests
 soak: module tools selftests
 	selftests/soak/run-soak.sh
 
-# The module's cost and effect, measured in the VM (selftests/bench/Makefile,
+# The module's cost and effect, measured in the VM (tools/bench/Makefile,
 # Documentation/performance.md). Not in `make check`.
 bench: module
-	@$(SUBMAKE) -C selftests/bench run
+	@$(SUBMAKE) -C tools/bench run
 
 # checkpatch --strict over every file that is compiled into the kernel.
 KERNEL_C := $(wildcard module/*.c module/*.h module/core/*.c module/core/*.h uapi/linux/*.h) \
-	    selftests/bench/bare/hcube_bare.c
+	    tools/bench/bare/hcube_bare.c
 
 check-style: $(LSRC_STAMP)
 	@echo "# style: checkpatch --strict on $(words $(KERNEL_C)) files"
@@ -182,11 +182,11 @@ check-style: $(LSRC_STAMP)
 # No reference a reader of the repository cannot follow, in any tracked
 # file: no paper cited by number, no path outside the repository or the
 # system's folders (scripts/check-tree.py); then the check itself against
-# planted lines (selftests/tree).
+# planted lines (scripts/checks/tree).
 .PHONY: check-tree
 check-tree:
 	@/usr/bin/python3 scripts/check-tree.py
-	@out=$$(selftests/tree/check_tree_test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	@out=$$(scripts/checks/tree/check_tree_test.sh 2>&1) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | tail -1
 
 # The kernel's kernel-doc (from linux-source-6.1) over the module's and the
@@ -201,7 +201,7 @@ check-kernel-doc: $(LSRC_STAMP)
 
 # The VM runner's splat scanner against clean boot logs and sample splats.
 check-vm-dmesg:
-	@out=$$(selftests/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
+	@out=$$(scripts/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | tail -1
 
 # The kernel's YNL CLI, library and schemas (scripts/Makefile.common).
@@ -211,10 +211,10 @@ ynl: $(YNL_STAMP)
 # against the rules of its protocol (our own check, and its self-test);
 # read by the kernel's own YNL library with the kernel's schema.
 check-spec: $(YNL_STAMP)
-	@/usr/bin/python3 selftests/spec/check_spec.py
-	@/usr/bin/python3 selftests/spec/check_schema.py
-	@/usr/bin/python3 selftests/spec/check_schema.py --selftest
-	@/usr/bin/python3 selftests/spec/check_kernel_ynl.py $(YNL)
+	@/usr/bin/python3 scripts/checks/spec/check_spec.py
+	@/usr/bin/python3 scripts/checks/spec/check_schema.py
+	@/usr/bin/python3 scripts/checks/spec/check_schema.py --selftest
+	@/usr/bin/python3 scripts/checks/spec/check_kernel_ynl.py $(YNL)
 
 # The files generated from the YNL spec (Documentation/netlink/hcube-ynl-gen.rst):
 # `make gen` writes them, check-gen fails when the committed ones differ from
@@ -301,7 +301,7 @@ demo:
 	@$(MAKE) --no-print-directory demo-vm
 
 demo-vm: module $(BUILD)/hcubectl
-	KVER=$(KVER) selftests/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
+	KVER=$(KVER) scripts/vm/run-vm.sh --cpus 8 --nodes 2 --timeout 600 -- scripts/demo-in-vm.sh
 
 demo-plan: tools
 	@scripts/demo-plan.sh $(BUILD)/hcube-sim
@@ -402,24 +402,24 @@ dkms-src:
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
 check-install: tools mpi spank
-	@selftests/install/install_test.sh $(BUILD)
+	@scripts/checks/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their
 # agreement with the tools' --help and the module's sources.
 check-docs: tools
-	@/usr/bin/python3 selftests/docs/check_docs.py $(BUILD)
+	@/usr/bin/python3 scripts/checks/docs/check_docs.py $(BUILD)
 
 # The admin guide's real output (its ".. hcube-output:" blocks) and
 # hcubectl(8)'s example output against the program's, run in the VM by
 # scripts/admin-session-in-vm.sh: two boots of 8 CPUs, about 20 s each
-# (selftests/docs/check-guide.sh, check_guide.py).
+# (scripts/checks/docs/check-guide.sh, check_guide.py).
 check-guide: module tools
-	@KVER=$(KVER) selftests/docs/check-guide.sh $(BUILD)
+	@KVER=$(KVER) scripts/checks/docs/check-guide.sh $(BUILD)
 
 # dkms add/build/install on this host (root), then modprobe in the VM; about
 # 20 s. It refuses to touch an hcube that dkms already has.
 check-dkms: dkms-src tools
-	@KVER=$(KVER) selftests/dkms/check-dkms.sh $(BUILD)
+	@KVER=$(KVER) scripts/checks/dkms/check-dkms.sh $(BUILD)
 
 # The README's commands on a fresh Debian 12 (scripts/check-fresh.sh): a
 # clean bookworm made with debootstrap, this repository's HEAD cloned into
@@ -438,7 +438,7 @@ deb:
 
 # debian/changelog's version against dkms.conf's PACKAGE_VERSION.
 check-deb-version:
-	@selftests/deb/check-version-test.sh
+	@scripts/checks/deb/check-version-test.sh
 
 # Both packages installed with dpkg -i in the VM (a writable overlay over
 # its root), DKMS builds the module there, modprobe, hcubectl, then
@@ -446,4 +446,4 @@ check-deb-version:
 # compiles the module under TCG (the VM may take up to HCUBE_DEB_TIMEOUT,
 # 2400 s).
 check-deb: deb
-	@KVER=$(KVER) selftests/deb/check-deb.sh $(BUILD)/deb
+	@KVER=$(KVER) scripts/checks/deb/check-deb.sh $(BUILD)/deb

@@ -4,12 +4,12 @@
 # from the repository root, the commands of each block the guide marks
 # ".. hcube-output: NAME", each printed after a "# " prompt, then its
 # output (stdout and stderr). A line "=== hcube-output: NAME" starts the
-# output of block NAME; selftests/docs/check_guide.py compares them with
+# output of block NAME; scripts/checks/docs/check_guide.py compares them with
 # the guide (make check-guide). Two parts, each in its own VM:
 #
-#   selftests/vm/run-vm.sh --cpus 8 --nodes 2 --writable-root -- \
+#   scripts/vm/run-vm.sh --cpus 8 --nodes 2 --writable-root -- \
 #       scripts/admin-session-in-vm.sh session
-#   selftests/vm/run-vm.sh --cpus 8 --nodes 2 \
+#   scripts/vm/run-vm.sh --cpus 8 --nodes 2 \
 #       --append "isolcpus=6,7 nohz_full=6,7" -- \
 #       scripts/admin-session-in-vm.sh isolation
 #

@@ -37,7 +37,7 @@ PRIVATE = ("home", "work", "Users", "mnt", "media", "scratch", "shared",
 PRIVATE_PATH = re.compile(r"(?<![\w.$})/-])/(?:%s)(?![\w.-])" % "|".join(PRIVATE))
 SYSTEM = {"usr", "etc", "sys", "proc", "dev", "lib", "lib32", "lib64", "bin",
           "sbin", "boot", "tmp", "var", "run", "root", "opt", "srv",
-          # the test VM's initramfs (selftests/vm/vm-init.sh)
+          # the test VM's initramfs (scripts/vm/vm-init.sh)
           "newroot", "hostroot", "ovl"}
 # Names that look absolute but are relative to something else.
 RELATIVE = (

@@ -11,7 +11,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${1:-build}
-exec selftests/vm/run-vm.sh --cpus 8 --nodes 2 --mem 1024 --writable-root \
+exec scripts/vm/run-vm.sh --cpus 8 --nodes 2 --mem 1024 --writable-root \
 	--timeout "${HCUBE_SLURM_TIMEOUT:-900}" --append "oops=panic" \
 	--env HCUBE_KO --env HCUBE_SLURM_REPS --env HCUBE_SLURM_DEB -- \
 	selftests/slurm/slurm-in-vm.sh "$B"

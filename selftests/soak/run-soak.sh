@@ -39,7 +39,7 @@ for k in ${SOAK_KERNELS-debug standard}; do
 	echo "# === soak on $v: at least $secs s, $msgs messages ==="
 	# a round may run over by its length; nl_fuzz's messages may take longer
 	HCUBE_KO=$ko HCUBE_SOAK_SECONDS=$secs HCUBE_SOAK_MESSAGES=$msgs KVER=$v \
-		selftests/vm/run-vm.sh --cpus "${topo%x*}" --nodes "${topo#*x}" --mem 2048 \
+		scripts/vm/run-vm.sh --cpus "${topo%x*}" --nodes "${topo#*x}" --mem 2048 \
 		--timeout "$((secs * 3 + 3600))" --append "oops=panic" "${envs[@]}" \
 		-- selftests/soak/soak-in-vm.sh >"$out/$k.txt" 2>"$out/$k.err"
 	r=$?
