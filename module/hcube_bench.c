@@ -3,7 +3,7 @@
  * hcube: the phases of a rebalance, timed for `make bench` only.
  *
  * Built into the module only with HCUBE_BENCH_PHASES=y (Kbuild), which
- * selftests/bench builds as a second module beside the real one. After
+ * tools/bench builds as a second module beside the real one. After
  * each rebalance that moved tasks it logs one line, "hcube: bench phases:"
  * and key=value pairs in nanoseconds, that bench-in-vm.sh collects. The
  * clock is read around every set_cpus_allowed_ptr() call too (set_cpus_ns),
