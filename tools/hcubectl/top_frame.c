@@ -200,7 +200,8 @@ static void config_line(struct frame *f, struct nlattr *const *cf)
 	char num[16];
 
 	if (cf[HCUBE_C_A_POLICY])
-		hc_str_printf(&s, "policy %s", TOP_ENUM(cf[HCUBE_C_A_POLICY], hc_policy_names, num));
+		hc_str_printf(&s, "policy %s",
+			      TOP_ENUM(cf[HCUBE_C_A_POLICY], hc_policy_names, num));
 	if (cf[HCUBE_C_A_AUTO])
 		hc_str_printf(&s, ", auto %s", nla_get_u32(cf[HCUBE_C_A_AUTO]) ? "on" : "off");
 	if (cf[HCUBE_C_A_THRESHOLD])
@@ -407,7 +408,8 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 			sum += load;
 			nhealthy++;
 		}
-		r = cells[nrows++] = vertex_cells(v, dim);
+		r = vertex_cells(v, dim);
+		cells[nrows++] = r;
 		for (c = 0; c < C_N; c++)
 			if (r[c] && (int)strlen(r[c]) > w[c])
 				w[c] = (int)strlen(r[c]);
@@ -539,8 +541,9 @@ static void tail_lines(const struct top *t, struct frame *f, int width, int dim)
 			items[n++] = top_strf("%s", hc_label(lb, dim, vid(&l->v[i])));
 	}
 	if (n)
-		add_wrapped(f, LS_TEXT, width, "detached (no healthy path to C_b; their tasks stay): ",
-			    items, &n, " ");
+		add_wrapped(f, LS_TEXT, width,
+			    "detached (no healthy path to C_b; their tasks stay): ", items, &n,
+			    " ");
 	free(items);
 	free(index);
 }

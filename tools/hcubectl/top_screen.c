@@ -118,7 +118,7 @@ void top_draw(struct top *t)
 	top_frame_free(&f);
 }
 
-
+/* The keys pressed: false to quit. */
 bool top_keys(struct top *t, bool *refetch, bool *redraw)
 {
 	int step = t->page > 1 ? t->page - 1 : 1;
