@@ -311,6 +311,8 @@ else
 fi
 
 for sig in TERM INT HUP; do
+	# emptied first: the last round's frames must not count for this one's
+	: >"$tmp/out"
 	LD_PRELOAD=$FAKE "$BIN" top -n 1000 -d 100 >"$tmp/out" 2>"$tmp/err" &
 	pid=$!
 	for _ in $(seq 300); do
