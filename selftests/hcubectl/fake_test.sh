@@ -18,6 +18,8 @@ FAKE=$(readlink -f "${2:-build/hcubectl-test/fakekernel.so}")
 SIM=${3:-build/hcube-sim}
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=signal_round.sh
+. "$(dirname "$0")/signal_round.sh"
 tap_tmpdir
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-verify_asan_link_order=0:exitcode=99:detect_leaks=1}
@@ -626,22 +628,10 @@ if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] &&
 else
 	not_ok "monitor: the module unloaded (rc $rc)"
 fi
+out_lines() { wc -l <"$tmp/out"; }
 for sig in TERM INT; do
-	# emptied first: the previous test's 9 lines must not count as its
-	# output, were the parent to look before the child opens the file
-	: >"$tmp/out"
-	: >"$tmp/err"
-	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	# Signal it once it is waiting: after its 9 events (slow under ASan
-	# on a loaded machine).
-	for _ in $(seq 300); do
-		[ "$(wc -l <"$tmp/out")" -ge 9 ] && break
-		sleep 0.1
-	done
-	kill -"$sig" "$pid"
-	wait "$pid"
-	rc=$?
+	# signalled once it is waiting: after its 9 events
+	signal_round "$sig" 9 out_lines env LD_PRELOAD="$FAKE" "$BIN" -j monitor
 	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] && [ ! -s "$tmp/err" ]; then
 		ok "monitor: SIG$sig ends it with status 0, output flushed"
 	else

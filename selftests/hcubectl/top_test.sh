@@ -21,6 +21,8 @@ FAKE=$(readlink -f "${2:-build/hcubectl-test/fakekernel.so}")
 SIM=${3:-build/hcube-sim}
 # shellcheck source=../lib/tap.sh
 . "$(dirname "$0")/../lib/tap.sh"
+# shellcheck source=signal_round.sh
+. "$(dirname "$0")/signal_round.sh"
 tap_tmpdir
 TAP_SHOW_TAIL="python:$tmp/py"
 
@@ -310,18 +312,9 @@ else
 	not_ok "top -n 5: the module unloaded (rc $rc)"
 fi
 
+frames() { grep -c '^hcubectl top - ' "$tmp/out"; }
 for sig in TERM INT HUP; do
-	# emptied first: the last round's frames must not count for this one's
-	: >"$tmp/out"
-	LD_PRELOAD=$FAKE "$BIN" top -n 1000 -d 100 >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 300); do
-		[ "$(grep -c '^hcubectl top - ' "$tmp/out")" -ge 2 ] && break
-		sleep 0.1
-	done
-	kill -"$sig" "$pid"
-	wait "$pid"
-	rc=$?
+	signal_round "$sig" 2 frames env LD_PRELOAD="$FAKE" "$BIN" top -n 1000 -d 100
 	if [ "$rc" -eq 0 ] && [ "$(grep -c '^hcubectl top - ' "$tmp/out")" -eq 2 ] &&
 	   [ ! -s "$tmp/err" ]; then
 		ok "top -n 1000: SIG$sig ends it with status 0"
