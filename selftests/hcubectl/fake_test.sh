@@ -633,27 +633,13 @@ if [ "$rc" -eq 1 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] &&
 else
 	not_ok "monitor: the module unloaded (rc $rc)"
 fi
+# shellcheck source=signal_round.sh
+. "$(dirname "$0")/signal_round.sh"
+out_lines() { wc -l <"$tmp/out"; }
 for sig in TERM INT; do
-	# emptied first: the previous test's 9 lines must not count as its
-	# output, were the parent to look before the child opens the file
-	: >"$tmp/out"
-	: >"$tmp/err"
-	LD_PRELOAD=$FAKE "$BIN" -j monitor >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	# Signal it once it is waiting: after its 9 events (slow under ASan
-	# on a loaded machine).
-	for _ in $(seq 300); do
-		[ "$(wc -l <"$tmp/out")" -ge 9 ] && break
-		sleep 0.1
-	done
-	kill -"$sig" "$pid"
-	wait "$pid"
-	rc=$?
-	if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 9 ] && [ ! -s "$tmp/err" ]; then
-		ok "monitor: SIG$sig ends it with status 0, output flushed"
-	else
-		not_ok "monitor: SIG$sig (rc $rc)"
-	fi
+	# signalled once it is waiting: after its 9 events
+	signal_round "$sig" 9 out_lines "monitor: SIG$sig ends it with status 0, output flushed" \
+		env LD_PRELOAD="$FAKE" "$BIN" -j monitor
 done
 
 tap_end

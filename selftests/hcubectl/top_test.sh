@@ -310,22 +310,12 @@ else
 	not_ok "top -n 5: the module unloaded (rc $rc)"
 fi
 
+# shellcheck source=signal_round.sh
+. "$(dirname "$0")/signal_round.sh"
+frames() { grep -c '^hcubectl top - ' "$tmp/out"; }
 for sig in TERM INT HUP; do
-	LD_PRELOAD=$FAKE "$BIN" top -n 1000 -d 100 >"$tmp/out" 2>"$tmp/err" &
-	pid=$!
-	for _ in $(seq 300); do
-		[ "$(grep -c '^hcubectl top - ' "$tmp/out")" -ge 2 ] && break
-		sleep 0.1
-	done
-	kill -"$sig" "$pid"
-	wait "$pid"
-	rc=$?
-	if [ "$rc" -eq 0 ] && [ "$(grep -c '^hcubectl top - ' "$tmp/out")" -eq 2 ] &&
-	   [ ! -s "$tmp/err" ]; then
-		ok "top -n 1000: SIG$sig ends it with status 0"
-	else
-		not_ok "top -n 1000: SIG$sig (rc $rc)"
-	fi
+	signal_round "$sig" 2 frames "top -n 1000: SIG$sig ends it with status 0" \
+		env LD_PRELOAD="$FAKE" "$BIN" top -n 1000 -d 100
 done
 
 # ---- the full screen, in a tmux pane ----
