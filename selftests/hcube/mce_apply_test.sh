@@ -107,6 +107,12 @@ if grep -q "cpu $cpu (vertex [01]*): marked by mce: 3 corrected errors in 60 s, 
 else
 	not_ok "show: no line for CPU $cpu"
 fi
+"$HC" top -n 1 >"$tmp/out"
+if grep -q "mce cpus $cpu\b" "$tmp/out"; then
+	ok "top: the vertex's notes name the CPU a machine check marked"
+else
+	not_ok "top: no 'mce cpus $cpu' in the notes"
+fi
 "$HC" -j stats >"$tmp/out"
 if py "assert d['mce_records'] - $r0 == 3 and d['mce_marks'] >= 1, d"; then
 	ok "stats -j: 3 records more, a mark"

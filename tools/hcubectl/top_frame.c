@@ -334,7 +334,27 @@ static char *u32_str(const struct nlattr *a)
 	return a ? top_strf("%u", nla_get_u32(a)) : top_strf("-");
 }
 
-/* "ctrl; marked faulty; DETACHED; faulty cpus 10; offline cpus 16-17" */
+/* "; mce cpus 2,5": the CPUs of @v that a machine check marked faulty */
+static void mce_note(struct hc_str *s, const struct hc_attrs *v)
+{
+	struct nlattr *a, *tb[HC_TB_SIZE];
+	bool first = true;
+	int rem;
+
+	nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
+		if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
+		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU] ||
+		    !tb[HCUBE_CI_A_MARKED_BY] ||
+		    nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]) != HCUBE_REASON_MCE)
+			continue;
+		if (first)
+			hc_str_printf(s, "%smce cpus ", s->len ? "; " : "");
+		hc_str_printf(s, "%s%u", first ? "" : ",", nla_get_u32(tb[HCUBE_CI_A_CPU]));
+		first = false;
+	}
+}
+
+/* "ctrl; marked faulty; DETACHED; faulty cpus 10; offline cpus 16-17; mce cpus 10" */
 static char *notes(const struct hc_attrs *v)
 {
 	struct hc_str s = { 0 };
@@ -355,6 +375,7 @@ static char *notes(const struct hc_attrs *v)
 				      k ? "offline" : "faulty", c);
 		free(c);
 	}
+	mce_note(&s, v);
 	return s.s ? s.s : top_strf("%s", "");
 }
 
