@@ -571,7 +571,7 @@ assert r['failures'][0]['pid'] == 4242 and r['changed'][0]['pid'] == 4343
 assert r['applied'] == 'mcwa' and r['imbalance'] == 0 and isinstance(r['messages'], int)
 assert r['contended'] is None
 assert ev[7] == {'event': 'controller', 'cluster': 0, 'cluster_dim': 3, 'old': 1, 'new': 2,
-                 'reason': 'admin'}, ev[7]
+                 'reason': 'admin', 'generation': 43}, ev[7]
 assert ev[8] == {'event': 'unknown', 'cmd': 99}
 PY
 	then

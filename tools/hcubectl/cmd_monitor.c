@@ -135,6 +135,7 @@ static int controller_event(struct monitor *mon, struct nlattr **tb)
 			 a ? hc_label(lb, mon->dim, nla_get_u32(a)) : "none");
 	}
 	print_reason(" (%s)", tb[HCUBE_A_REASON]);
+	print_attr_u32(PRINT_JSON, "generation", NULL, tb[HCUBE_A_GENERATION]);
 	return 0;
 }
 
