@@ -375,12 +375,11 @@ int hcube_aapc(u32 dim, const u8 *state, u32 flags, struct hcube_aapc_hop *hops,
 	u64 nh = 0;
 	int err;
 
-	if (dim > HCUBE_MAX_DIM)
-		return HCUBE_E_DIM;
+	err = hcube_check_states(dim, state);
+	if (err)
+		return err;
 	n = 1U << dim;
 	for (v = 0; v < n; v++) {
-		if (state[v] >= HCUBE_V_NSTATES)
-			return HCUBE_E_STATE;
 		if (hcube_usable(state[v])) {
 			nh++;
 			continue;
