@@ -113,9 +113,7 @@ TEST(contention_one_receiver)
 	struct ctx c;
 	u32 v;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, ld, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
 	EXPECT_EQ(6, ctx_moved(&c, 1, 0) + ctx_moved(&c, 2, 0) + ctx_moved(&c, 4, 0));
@@ -151,9 +149,7 @@ TEST(empty_pebble)
 	struct ctx c;
 	u32 v;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, ld, HCUBE_POLICY_PEBBLE));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(6, c.plan.after[v]);
 	EXPECT_EQ(18, c.plan.stats.migrations);

@@ -427,9 +427,7 @@ TEST(basic_early_transfer)
 	struct ctx c;
 	u32 i, first = 0;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, before);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, before, HCUBE_POLICY_SBN));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		const struct hcube_transfer *x = &c.plan.transfers[i];
