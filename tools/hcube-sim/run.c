@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sim.h"
 #include "json.h"
 
@@ -297,19 +296,11 @@ static void print_json(struct json *j, const struct sim_params *p,
 static void write_instance(const struct sim_model *m, const struct sim_params *p,
 			   const char *dir)
 {
-	char path[4096];
-	FILE *f;
+	FILE *f = sim_create(dir, "instance-%u-%u-%u.txt", p->dim, p->nfaults,
+			     p->run);
 
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		sim_die("%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/instance-%u-%u-%u.txt", dir, p->dim,
-		 p->nfaults, p->run);
-	f = fopen(path, "w");
-	if (!f)
-		sim_die("%s: %s", path, strerror(errno));
 	sim_model_dump(m, f);
-	if (ferror(f) || fclose(f))
-		sim_die("write error: %s", strerror(errno));
+	sim_close(f);
 }
 
 int cmd_run(int argc, char **argv)
