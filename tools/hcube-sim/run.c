@@ -103,6 +103,16 @@ void sim_params_default(struct sim_params *p)
 	p->redist = SIM_REDIST_EVEN;
 }
 
+/* @arg, one of the words @a and @b: false for @a, true for @b; else dies. */
+static bool either(const char *what, const char *arg, const char *a, const char *b)
+{
+	if (!strcmp(arg, a))
+		return false;
+	if (!strcmp(arg, b))
+		return true;
+	sim_die("%s: '%s' is not %s or %s", what, arg, a, b);
+}
+
 /* Common options of run and experiment; returns false if @c is not one. */
 bool sim_model_option(struct sim_params *p, int c, const char *arg)
 {
@@ -125,31 +135,19 @@ bool sim_model_option(struct sim_params *p, int c, const char *arg)
 		p->seed = sim_parse_uint("--seed", arg, ~0ULL);
 		return true;
 	case 'R':
-		if (!strcmp(arg, "even"))
-			p->redist = SIM_REDIST_EVEN;
-		else if (!strcmp(arg, "nearest"))
-			p->redist = SIM_REDIST_NEAREST;
-		else
-			sim_die("--redistribute: '%s' is not even or nearest", arg);
+		p->redist = either("--redistribute", arg, "even", "nearest") ?
+			    SIM_REDIST_NEAREST : SIM_REDIST_EVEN;
 		return true;
 	case 'G':
-		if (!strcmp(arg, "both"))
-			p->mig_charge = SIM_CHARGE_BOTH;
-		else if (!strcmp(arg, "sender"))
-			p->mig_charge = SIM_CHARGE_SENDER;
-		else
-			sim_die("--mig-charge: '%s' is not both or sender", arg);
+		p->mig_charge = either("--mig-charge", arg, "both", "sender") ?
+				SIM_CHARGE_SENDER : SIM_CHARGE_BOTH;
 		return true;
 	case 'K':
 		p->fixed_threshold = (u32)sim_parse_uint("--fixed-threshold", arg, 1000000);
 		return true;
 	case 'C':
-		if (!strcmp(arg, "nodes"))
-			p->round_cost = SIM_COST_NODES;
-		else if (!strcmp(arg, "global"))
-			p->round_cost = SIM_COST_GLOBAL;
-		else
-			sim_die("--round-cost: '%s' is not nodes or global", arg);
+		p->round_cost = either("--round-cost", arg, "nodes", "global") ?
+				SIM_COST_GLOBAL : SIM_COST_NODES;
 		return true;
 	}
 	return false;
