@@ -94,13 +94,14 @@ u32 sim_parse_policies(const char *s)
 
 void sim_params_default(struct sim_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->tasks_per_node = SIM_DEFAULT_TASKS;
-	p->alpha = SIM_DEFAULT_ALPHA;
-	p->mig_cost = SIM_DEFAULT_MIG;
-	p->msg_cost = SIM_DEFAULT_MSG;
-	p->seed = SIM_DEFAULT_SEED;
-	p->redist = SIM_REDIST_EVEN;
+	*p = (struct sim_params){
+		.tasks_per_node = SIM_DEFAULT_TASKS,
+		.alpha = SIM_DEFAULT_ALPHA,
+		.mig_cost = SIM_DEFAULT_MIG,
+		.msg_cost = SIM_DEFAULT_MSG,
+		.seed = SIM_DEFAULT_SEED,
+		.redist = SIM_REDIST_EVEN,
+	};
 }
 
 /* @arg, one of the words @a and @b: false for @a, true for @b; else dies. */
