@@ -119,7 +119,7 @@ static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
 }
 
 /*
- * The premise of most plan tests: ctx_init() for a @dim-cube, every vertex
+ * The premise of many plan tests: ctx_init() for a @dim-cube, every vertex
  * healthy with @load[v] tasks (ctx_healthy()), planned with @pol. Returns
  * what ctx_plan() returns, or -1 when out of memory.
  */

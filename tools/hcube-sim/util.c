@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hcube-sim: the helpers every command uses (errors, number lists, labels,
- * the core's memory). They call nothing of the commands.
+ * the files it writes, the core's memory). They call nothing of the commands.
  */
 #include <stdarg.h>
 #include <stdio.h>
