@@ -197,7 +197,8 @@ static u32 owner(const struct aapc_ctx *c, u32 y)
 
 /*
  * Move the datum that @holder holds for @dst from @a to @b (e-cube) at
- * @unit, if the datum exists in this window.
+ * @unit, if the datum exists in this window: nothing when @holder or @dst
+ * is faulty (A_1's steps for a faulty f need no test of their own).
  */
 static int move(struct aapc_ctx *c, u32 unit, u32 holder, u32 dst, u32 a, u32 b)
 {
@@ -256,8 +257,6 @@ static int run_a1(struct aapc_ctx *c, u32 base, u32 mask, u32 phi, u32 u0)
 		for (k = 1; k <= M; k++) {
 			u32 t = pdep(k - 1, dmask);
 
-			if (!healthy(c, f))
-				break;
 			err = move(c, u0 + k, f, h ^ t, f, h);
 			if (err)
 				return err;
@@ -266,8 +265,6 @@ static int run_a1(struct aapc_ctx *c, u32 base, u32 mask, u32 phi, u32 u0)
 		for (k = 1; k < M; k++) {
 			u32 t = pdep(k, dmask);
 
-			if (!healthy(c, f))
-				break;
 			err = move(c, u0 + M + k, f, h ^ t, h, h ^ t);
 			if (err)
 				return err;
@@ -291,8 +288,6 @@ static int run_a1(struct aapc_ctx *c, u32 base, u32 mask, u32 phi, u32 u0)
 		for (k = 1; k < M; k++) {
 			u32 t = pdep(k, dmask);
 
-			if (!healthy(c, f))
-				break;
 			err = move(c, u0 + 3 * M - 2 + k, f, f ^ t, f, h);
 			if (err)
 				return err;
@@ -380,12 +375,11 @@ int hcube_aapc(u32 dim, const u8 *state, u32 flags, struct hcube_aapc_hop *hops,
 	u64 nh = 0;
 	int err;
 
-	if (dim > HCUBE_MAX_DIM)
-		return HCUBE_E_DIM;
+	err = hcube_check_states(dim, state);
+	if (err)
+		return err;
 	n = 1U << dim;
 	for (v = 0; v < n; v++) {
-		if (state[v] >= HCUBE_V_NSTATES)
-			return HCUBE_E_STATE;
 		if (hcube_usable(state[v])) {
 			nh++;
 			continue;

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* hcube core: the cube: errors, patterns, components of healthy vertices. */
+/*
+ * hcube core: the cube: errors, patterns, state checks, components of
+ * healthy vertices.
+ */
 #include "hcube_core.h"
 #include "hcube_internal.h"
 
@@ -40,6 +43,18 @@ char *hcube_pattern(char *buf, u32 dim, u32 base, u32 mask)
 	}
 	buf[dim] = '\0';
 	return buf;
+}
+
+int hcube_check_states(u32 dim, const u8 *state)
+{
+	u32 v;
+
+	if (dim > HCUBE_MAX_DIM)
+		return HCUBE_E_DIM;
+	for (v = 0; v < (1U << dim); v++)
+		if (state[v] >= HCUBE_V_NSTATES)
+			return HCUBE_E_STATE;
+	return HCUBE_OK;
 }
 
 u32 hcube_components(u32 dim, const u8 *state, u16 *comp, u16 *size,

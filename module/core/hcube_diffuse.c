@@ -81,6 +81,26 @@ static size_t diffuse_work_memsize(u32 dim)
 	return hcube_align(((size_t)1 << dim) * sizeof(u32));
 }
 
+/*
+ * @want tasks from @from to @to, a lighter neighbour, at most half their
+ * difference and what @from can still give this round (@left).
+ */
+static int diffuse_move(struct hcube_plan *p, const u32 *l, u32 *left,
+			u32 from, u32 to, u32 want)
+{
+	u32 cap = (l[from] - l[to]) / 2;
+	int err;
+
+	if (want > cap)
+		want = cap;
+	if (want > left[from])
+		want = left[from];
+	err = hcube_plan_emit(p, 1, from, to, want);
+	if (!err)
+		left[from] -= want;
+	return err;
+}
+
 /* rid and sid: the receivers ask, or the senders send */
 static int diffuse_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 {
@@ -118,20 +138,14 @@ static int diffuse_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 				continue;
 			p->stats.messages += 2 * d;
 			for (k = 0; k < dim; k++) {
-				u32 x = i ^ (1U << k), phi, cap;
+				u32 x = i ^ (1U << k);
 
 				if (!hcube_usable(cube->state[x]) || l[x] <= l[i])
 					continue;
-				phi = hcube_rid_phi(d, sum, l[i], l[x]);
-				cap = (l[x] - l[i]) / 2;
-				if (phi > cap)
-					phi = cap;
-				if (phi > left[x])
-					phi = left[x];
-				err = hcube_plan_emit(p, 1, x, i, phi);
+				err = diffuse_move(p, l, left, x, i,
+						   hcube_rid_phi(d, sum, l[i], l[x]));
 				if (err)
 					return err;
-				left[x] -= phi;
 			}
 			continue;
 		}
@@ -146,20 +160,14 @@ static int diffuse_plan(struct hcube_plan *p, const struct hcube_plan_args *a)
 				hsum += hcube_sid_deficit(d, sum, l[i], l[x]);
 		}
 		for (k = 0; k < dim; k++) {
-			u32 x = i ^ (1U << k), psi, cap;
+			u32 x = i ^ (1U << k);
 
 			if (!hcube_usable(cube->state[x]) || l[x] >= l[i])
 				continue;
-			psi = hcube_sid_psi(d, sum, l[i], l[x], hsum);
-			cap = (l[i] - l[x]) / 2;
-			if (psi > cap)
-				psi = cap;
-			if (psi > left[i])
-				psi = left[i];
-			err = hcube_plan_emit(p, 1, i, x, psi);
+			err = diffuse_move(p, l, left, i, x,
+					   hcube_sid_psi(d, sum, l[i], l[x], hsum));
 			if (err)
 				return err;
-			left[i] -= psi;
 		}
 	}
 	p->nsteps = 1;

@@ -432,15 +432,14 @@ static int flow_run(struct flow_work *w, u64 supply)
 static int flow_check(u32 dim, const u8 *state, const u32 *before,
 		      const u32 *after, u64 *tb)
 {
-	u32 n, v;
+	int err;
+	u32 v;
 
 	*tb = 0;
-	if (dim > HCUBE_MAX_DIM)
-		return HCUBE_E_DIM;
-	n = 1U << dim;
-	for (v = 0; v < n; v++) {
-		if (state[v] >= HCUBE_V_NSTATES)
-			return HCUBE_E_STATE;
+	err = hcube_check_states(dim, state);
+	if (err)
+		return err;
+	for (v = 0; v < (1U << dim); v++) {
 		if (!hcube_usable(state[v]) && (before[v] || (after && after[v])))
 			return HCUBE_E_FAULTY_LOAD;
 		*tb += before[v];

@@ -24,6 +24,17 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
 	return p;
 }
 
+/**
+ * hcube_check_states() - The checks every entry point taking a cube's
+ * states starts with (hcube_cube.c).
+ * @dim: the cube's dimension.
+ * @state: the state of each of its 1 << @dim vertices.
+ *
+ * Return: HCUBE_E_DIM when @dim is above HCUBE_MAX_DIM, HCUBE_E_STATE when
+ * a vertex's state is none of enum hcube_vstate's, else HCUBE_OK.
+ */
+int hcube_check_states(u32 dim, const u8 *state);
+
 #define HCUBE_COMP_NONE		0xffffU
 
 /**

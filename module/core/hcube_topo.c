@@ -182,6 +182,7 @@ static void build_trees(struct hcube_topo *t, const u8 *state, u32 base,
 static int topo_prepare(struct hcube_topo *t, u32 dim, const u8 *state)
 {
 	u32 n, v;
+	int err;
 
 	if (dim > HCUBE_MAX_DIM || dim != t->dim)
 		return HCUBE_E_DIM;
@@ -194,9 +195,10 @@ static int topo_prepare(struct hcube_topo *t, u32 dim, const u8 *state)
 	t->cb_dim = 0;
 	t->depth = 0;
 	t->total_dist = 0;
+	err = hcube_check_states(dim, state);
+	if (err)
+		return err;
 	for (v = 0; v < n; v++) {
-		if (state[v] >= HCUBE_V_NSTATES)
-			return HCUBE_E_STATE;
 		if (hcube_usable(state[v]))
 			t->nhealthy++;
 		t->parent[v] = -1;

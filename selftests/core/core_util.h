@@ -118,4 +118,18 @@ static inline int ctx_plan(struct ctx *c, enum hcube_policy pol)
 				err ? NULL : &c->topo, c->work);
 }
 
+/*
+ * The premise of many plan tests: ctx_init() for a @dim-cube, every vertex
+ * healthy with @load[v] tasks (ctx_healthy()), planned with @pol. Returns
+ * what ctx_plan() returns, or -1 when out of memory.
+ */
+static inline int ctx_plan_healthy(struct ctx *c, u32 dim, const u32 *load,
+				   enum hcube_policy pol)
+{
+	if (ctx_init(c, dim))
+		return -1;
+	ctx_healthy(c, load);
+	return ctx_plan(c, pol);
+}
+
 #endif

@@ -86,71 +86,73 @@ TEST(sid_psi)
 				2 * hcube_sid_deficit(9, 0, 0xffffffffU, 0)));
 }
 
-static void setup(struct ctx *c, const u8 *state, const u32 *load)
-{
-	u32 v;
+/*
+ * A 2-cube with 2 faulty: 0 (load 0) and 3 (4) see only 1 (8); 1 sees 0
+ * and 3.
+ */
+FIXTURE(faulty_neighbour) {
+	struct ctx c;
+};
 
-	for (v = 0; v < (1U << c->dim); v++) {
-		c->state[v] = state[v];
-		c->load[v] = load[v];
-	}
+FIXTURE_SETUP(faulty_neighbour)
+{
+	static const u32 ld[4] = { 0, 8, 0, 4 };
+
+	ASSERT_EQ(0, ctx_init(&self->c, 2));
+	memcpy(self->c.load, ld, sizeof(ld));
+	self->c.state[2] = HCUBE_V_FAULTY;
+}
+
+FIXTURE_TEARDOWN(faulty_neighbour)
+{
+	ctx_free(&self->c);
 }
 
 /*
- * A 2-cube with 2 faulty: 0 (load 0) sees only 1 (8): d = 1, l_avg = 4,
- * asks 4 * 8 / 8 = 4, within half the lead (4). 3 (4) sees only 1: l_avg
- * 6, asks 2 * 8 / 8 = 2. 1 (8; neighbours 0 and 3, sum 4) asks nothing.
- * Had the faulty 2 counted as an idle neighbour, 0 would have asked 8/3.
+ * RID: 0 sees only 1: d = 1, l_avg = 4, asks 4 * 8 / 8 = 4, within half
+ * the lead (4). 3 sees only 1: l_avg 6, asks 2 * 8 / 8 = 2. 1 (8;
+ * neighbours 0 and 3, sum 4) asks nothing. Had the faulty 2 counted as an
+ * idle neighbour, 0 would have asked 8/3.
  */
-TEST(rid_plan_faulty_neighbour_skipped)
+TEST_F(faulty_neighbour, rid_skips_it)
 {
-	static const u8 st[4] = { 0, 0, HCUBE_V_FAULTY, 0 };
-	static const u32 ld[4] = { 0, 8, 0, 4 };
-	struct ctx c;
+	struct ctx *c = &self->c;
 
-	ASSERT_EQ(0, ctx_init(&c, 2));
-	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
-	EXPECT_EQ(2, ctx_moved(&c, 1, 3));
-	EXPECT_EQ(2, c.plan.ntransfers);
-	EXPECT_EQ(4, c.plan.after[0]);
-	EXPECT_EQ(2, c.plan.after[1]);
-	EXPECT_EQ(6, c.plan.after[3]);
+	ASSERT_EQ(HCUBE_OK, ctx_plan(c, HCUBE_POLICY_RID));
+	EXPECT_EQ(4, ctx_moved(c, 1, 0));
+	EXPECT_EQ(2, ctx_moved(c, 1, 3));
+	EXPECT_EQ(2, c->plan.ntransfers);
+	EXPECT_EQ(4, c->plan.after[0]);
+	EXPECT_EQ(2, c->plan.after[1]);
+	EXPECT_EQ(6, c->plan.after[3]);
 	/* 2 messages (request, reply) per asking vertex and healthy neighbour */
-	EXPECT_EQ(4, c.plan.stats.messages);
+	EXPECT_EQ(4, c->plan.stats.messages);
 
 	/* the same with 2 absent and offline: the same plan */
-	c.state[2] = HCUBE_V_ABSENT;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
-	c.state[2] = HCUBE_V_OFFLINE;
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
-	EXPECT_EQ(2, ctx_moved(&c, 1, 3));
-	ctx_free(&c);
+	c->state[2] = HCUBE_V_ABSENT;
+	ASSERT_EQ(HCUBE_OK, ctx_plan(c, HCUBE_POLICY_RID));
+	EXPECT_EQ(4, ctx_moved(c, 1, 0));
+	c->state[2] = HCUBE_V_OFFLINE;
+	ASSERT_EQ(HCUBE_OK, ctx_plan(c, HCUBE_POLICY_RID));
+	EXPECT_EQ(2, ctx_moved(c, 1, 3));
 }
 
 /*
- * SID on the same cube: 1 (8) sees 0 (0) and 3 (4): l_avg = 4, surplus 4,
- * deficits 4 and 0: sends 4 to 0. 3 (4, sees 1 only: l_avg 6) sends
- * nothing; 2 is never sent to.
+ * SID: 1 (8) sees 0 (0) and 3 (4): l_avg = 4, surplus 4, deficits 4 and
+ * 0: sends 4 to 0. 3 (4, sees 1 only: l_avg 6) sends nothing; 2 is never
+ * sent to.
  */
-TEST(sid_plan_faulty_neighbour_skipped)
+TEST_F(faulty_neighbour, sid_skips_it)
 {
-	static const u8 st[4] = { 0, 0, HCUBE_V_FAULTY, 0 };
-	static const u32 ld[4] = { 0, 8, 0, 4 };
-	struct ctx c;
+	struct ctx *c = &self->c;
 
-	ASSERT_EQ(0, ctx_init(&c, 2));
-	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SID));
-	EXPECT_EQ(1, c.plan.ntransfers);
-	EXPECT_EQ(4, ctx_moved(&c, 1, 0));
-	EXPECT_EQ(4, c.plan.after[0]);
-	EXPECT_EQ(4, c.plan.after[1]);
-	EXPECT_EQ(4, c.plan.after[3]);
-	EXPECT_EQ(4, c.plan.stats.messages);
-	ctx_free(&c);
+	ASSERT_EQ(HCUBE_OK, ctx_plan(c, HCUBE_POLICY_SID));
+	EXPECT_EQ(1, c->plan.ntransfers);
+	EXPECT_EQ(4, ctx_moved(c, 1, 0));
+	EXPECT_EQ(4, c->plan.after[0]);
+	EXPECT_EQ(4, c->plan.after[1]);
+	EXPECT_EQ(4, c->plan.after[3]);
+	EXPECT_EQ(4, c->plan.stats.messages);
 }
 
 /*
@@ -162,13 +164,10 @@ TEST(sid_plan_faulty_neighbour_skipped)
  */
 TEST(rid_plan_three_cube)
 {
-	static const u8 st[8] = { 0 };
 	static const u32 ld[8] = { 0, 12, 10, 9, 8, 9, 9, 9 };
 	struct ctx c;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	setup(&c, st, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_RID));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, ld, HCUBE_POLICY_RID));
 	EXPECT_EQ(3, ctx_moved(&c, 1, 0));
 	EXPECT_EQ(2, ctx_moved(&c, 2, 0));
 	EXPECT_EQ(2, ctx_moved(&c, 4, 0));

@@ -340,27 +340,19 @@ TEST(dem_figure1)
 	ctx_free(&c);
 }
 
+/* Q2 with 01 faulty: 00 exchanges only with 10, 11 only with 10. */
 TEST(dem_skips_faulty_neighbour)
 {
+	static const u32 load[4] = { 10, 0, 0, 6 };
+	/* dimension 0: 11 -> 10 3; dimension 1: 00 -> 10 (10 - 3) / 2 = 3 */
+	static const struct xfer want[] = { { 1, "11", "10", 3 }, { 2, "00", "10", 3 } };
 	struct ctx c;
 
-	/* Q2 with 01 faulty: 00 exchanges only with 10, 11 only with 10. */
 	ASSERT_EQ(0, ctx_init(&c, 2));
 	c.state[1] = HCUBE_V_FAULTY;
-	c.load[0] = 10;
-	c.load[2] = 0;
-	c.load[3] = 6;
+	memcpy(c.load, load, sizeof(load));
 	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_DEM));
-	ASSERT_EQ(2, c.plan.ntransfers);
-	/* dimension 0: 11 -> 10 3; dimension 1: 00 -> 10 (10 - 3) / 2 = 3 */
-	EXPECT_EQ(1, c.plan.transfers[0].step);
-	EXPECT_EQ(3, c.plan.transfers[0].from);
-	EXPECT_EQ(2, c.plan.transfers[0].to);
-	EXPECT_EQ(3, c.plan.transfers[0].count);
-	EXPECT_EQ(2, c.plan.transfers[1].step);
-	EXPECT_EQ(0, c.plan.transfers[1].from);
-	EXPECT_EQ(2, c.plan.transfers[1].to);
-	EXPECT_EQ(3, c.plan.transfers[1].count);
+	check_transfers(_metadata, &c.plan, want, 2);
 	EXPECT_EQ(7, c.plan.after[0]);
 	EXPECT_EQ(6, c.plan.after[2]);
 	EXPECT_EQ(3, c.plan.after[3]);

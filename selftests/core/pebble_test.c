@@ -32,48 +32,46 @@ TEST(cluster_dimension)
 	EXPECT_EQ(3, hcube_pebble_cdim(10));
 }
 
-/* TV-7: a 3-cube cluster, DCC 000; the lower address wins the election. */
+/* A vertex state written as a letter: Healthy, Faulty, Offline, Absent. */
+static u8 vstate(char c)
+{
+	return (u8)(strchr("HFOA", c) - "HFOA");
+}
+
+/*
+ * TV-7: a 3-cube cluster, DCC 000; the lower address wins the election.
+ * One election a step, on the states of vertices 0 to 7 (left to right).
+ */
 TEST(election_three_cube)
 {
-	u8 st[8] = { 0 };
+	static const struct {
+		const char *st;
+		int elected;	/* what hcube_pebble_elect() returns */
+		u16 dcc;	/* the controller after it */
+	} step[] = {
+		{ "HHHHHHHH", 1, 0 },		/* the first election: 000 */
+		{ "HHHHHHHH", 0, 0 },		/* nothing changed */
+		{ "FHHHHHHH", 1, 1 },		/* 000 dies: 011, 010 defer to 001 */
+		{ "HHHHHHHH", 0, 1 },		/* 000 recovers: no pre-emption */
+		{ "HOHHHHHH", 1, 0 },		/* 001 dies: the lowest healthy, 000 */
+		{ "FOHHHHHH", 1, 2 },		/* "if 001 is also dead, the new DCC is 010" */
+		{ "FFFFFHFF", 1, 5 },		/* everybody but 101 dead: 101 */
+		{ "FFFFFAFF", 1, NONE },	/* then nobody */
+		{ "FFFFFAFH", 1, 7 },		/* 111 comes up: the only candidate */
+		{ "HFFFFAFH", 0, 7 },		/* then 000 too: 111 keeps the role */
+	};
 	u16 ctrl[1] = { NONE };
+	u32 i, v;
 
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(0, ctrl[0]);
-	EXPECT_EQ(0, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(0, ctrl[0]);
-	/* 000 dies: 011, 010 defer to 001, which wins */
-	st[0] = HCUBE_V_FAULTY;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(1, ctrl[0]);
-	/* 000 recovers: it does not take the role back */
-	st[0] = HCUBE_V_HEALTHY;
-	EXPECT_EQ(0, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(1, ctrl[0]);
-	/* 001 dies: the lowest healthy address, 000, is elected again */
-	st[1] = HCUBE_V_OFFLINE;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(0, ctrl[0]);
-	/* "if 001 is also dead, the new DCC is 010" */
-	st[0] = HCUBE_V_FAULTY;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(2, ctrl[0]);
-	/* everybody but 101 dead: 101; then nobody */
-	memset(st, HCUBE_V_FAULTY, sizeof(st));
-	st[5] = HCUBE_V_HEALTHY;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(5, ctrl[0]);
-	st[5] = HCUBE_V_ABSENT;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(NONE, ctrl[0]);
-	/* 111 comes up: the only candidate */
-	st[7] = HCUBE_V_HEALTHY;
-	EXPECT_EQ(1, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(7, ctrl[0]);
-	/* then 000 too: 111 keeps the role (no pre-emption) */
-	st[0] = HCUBE_V_HEALTHY;
-	EXPECT_EQ(0, hcube_pebble_elect(3, 3, st, ctrl));
-	EXPECT_EQ(7, ctrl[0]);
+	for (i = 0; i < ARRAY_SIZE(step); i++) {
+		u8 st[8];
+
+		for (v = 0; v < 8; v++)
+			st[v] = vstate(step[i].st[v]);
+		EXPECT_EQ(step[i].elected, hcube_pebble_elect(3, 3, st, ctrl))
+			TH_LOG("step %u: %s", i, step[i].st);
+		EXPECT_EQ(step[i].dcc, ctrl[0]) TH_LOG("step %u: %s", i, step[i].st);
+	}
 }
 
 /* Clusters (the 3-cubes of the low dimensions) elect independently. */
@@ -115,9 +113,7 @@ TEST(contention_one_receiver)
 	struct ctx c;
 	u32 v;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, ld, HCUBE_POLICY_PEBBLE));
 	EXPECT_EQ(1, c.plan.stats.contended);
 	EXPECT_EQ(6, c.plan.after[0]);
 	EXPECT_EQ(6, ctx_moved(&c, 1, 0) + ctx_moved(&c, 2, 0) + ctx_moved(&c, 4, 0));
@@ -153,9 +149,7 @@ TEST(empty_pebble)
 	struct ctx c;
 	u32 v;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, ld);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_PEBBLE));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, ld, HCUBE_POLICY_PEBBLE));
 	for (v = 0; v < 8; v++)
 		EXPECT_EQ(6, c.plan.after[v]);
 	EXPECT_EQ(18, c.plan.stats.migrations);

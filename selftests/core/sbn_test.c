@@ -335,65 +335,85 @@ TEST(heuristic_push_formulas)
 }
 
 /*
- * The push example as a plan: SBN(3), p = 0 with 24 jobs, its successor 4
- * with 6, the rest so that TotalJQ = 56 (SysLL 7, MinTh 2, MaxTh 15) and
- * nobody is below MinTh (no walk). p keeps 10, 4 ends with 8 and every
- * other processor gains exactly 2.
+ * The heuristic (Section 4.3) as plans on a healthy SBN(3): each variant
+ * the loads before, the root (the least loaded vertex, the lowest label
+ * first), every vertex's load after, and the messages (with jobs towards
+ * the root, and in all).
  */
-TEST(heuristic_push_plan)
-{
-	static const u32 before[8] = { 24, 4, 5, 4, 6, 4, 5, 4 };
-	static const u32 after[8] = { 10, 6, 7, 6, 8, 6, 7, 6 };
+FIXTURE(heur) {
 	struct ctx c;
-	u32 v;
+};
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, before);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
-	for (v = 0; v < 8; v++)
-		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
-	/* 1 message to 4, 2 from 4, 2 from each of 6 and 2; no job upwards */
-	EXPECT_EQ(0, c.plan.stats.job_messages);
-	EXPECT_EQ(7, c.plan.stats.messages);
-	ctx_free(&c);
-}
+FIXTURE_VARIANT(heur) {
+	u32 before[8], root, after[8];
+	u32 job_messages, messages;
+};
 
 /*
- * The heuristic walk (Fig. 7 read with policy P4 of Section 4.4: a
- * visited vertex estimates SysLL as the ceiling of the average queue on
- * its path from the root, returns floor(QLen/2) if above it, forwards
- * otherwise).
- * SBN(3), initiator 0 (QLen 0 < MinTh 2, TotalJQ 18): 4 (QLen 0, estimate
- * 0) forwards; 6 (9, path 0 0 9: estimate 3) returns 4; 2 (1, estimate 1)
+ * The push example: p = 0 with 24 jobs, its successor 4 with 6, the rest
+ * so that TotalJQ = 56 (SysLL 7, MinTh 2, MaxTh 15) and nobody is below
+ * MinTh (no walk). p keeps 10, 4 ends with 8 and every other processor
+ * gains exactly 2: 1 message to 4, 2 from 4, 2 from each of 6 and 2; no
+ * job upwards.
+ */
+FIXTURE_VARIANT_ADD(heur, push) {
+	.before = { 24, 4, 5, 4, 6, 4, 5, 4 },
+	.root = 1,
+	.after = { 10, 6, 7, 6, 8, 6, 7, 6 },
+	.job_messages = 0,
+	.messages = 7,
+};
+
+/*
+ * The walk (Fig. 7 read with policy P4 of Section 4.4: a visited vertex
+ * estimates SysLL as the ceiling of the average queue on its path from
+ * the root, returns floor(QLen/2) if above it, forwards otherwise).
+ * Initiator 0 (QLen 0 < MinTh 2, TotalJQ 18): 4 (QLen 0, estimate 0)
+ * forwards; 6 (9, path 0 0 9: estimate 3) returns 4; 2 (1, estimate 1)
  * forwards to 3 and 1 (0), where the branch ends; 4 got jobs, so it passes
  * half of its 4 up. 7 and 5 are never visited. Then the most loaded, 6
- * with 5, is not above MaxTh 5: no push.
+ * with 5, is not above MaxTh 5: no push. 5 vertices visited, 2 messages
+ * with jobs towards the root.
  */
-TEST(heuristic_walk_plan)
+FIXTURE_VARIANT_ADD(heur, walk) {
+	.before = { 0, 0, 1, 0, 0, 4, 9, 4 },
+	.root = 0,
+	.after = { 2, 0, 1, 0, 2, 4, 5, 4 },
+	.job_messages = 2,
+	.messages = 7,
+};
+
+/* The walk stops at the first overloaded vertex: 4 returns half. */
+FIXTURE_VARIANT_ADD(heur, walk_stops) {
+	.before = { 0, 3, 3, 3, 10, 3, 3, 3 },
+	.root = 0,
+	.after = { 5, 3, 3, 3, 5, 3, 3, 3 },
+	.job_messages = 1,
+	.messages = 2,
+};
+
+FIXTURE_SETUP(heur)
 {
-	static const u32 before[8] = { 0, 0, 1, 0, 0, 4, 9, 4 };
-	static const u32 after[8] = { 2, 0, 1, 0, 2, 4, 5, 4 };
-	struct ctx c;
+	ASSERT_EQ(0, ctx_init(&self->c, 3));
+	ctx_healthy(&self->c, variant->before);
+}
+
+FIXTURE_TEARDOWN(heur)
+{
+	ctx_free(&self->c);
+}
+
+TEST_F(heur, plan)
+{
+	const struct hcube_plan *p = &self->c.plan;
 	u32 v;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, before);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
-	EXPECT_EQ(0, c.plan.root);
+	ASSERT_EQ(HCUBE_OK, ctx_plan(&self->c, HCUBE_POLICY_SBN_HEUR));
+	EXPECT_EQ(variant->root, p->root);
 	for (v = 0; v < 8; v++)
-		EXPECT_EQ(after[v], c.plan.after[v]) TH_LOG("vertex %u", v);
-	/* 5 vertices visited, 2 messages with jobs towards the root */
-	EXPECT_EQ(2, c.plan.stats.job_messages);
-	EXPECT_EQ(7, c.plan.stats.messages);
-
-	/* the walk stops at the first overloaded vertex: 4 returns half */
-	memcpy(c.load, (u32[8]){ 0, 3, 3, 3, 10, 3, 3, 3 }, sizeof(before));
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN_HEUR));
-	EXPECT_EQ(5, c.plan.after[0]);
-	EXPECT_EQ(5, c.plan.after[4]);
-	EXPECT_EQ(1, c.plan.stats.job_messages);
-	EXPECT_EQ(2, c.plan.stats.messages);
-	ctx_free(&c);
+		EXPECT_EQ(variant->after[v], p->after[v]) TH_LOG("vertex %u", v);
+	EXPECT_EQ(variant->job_messages, p->stats.job_messages);
+	EXPECT_EQ(variant->messages, p->stats.messages);
 }
 
 /*
@@ -407,9 +427,7 @@ TEST(basic_early_transfer)
 	struct ctx c;
 	u32 i, first = 0;
 
-	ASSERT_EQ(0, ctx_init(&c, 3));
-	ctx_healthy(&c, before);
-	ASSERT_EQ(HCUBE_OK, ctx_plan(&c, HCUBE_POLICY_SBN));
+	ASSERT_EQ(HCUBE_OK, ctx_plan_healthy(&c, 3, before, HCUBE_POLICY_SBN));
 	EXPECT_EQ(0, c.plan.root);
 	for (i = 0; i < c.plan.ntransfers; i++) {
 		const struct hcube_transfer *x = &c.plan.transfers[i];

@@ -301,12 +301,32 @@ else
 fi
 
 # The experiment driver against hcube-sim on the same instances.
+# exp_run NAME P ARGS...: hcube-mpi-exp on P ranks, into $tmp/NAME.csv and .err
+exp_run() {
+	local name=$1 p=$2
+	shift 2
+	timeout 300 "${MPIRUN[@]}" -np "$p" "$OUT/hcube-mpi-exp" "$@" \
+		>"$tmp/$name.csv" 2>"$tmp/$name.err"
+}
+# exp_check NAME TEXT ARGS...: ok TEXT when the Python on stdin, given
+# $tmp/NAME.csv and ARGS, passes; else not ok, with the driver's output
+exp_check() {
+	local name=$1 text=$2
+	shift 2
+	if python3 - "$tmp/$name.csv" "$@"; then
+		ok "$text"
+	else
+		not_ok "${text%%:*}"
+		sed 's/^/# /' "$tmp/$name.csv" "$tmp/$name.err" | head -20
+	fi
+}
 if [ -n "$SIM" ] && [ -x "$SIM" ]; then
 	"$SIM" sbn --procs 4 --runs 1 --policy nobal,sbn --quiet --out "$tmp/sbn" \
 		--jobs-out "$tmp/jobs"
-	timeout 300 "${MPIRUN[@]}" -np 4 "$OUT/hcube-mpi-exp" sbn --jobs "$tmp/jobs" \
-		--scenario light --runs 1 --policy none,dem,sbn >"$tmp/exp.csv" 2>"$tmp/exp.err"
-	if python3 - "$tmp/exp.csv" "$tmp/sbn/sbn.csv" <<'PY'
+	exp_run exp 4 sbn --jobs "$tmp/jobs" --scenario light --runs 1 \
+		--policy none,dem,sbn
+	exp_check exp "hcube-mpi-exp sbn: no balancing reproduces hcube-sim's run exactly; DEM and SBN run every job once" \
+		"$tmp/sbn/sbn.csv" <<'PY'
 import csv, sys
 mpi = {r["policy"]: r for r in csv.DictReader(open(sys.argv[1]))}
 sim = {(r["scenario"], r["policy"]): r for r in csv.DictReader(open(sys.argv[2]))}
@@ -318,18 +338,12 @@ for p in ("dem", "sbn"):
     assert r["executed"] == r["jobs"] and int(r["operations"]) > 0, r
     assert int(r["jobs_transferred"]) > 0 and int(r["messages"]) > 0, r
 PY
-	then
-		ok "hcube-mpi-exp sbn: no balancing reproduces hcube-sim's run exactly; DEM and SBN run every job once"
-	else
-		not_ok "hcube-mpi-exp sbn"
-		sed 's/^/# /' "$tmp/exp.csv" "$tmp/exp.err" | head -20
-	fi
 	"$SIM" run --dim 3 --faults 2 --runs 2 --policy none --instance-out "$tmp/inst" \
 		--csv >"$tmp/sim0.csv"
-	timeout 300 "${MPIRUN[@]}" -np 8 "$OUT/hcube-mpi-exp" p000 --instances "$tmp/inst" \
-		--dim 3 --faults 2 --runs 2 --policy none,mcwa,dem >"$tmp/exp0.csv" \
-		2>"$tmp/exp0.err"
-	if python3 - "$tmp/exp0.csv" "$tmp/sim0.csv" "$tmp/exp0.err" <<'PY'
+	exp_run exp0 8 p000 --instances "$tmp/inst" --dim 3 --faults 2 --runs 2 \
+		--policy none,mcwa,dem
+	exp_check exp0 "hcube-mpi-exp p000: no balancing reproduces hcube-sim's makespan; MCWA and DEM run every task once, faster" \
+		"$tmp/sim0.csv" "$tmp/exp0.err" <<'PY'
 import csv, sys
 mpi = list(csv.DictReader(open(sys.argv[1])))
 sim = {r["run"]: r for r in csv.DictReader(open(sys.argv[2]))}
@@ -343,12 +357,6 @@ for r in mpi:
     if r["policy"] != "none":
         assert int(r["rounds"]) > 0 and float(r["speedup"]) > 1, r
 PY
-	then
-		ok "hcube-mpi-exp p000: no balancing reproduces hcube-sim's makespan; MCWA and DEM run every task once, faster"
-	else
-		not_ok "hcube-mpi-exp p000"
-		sed 's/^/# /' "$tmp/exp0.csv" "$tmp/exp0.err" | head -20
-	fi
 fi
 t5=$(date +%s)
 

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -141,24 +140,6 @@ static void run_all(struct grid *g)
 		if (!WIFEXITED(st) || WEXITSTATUS(st))
 			sim_die("experiment: worker %u failed (status %d)", w, st);
 	}
-}
-
-static FILE *out_file(const struct grid *g, const char *name)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", g->out, name);
-	f = fopen(path, "w");
-	if (!f)
-		sim_die("%s: %s", path, strerror(errno));
-	return f;
-}
-
-static void close_file(FILE *f)
-{
-	if (ferror(f) || fclose(f))
-		sim_die("write error: %s", strerror(errno));
 }
 
 /* Aggregates of one grid point and policy. */
@@ -331,7 +312,8 @@ static void write_summary(struct grid *g)
 {
 	double *tmp = malloc(g->runs * sizeof(double));
 	double *tmp2 = malloc(g->runs * sizeof(double));
-	FILE *sum = out_file(g, "summary.csv"), *md = out_file(g, "tables.md");
+	FILE *sum = sim_create(g->out, "summary.csv");
+	FILE *md = sim_create(g->out, "tables.md");
 	u32 di, pi;
 	int k;
 
@@ -344,13 +326,9 @@ static void write_summary(struct grid *g)
 	      "efficiency_mean,diff_vs_dem_mean,diff_vs_dem_ci95,aapc_units_mean,bad_runs\n", sum);
 	for (di = 0; di < g->ndims; di++) {
 		u32 n = g->dims[di];
-		char name[64];
-		FILE *sp, *mg;
+		FILE *sp = sim_create(g->out, "speedup_n%u.dat", n);
+		FILE *mg = sim_create(g->out, "migrations_n%u.dat", n);
 
-		snprintf(name, sizeof(name), "speedup_n%u.dat", n);
-		sp = out_file(g, name);
-		snprintf(name, sizeof(name), "migrations_n%u.dat", n);
-		mg = out_file(g, name);
 		fprintf(sp, "# %u-cube, %u runs per point: faults, ideal mean ci95, then "
 			"per policy (mcwa dem rid mcwa-opt cwa) speedup mean ci95; ? = not run\n",
 			n, g->runs);
@@ -503,18 +481,18 @@ static void write_summary(struct grid *g)
 			}
 		}
 		core_tables(g, md, di, tmp, tmp2);
-		close_file(sp);
-		close_file(mg);
+		sim_close(sp);
+		sim_close(mg);
 	}
-	close_file(sum);
-	close_file(md);
+	sim_close(sum);
+	sim_close(md);
 	free(tmp);
 	free(tmp2);
 }
 
 static u32 write_runs(const struct grid *g)
 {
-	FILE *f = out_file(g, "runs.csv");
+	FILE *f = sim_create(g->out, "runs.csv");
 	u32 idx, bad = 0;
 	int pol;
 
@@ -540,7 +518,7 @@ static u32 write_runs(const struct grid *g)
 			}
 		}
 	}
-	close_file(f);
+	sim_close(f);
 	return bad;
 }
 
@@ -654,8 +632,7 @@ int cmd_experiment(int argc, char **argv)
 				g.dims[i], most);
 		g.njobs += npoints(&g, i) * g.runs;
 	}
-	if (mkdir(g.out, 0777) && errno != EEXIST)
-		sim_die("%s: %s", g.out, strerror(errno));
+	sim_mkdir(g.out);
 
 	g.res = mmap(NULL, g.njobs * sizeof(*g.res), PROT_READ | PROT_WRITE,
 		     MAP_SHARED | MAP_ANONYMOUS, -1, 0);

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sim.h"
 #include "json.h"
 
@@ -95,13 +94,24 @@ u32 sim_parse_policies(const char *s)
 
 void sim_params_default(struct sim_params *p)
 {
-	memset(p, 0, sizeof(*p));
-	p->tasks_per_node = SIM_DEFAULT_TASKS;
-	p->alpha = SIM_DEFAULT_ALPHA;
-	p->mig_cost = SIM_DEFAULT_MIG;
-	p->msg_cost = SIM_DEFAULT_MSG;
-	p->seed = SIM_DEFAULT_SEED;
-	p->redist = SIM_REDIST_EVEN;
+	*p = (struct sim_params){
+		.tasks_per_node = SIM_DEFAULT_TASKS,
+		.alpha = SIM_DEFAULT_ALPHA,
+		.mig_cost = SIM_DEFAULT_MIG,
+		.msg_cost = SIM_DEFAULT_MSG,
+		.seed = SIM_DEFAULT_SEED,
+		.redist = SIM_REDIST_EVEN,
+	};
+}
+
+/* @arg, one of the words @a and @b: false for @a, true for @b; else dies. */
+static bool either(const char *what, const char *arg, const char *a, const char *b)
+{
+	if (!strcmp(arg, a))
+		return false;
+	if (!strcmp(arg, b))
+		return true;
+	sim_die("%s: '%s' is not %s or %s", what, arg, a, b);
 }
 
 /* Common options of run and experiment; returns false if @c is not one. */
@@ -126,31 +136,19 @@ bool sim_model_option(struct sim_params *p, int c, const char *arg)
 		p->seed = sim_parse_uint("--seed", arg, ~0ULL);
 		return true;
 	case 'R':
-		if (!strcmp(arg, "even"))
-			p->redist = SIM_REDIST_EVEN;
-		else if (!strcmp(arg, "nearest"))
-			p->redist = SIM_REDIST_NEAREST;
-		else
-			sim_die("--redistribute: '%s' is not even or nearest", arg);
+		p->redist = either("--redistribute", arg, "even", "nearest") ?
+			    SIM_REDIST_NEAREST : SIM_REDIST_EVEN;
 		return true;
 	case 'G':
-		if (!strcmp(arg, "both"))
-			p->mig_charge = SIM_CHARGE_BOTH;
-		else if (!strcmp(arg, "sender"))
-			p->mig_charge = SIM_CHARGE_SENDER;
-		else
-			sim_die("--mig-charge: '%s' is not both or sender", arg);
+		p->mig_charge = either("--mig-charge", arg, "both", "sender") ?
+				SIM_CHARGE_SENDER : SIM_CHARGE_BOTH;
 		return true;
 	case 'K':
 		p->fixed_threshold = (u32)sim_parse_uint("--fixed-threshold", arg, 1000000);
 		return true;
 	case 'C':
-		if (!strcmp(arg, "nodes"))
-			p->round_cost = SIM_COST_NODES;
-		else if (!strcmp(arg, "global"))
-			p->round_cost = SIM_COST_GLOBAL;
-		else
-			sim_die("--round-cost: '%s' is not nodes or global", arg);
+		p->round_cost = either("--round-cost", arg, "nodes", "global") ?
+				SIM_COST_GLOBAL : SIM_COST_NODES;
 		return true;
 	}
 	return false;
@@ -297,19 +295,11 @@ static void print_json(struct json *j, const struct sim_params *p,
 static void write_instance(const struct sim_model *m, const struct sim_params *p,
 			   const char *dir)
 {
-	char path[4096];
-	FILE *f;
+	FILE *f = sim_create(dir, "instance-%u-%u-%u.txt", p->dim, p->nfaults,
+			     p->run);
 
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		sim_die("%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/instance-%u-%u-%u.txt", dir, p->dim,
-		 p->nfaults, p->run);
-	f = fopen(path, "w");
-	if (!f)
-		sim_die("%s: %s", path, strerror(errno));
 	sim_model_dump(m, f);
-	if (ferror(f) || fclose(f))
-		sim_die("write error: %s", strerror(errno));
+	sim_close(f);
 }
 
 int cmd_run(int argc, char **argv)

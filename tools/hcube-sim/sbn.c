@@ -21,13 +21,11 @@
  * paper's: messages, jobs transferred (each hop counted), the range of
  * busy (equivalently idle) time over the processors, completion time.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "sim.h"
 #include "sbn_paper.h"
 
@@ -779,24 +777,15 @@ static void run_one(struct sim *s, int alg, uint64_t seed)
  */
 static void dump_jobs(const struct sim *s, const char *dir, u32 run)
 {
-	char path[4096];
-	FILE *f;
+	FILE *f = sim_create(dir, "jobs-%s-%u-%u.txt", s->sc->name, s->P, run);
 	u32 i;
 
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		sim_die("%s: %s", dir, strerror(errno));
-	snprintf(path, sizeof(path), "%s/jobs-%s-%u-%u.txt", dir, s->sc->name,
-		 s->P, run);
-	f = fopen(path, "w");
-	if (!f)
-		sim_die("%s: %s", path, strerror(errno));
 	fprintf(f, "# hcube-sim sbn: scenario %s, P %u, run %u, cycle %.17g s\n",
 		s->sc->name, s->P, run, s->sc->cycle);
 	for (i = 0; i < s->njobs; i++)
 		fprintf(f, "%u %u %.17g\n", s->jobs[i].cycle, s->jobs[i].home,
 			s->jobs[i].time);
-	if (ferror(f) || fclose(f))
-		sim_die("write error: %s", strerror(errno));
+	sim_close(f);
 }
 
 /* ---- the command ---- */
@@ -1066,15 +1055,8 @@ int cmd_sbn(int argc, char **argv)
 	}
 
 	if (g.out) {
-		char path[4096];
-		FILE *f;
+		FILE *f = sim_create(g.out, "sbn.csv");
 
-		if (mkdir(g.out, 0777) && errno != EEXIST)
-			sim_die("%s: %s", g.out, strerror(errno));
-		snprintf(path, sizeof(path), "%s/sbn.csv", g.out);
-		f = fopen(path, "w");
-		if (!f)
-			sim_die("%s: %s", path, strerror(errno));
 		fprintf(f, "scenario,procs,policy,run,messages,jobs_transferred,idle_range,"
 			"completion,operations,aapc_units,jobs,executed,max_moves,work,bad\n");
 		for (si = 0; si < g.nscen; si++)
@@ -1092,15 +1074,10 @@ int cmd_sbn(int argc, char **argv)
 							(unsigned long long)o->gather_units, o->njobs,
 							o->executed, o->max_moves, o->work, o->bad);
 					}
-		if (ferror(f) || fclose(f))
-			sim_die("write error: %s", strerror(errno));
-		snprintf(path, sizeof(path), "%s/sbn.md", g.out);
-		f = fopen(path, "w");
-		if (!f)
-			sim_die("%s: %s", path, strerror(errno));
+		sim_close(f);
+		f = sim_create(g.out, "sbn.md");
 		print_tables(f, &g, res);
-		if (ferror(f) || fclose(f))
-			sim_die("write error: %s", strerror(errno));
+		sim_close(f);
 	}
 	if (!g.quiet)
 		print_tables(stdout, &g, res);

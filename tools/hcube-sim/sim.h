@@ -23,6 +23,16 @@ size_t sim_parse_list(const char *what, const char *s, unsigned long long max,
 unsigned long long sim_parse_uint(const char *what, const char *s,
 				  unsigned long long max);
 
+/*
+ * The files the commands write: sim_mkdir() makes @dir unless it exists;
+ * sim_create() opens @dir/<@fmt, ...> for writing (making @dir first if need
+ * be); sim_close() closes it. Each dies naming what failed.
+ */
+void sim_mkdir(const char *dir);
+FILE *sim_create(const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sim_close(FILE *f);
+
 struct option;
 
 /*

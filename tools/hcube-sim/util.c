@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hcube-sim: the helpers every command uses (errors, number lists, labels,
- * the core's memory). They call nothing of the commands.
+ * the files it writes, the core's memory). They call nothing of the commands.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include "sim.h"
 
 void sim_die(const char *fmt, ...)
@@ -21,6 +22,38 @@ void sim_die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(SIM_EXIT_USAGE);
+}
+
+void sim_mkdir(const char *dir)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		sim_die("%s: %s", dir, strerror(errno));
+}
+
+FILE *sim_create(const char *dir, const char *fmt, ...)
+{
+	char path[4096];
+	va_list ap;
+	size_t n;
+	FILE *f;
+
+	sim_mkdir(dir);
+	n = (size_t)snprintf(path, sizeof(path), "%s/", dir);
+	if (n < sizeof(path)) {
+		va_start(ap, fmt);
+		vsnprintf(path + n, sizeof(path) - n, fmt, ap);
+		va_end(ap);
+	}
+	f = fopen(path, "w");
+	if (!f)
+		sim_die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+void sim_close(FILE *f)
+{
+	if (ferror(f) || fclose(f))
+		sim_die("write error: %s", strerror(errno));
 }
 
 unsigned long long sim_parse_uint(const char *what, const char *s,
