@@ -41,19 +41,13 @@ void hcube_report_release(struct hcube_report *r)
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 {
 	hcube_report_release(r);
+	/* every field but the task lists, which nfailures and nchanged empty */
+	memset(r, 0, offsetof(struct hcube_report, failures));
 	r->policy = hc->cfg.policy;
 	r->trigger = HCUBE_REASON_ADMIN;
-	r->dry_run = false;
 	r->before = hc->m.before;
 	r->planned = hc->m.planned;
 	r->after = hc->m.after;
-	r->plan = NULL;
-	r->moved = 0;
-	r->failed = 0;
-	r->exited = 0;
-	r->evacuated = 0;
-	r->changed_count = 0;
-	r->duration_ns = 0;
 }
 
 /*
