@@ -121,25 +121,25 @@ fi
 # --- module list (in load order) ------------------------------------------
 declare -a mods=()
 declare -A seen=()
-for m in "${ROOT_MODULES[@]}"; do
-	deps=$(modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" 2>&1) ||
-		die "modprobe -S $kver --show-depends $m: $deps"
+# add_deps: the modules of modprobe's --show-depends output on stdin, once each
+add_deps() {
+	local kind path
 	while read -r kind path _; do
 		# "builtin NAME" lines need nothing; "insmod PATH [params]" do.
 		[ "$kind" = insmod ] || continue
 		[ -n "${seen[$path]:-}" ] && continue
 		seen[$path]=1
 		mods+=("$path")
-	done <<<"$deps"
+	done
+}
+for m in "${ROOT_MODULES[@]}"; do
+	deps=$(modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" 2>&1) ||
+		die "modprobe -S $kver --show-depends $m: $deps"
+	add_deps <<<"$deps"
 done
 for m in "${OPTIONAL_MODULES[@]}"; do
 	deps=$(modprobe ${basedir:+-d "$basedir"} -S "$kver" --show-depends "$m" 2>/dev/null) || continue
-	while read -r kind path _; do
-		[ "$kind" = insmod ] || continue
-		[ -n "${seen[$path]:-}" ] && continue
-		seen[$path]=1
-		mods+=("$path")
-	done <<<"$deps"
+	add_deps <<<"$deps"
 done
 
 # --- cache check -------------------------------------------------------------

@@ -160,26 +160,6 @@ static int is_faulty(struct hnl *h, int cpu)
 }
 
 /*
- * Wait until the module counted @n records in all, then let it apply what
- * they asked for: a CONFIG_SET that changes nothing first applies the
- * marks machine checks asked for (as every command that moves tasks does).
- */
-static int settle(struct hnl *h, uint64_t n)
-{
-	uint64_t s[HCUBE_S_A_MAX + 1];
-	int i;
-
-	for (i = 0; i < 500; i++) {
-		if (hc_stats(h, s))
-			return -1;
-		if (s[HCUBE_S_A_MCE_RECORDS] >= n)
-			return mce_config(h, -1, -1, -1);
-		usleep(20000);
-	}
-	return -1;
-}
-
-/*
  * Wait until the module counted @n records in all. The kernel holds about
  * 30 records between mce_log() and the decode chain (and drops more,
  * "MCE records pool full!"): a storm waits for them now and then.
@@ -197,6 +177,16 @@ static int wait_records(struct hnl *h, uint64_t n)
 		usleep(20000);
 	}
 	return -1;
+}
+
+/*
+ * Wait until the module counted @n records in all, then let it apply what
+ * they asked for: a CONFIG_SET that changes nothing first applies the
+ * marks machine checks asked for (as every command that moves tasks does).
+ */
+static int settle(struct hnl *h, uint64_t n)
+{
+	return wait_records(h, n) ?: mce_config(h, -1, -1, -1);
 }
 
 /* The records count once it stopped changing for half a second. */
