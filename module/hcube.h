@@ -106,6 +106,7 @@ struct hcube_task {
 		unsigned long flags;	/* HCUBE_TF_* bits */
 		u32 epoch;		/* its vertex's offline count when masked */
 		u16 vertex;
+		u32 walk;		/* the last walk that looked at it */
 		u8 state;		/* enum hcube_task_state */
 		bool remask_pending;	/* our last mask change failed: retry */
 	} ____cacheline_aligned;
@@ -212,6 +213,8 @@ struct hcube_ntf {
 
 struct hcube_batch {
 	u32 n;
+	u32 verifies;		/* so far: a walk whose next task one moved restarts */
+	u32 walks;		/* the last walk's id (struct hcube_walk) */
 	bool cpus_locked;	/* the CPU hotplug lock, held for the batch */
 	bool verifying;		/* hcube_moves_flush() at work */
 	struct hcube_task *t[HCUBE_BATCH];
@@ -394,6 +397,40 @@ void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
 void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
 int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v);
+/*
+ * A walk over a vertex's tasks that moves or remasks them: a move may
+ * verify a full batch first, and the verification may move any task of
+ * it, the walk's next one among them; the walk then starts again from
+ * its list's head, passing over the tasks it has looked at.
+ */
+struct hcube_walk {
+	u32 id, verifies;
+};
+
+static inline void hcube_walk_start(struct hcube *hc, struct hcube_walk *w)
+{
+	w->id = ++hc->batch.walks;
+	w->verifies = hc->batch.verifies;
+}
+
+/* True when the walk looked at @t already; else it is looked at now. */
+static inline bool hcube_walk_seen(struct hcube_walk *w, struct hcube_task *t)
+{
+	if (t->walk == w->id)
+		return true;
+	t->walk = w->id;
+	return false;
+}
+
+/* True when a verification ran since the walk last asked: start again. */
+static inline bool hcube_walk_again(struct hcube *hc, struct hcube_walk *w)
+{
+	if (hc->batch.verifies == w->verifies)
+		return false;
+	w->verifies = hc->batch.verifies;
+	return true;
+}
+
 int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r);
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
@@ -406,7 +443,6 @@ void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
 int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask);
 int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
-int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 void hcube_tasks_release_all(struct hcube *hc);
 void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 		       int error);
@@ -529,6 +565,7 @@ struct hcube_whose {
 	size_t size;
 };
 
+int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 void hcube_mask_read(struct task_struct *p, struct cpumask *dst);
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w);
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);

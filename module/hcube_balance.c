@@ -77,6 +77,7 @@ static void hcube_report_failure(struct hcube *hc, struct hcube_report *r,
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 {
 	u32 *load = hc->m.load, *out = hc->m.scratch;
+	struct hcube_walk walk;
 	u32 i, w, moved = 0;
 
 	for (i = 0; i < hc->nv; i++)
@@ -94,6 +95,8 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 			continue;
 		}
 		w = 0;
+		hcube_walk_start(hc, &walk);
+again:
 		list_for_each_entry_safe(t, tmp, &v->tasks, vnode) {
 			int err;
 
@@ -101,6 +104,8 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 				w++;
 			if (w == hc->nv)
 				break;
+			if (hcube_walk_seen(&walk, t))
+				continue;
 			err = hcube_task_move(hc, t, w, r);
 			cond_resched();
 			if (err == -EXDEV) {
@@ -110,15 +115,15 @@ u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r)
 					load[t->vertex]++;
 					moved++;
 				}
-				continue;
-			}
-			if (err) {
+			} else if (err) {
 				hcube_report_failure(hc, r, t, err);
-				continue;
+			} else {
+				out[w]--;
+				load[w]++;
+				moved++;
 			}
-			out[w]--;
-			load[w]++;
-			moved++;
+			if (hcube_walk_again(hc, &walk))
+				goto again;
 		}
 	}
 	hc->cnt.evacuations += moved;
@@ -131,22 +136,30 @@ static u32 hcube_apply_route(struct hcube *hc, struct hcube_report *r,
 			     const struct hcube_route *rt)
 {
 	struct hcube_task *t, *tmp;
+	struct hcube_walk walk;
 	u32 done = 0;
 
+	hcube_walk_start(hc, &walk);
+again:
 	list_for_each_entry_safe(t, tmp, &hc->v[rt->from].tasks, vnode) {
 		int err;
 
 		if (done == rt->count)
 			break;
+		if (hcube_walk_seen(&walk, t))
+			continue;
 		err = hcube_task_move(hc, t, rt->to, r);
-		if (err == -EXDEV)
-			continue;	/* its cpuset: another task goes instead */
-		if (err == -EAGAIN || err == -EPERM)
-			continue;	/* changed, or let go: another goes instead */
-		if (err)
-			hcube_report_failure(hc, r, t, err);
-		else
+		cond_resched();
+		/*
+		 * -EXDEV (its cpuset), -EAGAIN (changed, or moved by a
+		 * verification), -EPERM (let go): another task goes instead
+		 */
+		if (!err)
 			done++;
+		else if (err != -EXDEV && err != -EAGAIN && err != -EPERM)
+			hcube_report_failure(hc, r, t, err);
+		if (hcube_walk_again(hc, &walk))
+			goto again;
 	}
 	return done;
 }
@@ -338,6 +351,7 @@ done:
 static void hcube_remask_dirty(struct hcube *hc)
 {
 	struct hcube_task *t, *tmp;
+	struct hcube_walk walk;
 	u32 i, failed = 0;
 
 	for (i = 0; i < hc->nv; i++) {
@@ -346,10 +360,16 @@ static void hcube_remask_dirty(struct hcube *hc)
 		hc->v[i].dirty = false;
 		if (hc->v[i].state != HCUBE_VERTEX_HEALTHY)
 			continue;
+		hcube_walk_start(hc, &walk);
+again:
 		list_for_each_entry_safe(t, tmp, &hc->v[i].tasks, vnode) {
+			if (hcube_walk_seen(&walk, t))
+				continue;
 			if (hcube_task_remask(hc, t, NULL))
 				failed++;
 			cond_resched();
+			if (hcube_walk_again(hc, &walk))
+				goto again;
 		}
 	}
 	if (failed && !hc->stopping)

@@ -14,6 +14,31 @@
 #include "hcube.h"
 
 /**
+ * hcube_mask_vertex() - the vertex whose CPU group holds all of @mask
+ * @hc: the cube, locked or not (reads hcube.cpu_vertex only)
+ * @mask: a mask
+ *
+ * A mask hcube gives is within one vertex: a task whose mask is not
+ * cannot carry one. Stops at the first CPU of another vertex.
+ * Return: the vertex, or -1.
+ */
+int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
+{
+	unsigned int cpu = cpumask_first(mask);
+	u16 v;
+
+	if (cpu >= nr_cpu_ids)
+		return -1;
+	v = READ_ONCE(hc->cpu_vertex[cpu]);
+	if (v == HCUBE_NO_VERTEX)
+		return -1;
+	for_each_cpu(cpu, mask)
+		if (READ_ONCE(hc->cpu_vertex[cpu]) != v)
+			return -1;
+	return v;
+}
+
+/**
  * hcube_mask_read() - a task's mask, read as the scheduler writes it
  * @p: the task
  * @dst: its mask, copied under its pi_lock

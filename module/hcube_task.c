@@ -235,31 +235,6 @@ int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed)
 	return best;
 }
 
-/**
- * hcube_mask_vertex() - the vertex whose CPU group holds all of @mask
- * @hc: the cube, locked or not (reads hcube.cpu_vertex only)
- * @mask: a mask
- *
- * A mask hcube gives is within one vertex: a task whose mask is not
- * cannot carry one. Stops at the first CPU of another vertex.
- * Return: the vertex, or -1.
- */
-int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
-{
-	unsigned int cpu = cpumask_first(mask);
-	u16 v;
-
-	if (cpu >= nr_cpu_ids)
-		return -1;
-	v = READ_ONCE(hc->cpu_vertex[cpu]);
-	if (v == HCUBE_NO_VERTEX)
-		return -1;
-	for_each_cpu(cpu, mask)
-		if (READ_ONCE(hc->cpu_vertex[cpu]) != v)
-			return -1;
-	return v;
-}
-
 /*
  * Set a mask outside a batch, with the CPU hotplug lock held for reading
  * (see hcube_batch_set()).
@@ -274,7 +249,23 @@ int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
 	return err;
 }
 
-static void hcube_batch_unlock_cpus(struct hcube *hc);
+/*
+ * Batches. A mask is set with the CPU hotplug lock held for reading: on
+ * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
+ * deactivation of the CPUs of its new mask can leave the task on a CPU
+ * outside the mask with no migration pending (the stopper completes the
+ * request, then __migrate_task() gives up on the inactive destination),
+ * and on PREEMPT_RT its next migrate_enable() warns in affine_move_task().
+ * A batch holds the lock over at most HCUBE_BATCH changes, so hotplug
+ * waits for at most that many; it is dropped to read a cpuset.
+ */
+static void hcube_batch_unlock_cpus(struct hcube *hc)
+{
+	if (hc->batch.cpus_locked) {
+		cpus_read_unlock();
+		hc->batch.cpus_locked = false;
+	}
+}
 
 /* Whose is @t's mask now? Under hcube.lock. */
 static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
@@ -326,24 +317,6 @@ void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 	get_task_comm(rt->comm, t->task);
 }
 
-/*
- * Batches. A mask is set with the CPU hotplug lock held for reading: on
- * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
- * deactivation of the CPUs of its new mask can leave the task on a CPU
- * outside the mask with no migration pending (the stopper completes the
- * request, then __migrate_task() gives up on the inactive destination),
- * and on PREEMPT_RT its next migrate_enable() warns in affine_move_task().
- * A batch holds the lock over at most HCUBE_BATCH changes, so hotplug
- * waits for at most that many; it is dropped to read a cpuset.
- */
-static void hcube_batch_unlock_cpus(struct hcube *hc)
-{
-	if (hc->batch.cpus_locked) {
-		cpus_read_unlock();
-		hc->batch.cpus_locked = false;
-	}
-}
-
 /* What @p's cpuset allows, outside the hotplug lock when it must be read. */
 static const struct cpumask *hcube_allowed(struct hcube *hc, struct task_struct *p,
 					   struct cgroup_subsys_state **css)
@@ -368,6 +341,26 @@ static void hcube_batch_room(struct hcube *hc)
 }
 
 /*
+ * The same before looking at the active task @t: the verification may move
+ * or let go any task of the batch, @t among them. True when @t is no longer
+ * where it was (it may be freed then: not to be touched).
+ */
+static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
+{
+	u32 v = t->vertex;
+	bool gone;
+
+	if (hc->batch.n < HCUBE_BATCH || hc->batch.verifying)
+		return false;
+	refcount_inc(&t->ref);
+	hcube_batch_verify(hc);
+	gone = t->state != HCUBE_TASK_ACTIVE || t->vertex != v ||
+	       !test_bit(HCUBE_TF_LINKED, &t->flags);
+	hcube_task_put(t);
+	return gone;
+}
+
+/*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
  * within the current batch, which has room (hcube_batch_room()). The
  * cpuset it was checked against is @css.
@@ -389,8 +382,8 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 	cpumask_copy(hcube_task_given(t), mask);
 	t->epoch = epoch;
 	t->remask_pending = false;
-	if (!test_and_set_bit(HCUBE_TF_MOVED, &t->flags) &&
-	    !WARN_ON_ONCE(b->n == HCUBE_BATCH)) {
+	if (!WARN_ON_ONCE(b->n == HCUBE_BATCH) &&
+	    !test_and_set_bit(HCUBE_TF_MOVED, &t->flags)) {
 		refcount_inc(&t->ref);
 		b->t[b->n] = t;
 		b->css[b->n++] = css;
@@ -601,9 +594,13 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r)
 {
 	u32 from = t->vertex;
-	u64 t0 = hcube_bench_now();
-	int err = hcube_task_prepare(hc, t, r);
+	u64 t0;
+	int err;
 
+	if (hcube_batch_room_for(hc, t))
+		return -EAGAIN;
+	t0 = hcube_bench_now();
+	err = hcube_task_prepare(hc, t, r);
 	hcube_bench_part(HCUBE_BENCH_PREPARE, t0);
 	if (err)
 		return err;
@@ -695,7 +692,8 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	int err;
 
 	/* a vertex that is not healthy: its tasks are evacuation's */
-	if (hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
+	if (hcube_batch_room_for(hc, t) ||
+	    hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
 		return 0;
 	err = hcube_task_prepare(hc, t, r);
 	if (err)
@@ -732,6 +730,7 @@ static void hcube_batch_verify(struct hcube *hc)
 	u32 n, i, fix, round;
 
 	b->verifying = true;
+	b->verifies++;
 	for (round = 0; b->n; round++) {
 		hcube_batch_unlock_cpus(hc);
 		/* each cpuset of the batch read once, after its masks were set */

@@ -74,10 +74,10 @@ cases() {
 	check has "$$" "$hc" task add ""
 	check expect "" "$hc" task del ""
 	check expect "set show" "$hc" config ""
-	check expect "auto cooldown policy threshold" "$hc" config set ""
+	check expect "auto cooldown mce_ce_threshold mce_ce_window mce_uc policy threshold" "$hc" config set ""
 	check expect "off on" "$hc" config set auto ""
 	check has "mcwa" "$hc" config set policy ""
-	check expect "auto cooldown policy threshold" "$hc" config set auto on ""
+	check expect "auto cooldown mce_ce_threshold mce_ce_window mce_uc policy threshold" "$hc" config set auto on ""
 	check expect "set" "$hc" topology ""
 	check expect "cpu custom llc node" "$hc" topology set ""
 	check has "--count" "$hc" monitor --
