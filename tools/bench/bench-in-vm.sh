@@ -39,13 +39,16 @@ if [ "${BENCH_COST:-1}" = 1 ]; then
 fi
 # Where a rebalance's time goes: the same cost rounds (BENCH_PHASES_ARGS)
 # with hcube built with HCUBE_BENCH_PHASES=y, which logs each rebalance's
-# phases. Its R cost lines become "R cost-phases", its log lines "R phases".
+# phases. Its R cost, fork and small lines become "R cost-phases",
+# "R fork-phases" and "R small-phases" (the goals are the real module's),
+# its log lines "R phases".
 PHASES_KO=$B/bench/phases/hcube.ko
 if [ "${BENCH_COST:-1}" = 1 ] && [ -n "${BENCH_PHASES_ARGS:-}" ] && [ -e "$PHASES_KO" ]; then
 	rmmod hcube
 	insmod "$PHASES_KO" mode=cpu
 	# shellcheck disable=SC2086
-	"$B/bench/hcube_bench" cost $BENCH_PHASES_ARGS | sed 's/^R cost /R cost-phases /'
+	"$B/bench/hcube_bench" cost $BENCH_PHASES_ARGS |
+		sed -E 's/^R (cost|fork|small) /R \1-phases /'
 	dmesg | sed -n "s/.*hcube: bench phases: /R phases cpus=$(nproc) /p"
 fi
 # shellcheck disable=SC2086
