@@ -200,6 +200,12 @@ check-kernel-doc: $(LSRC_STAMP)
 		{ echo "$$out"; echo "not ok kernel-doc"; exit 1; }; echo "ok kernel-doc"
 
 # The VM runner's splat scanner against clean boot logs and sample splats.
+# The programs' files call each other in one direction only, as the
+# module's (module-check) and the core's (check-core).
+.PHONY: check-tool-cycles
+check-tool-cycles:
+	@scripts/check-tool-cycles.sh $(BUILD)
+
 check-vm-dmesg:
 	@out=$$(scripts/vm/check-dmesg-test.sh 2>&1) || { echo "$$out"; exit 1; }; \
 	echo "$$out" | tail -1
@@ -243,7 +249,7 @@ check-gen:
 # once, by the one make that runs them all, before any of them starts.
 CHECK_HOST := check-gen check-style check-spec check-vm-dmesg check-core check-hcubectl \
 	      check-sim check-mpi check-docs check-install check-deb-version module-check \
-	      check-spank check-tree check-kernel-doc
+	      check-spank check-tree check-kernel-doc check-tool-cycles
 CHECK_VM := check-dkms check-ksft check-vm check-rt check-slurm check-guide
 CHECK_JOBS ?= 2
 .PHONY: check-host check-vms

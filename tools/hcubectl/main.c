@@ -11,7 +11,6 @@
 #include <string.h>
 #include "hcubectl.h"
 
-struct hc_opts hc_opts;
 
 static int hcubectl_batch_line(int argc, char **argv);
 static const struct hc_cmd hc_cmd_help;
@@ -209,27 +208,6 @@ static const char *sub_names(const struct hc_cmd *cmd)
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
 					s == cmd->subs ? "" : ", ", s->name);
 	return buf;
-}
-
-const char *hc_opt(const struct hc_ctx *c, int val)
-{
-	const struct hc_opt *o;
-
-	for (o = c->cmd->opts; o && o->name; o++)
-		if (o->val == val)
-			return c->opt[o - c->cmd->opts];
-	return NULL;
-}
-
-void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	hc_usage_error(c->what, "%s", buf);
 }
 
 /* -j and -p, before or after the command. */

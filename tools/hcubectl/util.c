@@ -6,6 +6,30 @@
 #include <string.h>
 #include "hcubectl.h"
 
+/* -j and -p: main.c sets them, every command reads them. */
+struct hc_opts hc_opts;
+
+const char *hc_opt(const struct hc_ctx *c, int val)
+{
+	const struct hc_opt *o;
+
+	for (o = c->cmd->opts; o && o->name; o++)
+		if (o->val == val)
+			return c->opt[o - c->cmd->opts];
+	return NULL;
+}
+
+void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	hc_usage_error(c->what, "%s", buf);
+}
+
 void hc_fatal(const char *fmt, ...)
 {
 	va_list ap;
