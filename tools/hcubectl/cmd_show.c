@@ -232,15 +232,18 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	print_bool(PRINT_JSON, "detached", NULL, has(v, HCUBE_V_A_DETACHED));
 	print_bool(PRINT_JSON, "marked", NULL, has(v, HCUBE_V_A_MARKED));
 	print_bool(PRINT_JSON, "controller", NULL, has(v, HCUBE_V_A_CONTROLLER));
-	open_json_array("cpu_info");
-	nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
-		if (nla_type(a) != HCUBE_V_A_CPU_INFO)
-			continue;
-		open_json_object(NULL);
-		print_cpu_info(a);
-		close_json_object();
+	/* text: the lines after the table (print_cpus()) */
+	if (is_json()) {
+		open_json_array("cpu_info");
+		nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
+			if (nla_type(a) != HCUBE_V_A_CPU_INFO)
+				continue;
+			open_json_object(NULL);
+			print_cpu_info(a);
+			close_json_object();
+		}
+		close_json_array();
 	}
-	close_json_array();
 	close_json_object();
 
 	if (!is_json() && !is_absent(v)) {
