@@ -148,6 +148,38 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
+def mce_table(rows):
+    """From the write that injects the machine check crossing the threshold
+    to the events, and (with the tracepoint on) to the last move off the
+    CPU: medians of the runs of each size."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r["kind"] == "mce":
+            groups[(r["cpus"], r["n"], r["traced"])].append(r)
+    if not groups:
+        return ""
+
+    def med(g, k, fmt="%.2f"):
+        v = [x[k] for x in g if k in x and x[k] >= 0]
+        return fmt % statistics.median(v) if v else "-"
+    body = []
+    for key in sorted(groups):
+        g = groups[key]
+        body.append([key[0], key[1], "on" if key[2] else "off", len(g),
+                     med(g, "evacuated", "%d"), med(g, "moved", "%d"),
+                     med(g, "fault_ms"), med(g, "off_ms"), med(g, "rebalance_dur_ms"),
+                     med(g, "last_move_ms") if key[2] else "-",
+                     max(x["left_on_cpu"] for x in g)])
+    r0 = next(iter(groups.values()))[0]
+    return ("### From a machine check to the last task off the CPU (medians; "
+            "mce_ce_threshold %d, the tasks on one CPU's vertex)\n\n" % r0["threshold"] +
+            table(["vCPUs", "tasks", "hcube_migrate tracepoint", "runs", "evacuated",
+                   "moved by the rebalance after", "to FAULT_NTF ms",
+                   "to REBALANCE_NTF ms", "that rebalance's own ms",
+                   "to the last move off the CPU ms", "still on the CPU after (max)"],
+                  body) + "\n")
+
+
 PHASES = ("evacuate_ns", "plan_ns", "routes_ns", "moves_ns")
 
 
@@ -249,7 +281,8 @@ def main():
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (goals_table(rows), cost_tables(rows), phases_table(rows), idle_table(rows),
+    for s in (goals_table(rows), cost_tables(rows), phases_table(rows), mce_table(rows),
+              idle_table(rows),
               profile_tables(rows), makespan_tables(rows)):
         if s:
             print(s)
