@@ -162,21 +162,29 @@ def mce_table(rows):
     def med(g, k, fmt="%.2f"):
         v = [x[k] for x in g if k in x and x[k] >= 0]
         return fmt % statistics.median(v) if v else "-"
+    def span(g, k):
+        v = [x[k] for x in g if k in x and x[k] >= 0]
+        return "%.2f-%.2f" % (min(v), max(v)) if v else "-"
     body = []
     for key in sorted(groups):
         g = groups[key]
-        body.append([key[0], key[1], "on" if key[2] else "off", len(g),
+        traced = key[2]
+        body.append([key[0], key[1], "on" if traced else "off", len(g),
                      med(g, "evacuated", "%d"), med(g, "moved", "%d"),
-                     med(g, "fault_ms"), med(g, "off_ms"), med(g, "rebalance_dur_ms"),
-                     med(g, "last_move_ms") if key[2] else "-",
+                     med(g, "fault_ms"), med(g, "off_ms"), span(g, "off_ms"),
+                     med(g, "rebalance_dur_ms"),
+                     med(g, "first_move_ms") if traced else "-",
+                     med(g, "last_move_ms") if traced else "-",
+                     span(g, "last_move_ms") if traced else "-",
                      max(x["left_on_cpu"] for x in g)])
     r0 = next(iter(groups.values()))[0]
     return ("### From a machine check to the last task off the CPU (medians; "
             "mce_ce_threshold %d, the tasks on one CPU's vertex)\n\n" % r0["threshold"] +
             table(["vCPUs", "tasks", "hcube_migrate tracepoint", "runs", "evacuated",
-                   "moved by the rebalance after", "to FAULT_NTF ms",
-                   "to REBALANCE_NTF ms", "that rebalance's own ms",
-                   "to the last move off the CPU ms", "still on the CPU after (max)"],
+                   "moved by the rebalance after", "to FAULT_NTF received ms",
+                   "to REBALANCE_NTF received ms", "its range ms", "that rebalance's own ms",
+                   "to the first move off the CPU ms", "to the last move off the CPU ms",
+                   "its range ms", "still on the CPU after (max)"],
                   body) + "\n")
 
 

@@ -1319,14 +1319,21 @@ static void mce_one(int n, int reps, int cpu, int v, int threshold, int window,
 	static pid_t hpid[MAXN / HOLDER_MAX + 1];
 	double t0, d_fault[64], d_off[64], d_last[64];
 	int nh = 0, first, r, k, tr;
+	cpu_set_t on;
 
+	CPU_ZERO(&on);
+	CPU_SET(cpu, &on);
 	hs->ready = 0;
 	t0 = now_s();
 	for (first = 0; first < n; first += HOLDER_MAX)
 		hpid[nh++] = holder_spawn(first, n - first < HOLDER_MAX ? n - first : HOLDER_MAX,
-					  &cube.v[v].usable);
-	while (hs->ready < n)
+					  &on);
+	while (hs->ready < n) {
+		for (k = 0; k < nh; k++)
+			if (waitpid(hpid[k], NULL, WNOHANG))
+				die("a holder of threads failed", ECHILD);
 		usleep(2000);
+	}
 	printf("# mce: %d threads in %d processes on CPU %d (vertex %d), spawned in %.1f s\n",
 	       n, nh, cpu, v, now_s() - t0);
 	for (tr = 0; tr <= traced; tr++) {
@@ -1355,6 +1362,8 @@ static void mce_one(int n, int reps, int cpu, int v, int threshold, int window,
 				die("FAULT_DEL", EIO);
 			if (task_del_all(NULL))
 				die("TASK_DEL", resp.err);
+			if (hc_get_cube(&h, &cube))
+				die("CUBE_GET", EIO);
 		}
 		printf("# mce: n=%d traced=%d, medians of %d: FAULT_NTF %.3f ms, "
 		       "REBALANCE_NTF %.3f ms", n, tr, reps, median(d_fault, reps),
@@ -1404,10 +1413,13 @@ static int cmd_mce(int argc, char **argv)
 	if (hc_reset(&h, HCUBE_MODE_CPU) || hc_get_cube(&h, &cube))
 		die("reset the module (mode cpu)", EIO);
 	/* the cube's last CPU by default */
-	for (v = 0; cpu < 0 && v < (int)cube.nv; v++)
-		for (i = 0; i < CPU_SETSIZE; i++)
-			if (CPU_ISSET(i, &cube.v[v].usable) && i > cpu)
-				cpu = i;
+	if (cpu < 0)
+		for (v = 0; v < (int)cube.nv; v++)
+			for (i = 0; i < CPU_SETSIZE; i++)
+				if (CPU_ISSET(i, &cube.v[v].usable) && i > cpu)
+					cpu = i;
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		die("-c: no such CPU", EINVAL);
 	for (v = 0; v < (int)cube.nv && !CPU_ISSET(cpu, &cube.v[v].usable); v++)
 		;
 	if (v == (int)cube.nv || CPU_COUNT(&cube.v[v].usable) != 1)
