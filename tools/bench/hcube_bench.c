@@ -30,6 +30,18 @@
  *       The module's wake-ups (its work items run, from the workqueue
  *       tracepoint) while nothing happens, with N tasks registered.
  *
+ *   hcube_bench mce [-n 16,16384] [-r REPS] [-t THRESHOLD] [-w WINDOW_S] [-c CPU] [-T]
+ *       From a machine check to the last task off the CPU: N sleeping
+ *       threads on CPU (the cube's last; in mode cpu its vertex is that
+ *       CPU alone), mce_ce_threshold THRESHOLD [3] in WINDOW_S [60]
+ *       seconds; THRESHOLD - 1 corrected errors injected with mce-inject
+ *       untimed, then the clock runs from the write that injects the one
+ *       crossing it to the FAULT_NTF (reason mce) and to the REBALANCE_NTF
+ *       after the evacuation, received on the "events" group. REPS runs,
+ *       each followed by FAULT_DEL; with -T as many again with the
+ *       hcube_migrate tracepoint on, which dates the last move off the
+ *       CPU in the kernel (trace_clock mono).
+ *
  *   hcube_bench makespan [-p PER_VERTEX] [-e MEAN_MS] [-f 0,1,2] [-s SEEDS]
  *                        [-t THRESHOLD] [-c COOLDOWN_MS] [-P pin,dem,mcwa,cfs]
  *       PER_VERTEX worker processes per vertex, each consuming a given
