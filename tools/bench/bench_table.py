@@ -148,6 +148,52 @@ def makespan_tables(rows):
     return "\n".join(out)
 
 
+def mce_table(rows):
+    """From the write that injects the machine check crossing the threshold
+    to the events received, and (with the tracepoint on) to the first and
+    the last move off the CPU: medians of the runs of each size. The
+    evacuation ends before the rebalance that follows it starts, so the
+    REBALANCE_NTF's time minus that rebalance's own bounds the last move
+    from above, without the tracepoint."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r["kind"] == "mce":
+            groups[(r["cpus"], r["n"], r["traced"])].append(r)
+    if not groups:
+        return ""
+
+    def med(g, k, fmt="%.2f"):
+        v = [x[k] for x in g if k in x and x[k] >= 0]
+        return fmt % statistics.median(v) if v else "-"
+    def span(g, k):
+        v = [x[k] for x in g if k in x and x[k] >= 0]
+        return "%.2f-%.2f" % (min(v), max(v)) if v else "-"
+    body = []
+    for key in sorted(groups):
+        g = groups[key]
+        traced = key[2]
+        body.append([key[0], key[1], "on" if traced else "off", len(g),
+                     med(g, "evacuated", "%d"), med(g, "moved", "%d"),
+                     med(g, "fault_ms"), med(g, "off_ms"), span(g, "off_ms"),
+                     med(g, "rebalance_dur_ms"),
+                     "%.2f" % statistics.median(x["off_ms"] - x["rebalance_dur_ms"]
+                                                for x in g),
+                     med(g, "first_move_ms") if traced else "-",
+                     med(g, "last_move_ms") if traced else "-",
+                     span(g, "last_move_ms") if traced else "-",
+                     max(x["left_on_cpu"] for x in g)])
+    r0 = next(iter(groups.values()))[0]
+    return ("### From a machine check to the last task off the CPU (medians; "
+            "mce_ce_threshold %d, the tasks on one CPU's vertex)\n\n" % r0["threshold"] +
+            table(["vCPUs", "tasks", "hcube_migrate tracepoint", "runs", "evacuated",
+                   "moved by the rebalance after", "to FAULT_NTF received ms",
+                   "to REBALANCE_NTF received ms", "its range ms", "that rebalance's own ms",
+                   "REBALANCE_NTF minus that rebalance ms (the last move was before)",
+                   "to the first move off the CPU ms", "to the last move off the CPU ms",
+                   "its range ms", "still on the CPU after (max)"],
+                  body) + "\n")
+
+
 PHASES = ("evacuate_ns", "plan_ns", "routes_ns", "moves_ns")
 
 
@@ -249,7 +295,8 @@ def main():
     if not rows:
         print("bench_table: no R lines in %s" % " ".join(sys.argv[1:]), file=sys.stderr)
         return 1
-    for s in (goals_table(rows), cost_tables(rows), phases_table(rows), idle_table(rows),
+    for s in (goals_table(rows), cost_tables(rows), phases_table(rows), mce_table(rows),
+              idle_table(rows),
               profile_tables(rows), makespan_tables(rows)):
         if s:
             print(s)

@@ -30,6 +30,18 @@
  *       The module's wake-ups (its work items run, from the workqueue
  *       tracepoint) while nothing happens, with N tasks registered.
  *
+ *   hcube_bench mce [-n 16,16384] [-r REPS] [-t THRESHOLD] [-w WINDOW_S] [-c CPU] [-T]
+ *       From a machine check to the last task off the CPU: N sleeping
+ *       threads on CPU (the cube's last; in mode cpu its vertex is that
+ *       CPU alone), mce_ce_threshold THRESHOLD [3] in WINDOW_S [60]
+ *       seconds; THRESHOLD - 1 corrected errors injected with mce-inject
+ *       untimed, then the clock runs from the write that injects the one
+ *       crossing it to the FAULT_NTF (reason mce) and to the REBALANCE_NTF
+ *       after the evacuation, received on the "events" group. REPS runs,
+ *       each followed by FAULT_DEL; with -T as many again with the
+ *       hcube_migrate tracepoint on, which dates the last move off the
+ *       CPU in the kernel (trace_clock mono).
+ *
  *   hcube_bench makespan [-p PER_VERTEX] [-e MEAN_MS] [-f 0,1,2] [-s SEEDS]
  *                        [-t THRESHOLD] [-c COOLDOWN_MS] [-P pin,dem,mcwa,cfs]
  *       PER_VERTEX worker processes per vertex, each consuming a given
@@ -41,8 +53,10 @@
  */
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -964,6 +978,474 @@ static int cmd_idle(int argc, char **argv)
 	return 0;
 }
 
+/* ---- from a machine check to the last task off the CPU ---- */
+
+#define MI		"/sys/kernel/debug/mce-inject"
+#define MCE_CE		0x9c00000000000151ULL	/* valid, enabled, corrected */
+#define MCE_BANK	"1"
+#define MIGRATE_EV	TRACING "/events/hcube/hcube_migrate"
+
+/* mce-inject there (loaded, debugfs mounted): 0, else -1. */
+static int mce_inject_ready(void)
+{
+	if (!access(MI "/bank", W_OK))
+		return 0;
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	if (access(MI "/bank", W_OK) && system("modprobe mce-inject 2>/dev/null"))
+		return -1;
+	return access(MI "/bank", W_OK) ? -1 : 0;
+}
+
+/*
+ * A corrected error of @cpu, but for the write that logs it: flags, CPU
+ * and status written, *bankfd open on the bank file. mce-inject drops the
+ * last byte of a write: flags get a newline.
+ */
+static void mce_prepare(int cpu, int *bankfd)
+{
+	char b[32];
+	int err;
+
+	err = hc_write_file(MI "/flags", "sw\n");
+	snprintf(b, sizeof(b), "%d", cpu);
+	err = err ?: hc_write_file(MI "/cpu", b);
+	snprintf(b, sizeof(b), "0x%llx", (unsigned long long)MCE_CE);
+	err = err ?: hc_write_file(MI "/status", b);
+	if (err)
+		die("mce-inject", err);
+	*bankfd = open(MI "/bank", O_WRONLY);
+	if (*bankfd < 0)
+		die("open " MI "/bank", errno);
+}
+
+/* The write that logs the record prepared (mce_log(), then the decode chain). */
+static void mce_fire(int bankfd)
+{
+	if (write(bankfd, MCE_BANK, 1) != 1)
+		die("write " MI "/bank", errno);
+	close(bankfd);
+}
+
+static void mce_inject(int cpu)
+{
+	int fd;
+
+	mce_prepare(cpu, &fd);
+	mce_fire(fd);
+}
+
+/* CONFIG_SET of the machine-check settings; -1 leaves one as it is. */
+static void mce_config(int threshold, int window)
+{
+	struct hreq *r = malloc(sizeof(*r));
+
+	if (!r)
+		die("malloc", ENOMEM);
+	hreq_init(r, &h, h.family, HCUBE_CMD_CONFIG_SET, 0);
+	hreq_nest_start(r, HCUBE_A_CONFIG);
+	if (threshold >= 0)
+		hreq_u32(r, HCUBE_C_A_MCE_CE_THRESHOLD, threshold);
+	if (window >= 0)
+		hreq_u32(r, HCUBE_C_A_MCE_CE_WINDOW, window);
+	hreq_nest_end(r);
+	if (hc_send(&h, r, NULL))
+		die("CONFIG_SET (mce_ce_threshold, mce_ce_window)", EINVAL);
+}
+
+/* The configured mce_ce_threshold and mce_ce_window (CONFIG_GET). */
+static void mce_config_get(int *threshold, int *window)
+{
+	struct hreq *r = malloc(sizeof(*r));
+	struct hreply rp;
+	int err;
+
+	*threshold = *window = -1;
+	if (!r)
+		die("malloc", ENOMEM);
+	hreq_init(r, &h, h.family, HCUBE_CMD_CONFIG_GET, 0);
+	err = hnl_do(&h, r, &rp);
+	if (!err && rp.nmsgs) {
+		struct nlattr *c = hnl_msg_attr(rp.msgs[0], HCUBE_A_CONFIG), *a;
+
+		a = hnl_nested(c, HCUBE_C_A_MCE_CE_THRESHOLD);
+		if (a)
+			*threshold = hnl_u32(a);
+		a = hnl_nested(c, HCUBE_C_A_MCE_CE_WINDOW);
+		if (a)
+			*window = hnl_u32(a);
+	}
+	hreply_free(&rp);
+	free(r);
+	if (err)
+		die("CONFIG_GET", err);
+}
+
+/* Wait until the module saw @n machine-check records in all. */
+static void mce_wait_records(uint64_t n)
+{
+	uint64_t s[HCUBE_S_A_MAX + 1];
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (hc_stats(&h, s))
+			die("STATS_GET", EIO);
+		if (s[HCUBE_S_A_MCE_RECORDS] >= n)
+			return;
+		usleep(10000);
+	}
+	die("the module did not see the records injected", ETIMEDOUT);
+}
+
+/* A socket on the family's "events" group, with room for a burst. */
+static int events_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	int rcv = 16 << 20;
+	uint32_t grp = h.mcgrp;
+
+	if (fd < 0)
+		die("socket", errno);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof(rcv)) ||
+	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)))
+		die("the events group", errno);
+	return fd;
+}
+
+/* Everything queued on @fd so far, dropped. */
+static void events_drain(int fd)
+{
+	for (;;) {
+		ssize_t n = recv(fd, bbuf, sizeof(bbuf), MSG_DONTWAIT);
+
+		if (n < 0 && errno != ENOBUFS && errno != EINTR)
+			return;
+	}
+}
+
+static int attr_u32(struct nlmsghdr *nlh, int type, uint32_t *v)
+{
+	struct nlattr *a = hnl_msg_attr(nlh, type);
+
+	if (!a)
+		return 0;
+	*v = hnl_u32(a);
+	return 1;
+}
+
+/*
+ * What one run saw, in seconds from just before the write that injected
+ * the crossing record: the FAULT_NTF (reason mce, the CPU marked)
+ * received, and the REBALANCE_NTF of the rebalance that follows the
+ * evacuation (trigger fault) received; its report.
+ */
+struct mce_run {
+	double fault, off;
+	struct hc_report rep;
+};
+
+/*
+ * Wait on @fd for the CPU's FAULT_NTF and then the REBALANCE_NTF after
+ * the evacuation, each stamped on receipt; -ETIMEDOUT after 300 s.
+ */
+static int events_wait(int fd, int cpu, double t0, struct mce_run *o)
+{
+	double deadline = t0 + 300;
+
+	o->fault = o->off = -1;
+	while (o->off < 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *nlh;
+		double t;
+		ssize_t n;
+
+		if (now_s() > deadline)
+			return -ETIMEDOUT;
+		if (poll(&p, 1, 1000) <= 0)
+			continue;
+		n = recv(fd, bbuf, sizeof(bbuf), 0);
+		t = now_s();
+		if (n < 0) {
+			if (errno == ENOBUFS)
+				fprintf(stderr, "hcube_bench: events: ENOBUFS, some were lost\n");
+			if (errno == ENOBUFS || errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (nlh = (struct nlmsghdr *)bbuf; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
+			struct genlmsghdr *g = NLMSG_DATA(nlh);
+			uint32_t reason, c, ev;
+
+			if (nlh->nlmsg_type != h.family)
+				continue;
+			if (g->cmd == HCUBE_CMD_FAULT_NTF && o->fault < 0 &&
+			    attr_u32(nlh, HCUBE_A_REASON, &reason) && reason == HCUBE_REASON_MCE &&
+			    attr_u32(nlh, HCUBE_A_CPU, &c) && (int)c == cpu &&
+			    attr_u32(nlh, HCUBE_A_EVENT, &ev) && ev == HCUBE_FAULT_ADDED)
+				o->fault = t - t0;
+			if (g->cmd == HCUBE_CMD_REBALANCE_NTF && o->fault >= 0 && o->off < 0 &&
+			    attr_u32(nlh, HCUBE_R_A_TRIGGER, &reason) &&
+			    reason == HCUBE_REASON_FAULT) {
+				o->off = t - t0;
+				memset(&o->rep, 0, sizeof(o->rep));
+				hc_parse_report(nlh, &o->rep);
+			}
+		}
+	}
+	return 0;
+}
+
+/* The hcube_migrate tracepoint on, for the moves off vertex @v only. */
+static void migrate_trace_on(int v)
+{
+	char f[64];
+	int err;
+
+	snprintf(f, sizeof(f), "from == %d && err == 0", v);
+	err = hc_write_file(TRACING "/tracing_on", "0");
+	err = err ?: hc_write_file(TRACING "/trace_clock", "mono");
+	err = err ?: hc_write_file(TRACING "/buffer_size_kb", "4096");
+	err = err ?: hc_write_file(MIGRATE_EV "/filter", f);
+	err = err ?: hc_clear_file(TRACING "/trace");
+	err = err ?: hc_write_file(MIGRATE_EV "/enable", "1");
+	err = err ?: hc_write_file(TRACING "/tracing_on", "1");
+	if (err)
+		die("tracefs (the hcube_migrate tracepoint)", err);
+}
+
+/*
+ * The tracepoint off; the moves it recorded: how many, the time of the
+ * first and of the last (CLOCK_MONOTONIC, as trace_clock mono), and the
+ * lost-event marks.
+ */
+static int migrate_trace_off(double *first, double *last, int *lost)
+{
+	char line[512];
+	int n = 0;
+	FILE *f;
+
+	hc_write_file(MIGRATE_EV "/enable", "0");
+	hc_write_file(TRACING "/tracing_on", "0");
+	*first = *last = 0;
+	*lost = 0;
+	f = fopen(TRACING "/trace", "r");
+	if (!f)
+		die("tracefs trace", errno);
+	while (fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, ": hcube_migrate:");
+		double ts;
+
+		if (line[0] == '#' || !p) {
+			if (strstr(line, "LOST"))
+				(*lost)++;
+			continue;
+		}
+		*p = 0;
+		p = strrchr(line, ' ');
+		if (!p || sscanf(p, "%lf", &ts) != 1)
+			continue;
+		if (!n || ts < *first)
+			*first = ts;
+		if (!n || ts > *last)
+			*last = ts;
+		n++;
+	}
+	fclose(f);
+	hc_write_file(MIGRATE_EV "/filter", "0");
+	hc_write_file(TRACING "/trace_clock", "local");
+	hc_write_file(TRACING "/tracing_on", "1");
+	return n;
+}
+
+/* The threads still allowed on @cpu (sched_getaffinity), of @n. */
+static int still_on(int cpu, int n)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		cpu_set_t a;
+
+		if (sched_getaffinity(hs->tid[i], sizeof(a), &a) || CPU_ISSET(cpu, &a))
+			k++;
+	}
+	return k;
+}
+
+/*
+ * One timed run: the crossing record injected on @cpu (the tasks on its
+ * vertex @v, threshold - 1 records counted already), then the two events
+ * waited for; with @traced, the hcube_migrate tracepoint on for the moves
+ * off @v. Prints its R line; returns its times in ms (last: -1 untraced).
+ */
+static void mce_run(int n, int cpu, int v, int threshold, int window, int traced,
+		    int rep, double *fault, double *off, double *last)
+{
+	static struct mce_run o;
+	double t0, tfirst = 0, tlast = 0;
+	int fd, bankfd, left, ntraced = -1, lost = 0, err;
+
+	fd = events_open();
+	events_drain(fd);
+	if (traced)
+		migrate_trace_on(v);
+	mce_prepare(cpu, &bankfd);
+	t0 = now_s();
+	mce_fire(bankfd);
+	err = events_wait(fd, cpu, t0, &o);
+	close(fd);
+	if (traced)
+		ntraced = migrate_trace_off(&tfirst, &tlast, &lost);
+	if (err)
+		die("waiting for the FAULT_NTF and the REBALANCE_NTF", err);
+	left = still_on(cpu, n);
+	if (hc_get_cube(&h, &cube))
+		die("CUBE_GET", EIO);
+	*fault = o.fault * 1e3;
+	*off = o.off * 1e3;
+	*last = ntraced > 0 ? (tlast - t0) * 1e3 : -1;
+	printf("R mce cpus=%ld n=%d cpu=%d vertex=%d threshold=%d window_s=%d traced=%d "
+	       "rep=%d fault_ms=%.3f off_ms=%.3f rebalance_dur_ms=%.3f evacuated=%u "
+	       "moved=%u failed=%u left_on_cpu=%d vertex_load=%u",
+	       sysconf(_SC_NPROCESSORS_ONLN), n, cpu, v, threshold, window, traced,
+	       rep, *fault, *off, o.rep.dur_ns * 1e-6, o.rep.evacuated,
+	       o.rep.moved, o.rep.failed, left, cube.v[v].load);
+	if (traced)
+		printf(" traced_moves=%d lost=%d first_move_ms=%.3f last_move_ms=%.3f",
+		       ntraced, lost, ntraced > 0 ? (tfirst - t0) * 1e3 : -1, *last);
+	printf("\n");
+	if (left || cube.v[v].load)
+		fprintf(stderr, "hcube_bench: mce: %d threads still allowed on CPU %d\n",
+			left, cpu);
+}
+
+/*
+ * @n sleeping threads registered on the vertex @v of @cpu, marked faulty
+ * by machine checks @reps times (untraced, then with @traced as many
+ * times traced): each time the mark cleared and the threads registered
+ * again.
+ */
+static void mce_one(int n, int reps, int cpu, int v, int threshold, int window,
+		    int traced)
+{
+	static pid_t hpid[MAXN / HOLDER_MAX + 1];
+	double t0, d_fault[64], d_off[64], d_last[64];
+	int nh = 0, first, r, k, tr;
+	cpu_set_t on;
+
+	CPU_ZERO(&on);
+	CPU_SET(cpu, &on);
+	hs->ready = 0;
+	t0 = now_s();
+	for (first = 0; first < n; first += HOLDER_MAX)
+		hpid[nh++] = holder_spawn(first, n - first < HOLDER_MAX ? n - first : HOLDER_MAX,
+					  &on);
+	while (hs->ready < n) {
+		for (k = 0; k < nh; k++)
+			if (waitpid(hpid[k], NULL, WNOHANG))
+				die("a holder of threads failed", ECHILD);
+		usleep(2000);
+	}
+	printf("# mce: %d threads in %d processes on CPU %d (vertex %d), spawned in %.1f s\n",
+	       n, nh, cpu, v, now_s() - t0);
+	for (tr = 0; tr <= traced; tr++) {
+		for (r = 0; r < reps; r++) {
+			uint64_t s[HCUBE_S_A_MAX + 1];
+
+			for (k = 0; k < nh; k++)
+				if (task_add(&hpid[k], 1, v, NULL))
+					die("TASK_ADD", resp.err);
+			if (hc_get_cube(&h, &cube) || (int)cube.v[v].load != n)
+				die("the tasks are not all on the vertex", EIO);
+			/* threshold - 1 records, untimed, seen by the module */
+			if (hc_stats(&h, s))
+				die("STATS_GET", EIO);
+			for (k = 0; k < threshold - 1; k++)
+				mce_inject(cpu);
+			mce_wait_records(s[HCUBE_S_A_MCE_RECORDS] + threshold - 1);
+			if (hc_get_cube(&h, &cube) || CPU_ISSET(cpu, &cube.v[v].faulty))
+				die("the CPU was marked below the threshold", EIO);
+			/* the registration's and the last run's work over */
+			sleep(2);
+			mce_run(n, cpu, v, threshold, window, tr, r, &d_fault[r], &d_off[r],
+				&d_last[r]);
+			/* the mark cleared, the threads' affinity (the CPU) given back */
+			if (hc_fault(&h, 0, cpu, -1, NULL))
+				die("FAULT_DEL", EIO);
+			if (task_del_all(NULL))
+				die("TASK_DEL", resp.err);
+			if (hc_get_cube(&h, &cube))
+				die("CUBE_GET", EIO);
+		}
+		printf("# mce: n=%d traced=%d, medians of %d: FAULT_NTF %.3f ms, "
+		       "REBALANCE_NTF %.3f ms", n, tr, reps, median(d_fault, reps),
+		       median(d_off, reps));
+		if (tr)
+			printf(", last move off the CPU %.3f ms", median(d_last, reps));
+		printf("\n");
+	}
+	for (k = 0; k < nh; k++)
+		kill(hpid[k], SIGKILL);
+	for (k = 0; k < nh; k++)
+		waitpid(hpid[k], NULL, 0);
+}
+
+static int cmd_mce(int argc, char **argv)
+{
+	int ns[16], nn = 0, reps = 5, threshold = 3, window = 60, cpu = -1, traced = 0;
+	int th0, win0, i, v, c;
+	char list[] = "16,16384";
+
+	parse_list(list, ns, &nn, 16);
+	while ((c = getopt(argc, argv, "n:r:t:w:c:T")) != -1) {
+		switch (c) {
+		case 'n': parse_list(optarg, ns, &nn, 16); break;
+		case 'r': reps = atoi(optarg); break;
+		case 't': threshold = atoi(optarg); break;
+		case 'w': window = atoi(optarg); break;
+		case 'c': cpu = atoi(optarg); break;
+		case 'T': traced = 1; break;
+		default: return 2;
+		}
+	}
+	if (reps < 1 || reps > 64 || threshold < 1 || window < 1)
+		die("-r 1..64, -t and -w at least 1", EINVAL);
+	for (i = 0; i < nn; i++)
+		if (ns[i] < 1 || ns[i] > MAXN)
+			die("-n: 1..65536 threads", EINVAL);
+	if (mce_inject_ready())
+		die("mce-inject is not available (modprobe mce-inject, debugfs)", ENOENT);
+	if (traced && access(MIGRATE_EV "/enable", W_OK))
+		mount("tracefs", TRACING, "tracefs", 0, NULL);
+	if (traced && access(MIGRATE_EV "/enable", W_OK))
+		die("-T: no " MIGRATE_EV " (tracefs mounted?)", ENOENT);
+	hs = mmap(NULL, sizeof(*hs), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hs == MAP_FAILED)
+		die("mmap", errno);
+	if (hc_reset(&h, HCUBE_MODE_CPU) || hc_get_cube(&h, &cube))
+		die("reset the module (mode cpu)", EIO);
+	/* the cube's last CPU by default */
+	if (cpu < 0)
+		for (v = 0; v < (int)cube.nv; v++)
+			for (i = 0; i < CPU_SETSIZE; i++)
+				if (CPU_ISSET(i, &cube.v[v].usable) && i > cpu)
+					cpu = i;
+	if (cpu < 0 || cpu >= CPU_SETSIZE)
+		die("-c: no such CPU", EINVAL);
+	for (v = 0; v < (int)cube.nv && !CPU_ISSET(cpu, &cube.v[v].usable); v++)
+		;
+	if (v == (int)cube.nv || CPU_COUNT(&cube.v[v].usable) != 1)
+		die("the CPU is not a usable vertex of its own", EINVAL);
+	mce_config_get(&th0, &win0);
+	mce_config(threshold, window);
+	printf("# mce: mode cpu, %u vertices, CPU %d is vertex %d; mce_ce_threshold %d, "
+	       "mce_ce_window %d s\n", cube.nv, cpu, v, threshold, window);
+	for (i = 0; i < nn; i++)
+		mce_one(ns[i], reps, cpu, v, threshold, window, traced);
+	mce_config(th0 >= 0 ? th0 : 0, win0 >= 1 ? win0 : -1);
+	return 0;
+}
+
 /* ---- makespan ---- */
 
 static uint64_t rng;
@@ -1264,7 +1746,7 @@ int main(int argc, char **argv)
 	int err, rcv = 64 << 20;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: hcube_bench cost|idle|makespan|fork [options]\n");
+		fprintf(stderr, "usage: hcube_bench cost|idle|mce|makespan|fork [options]\n");
 		return 2;
 	}
 	setrlimit(RLIMIT_NPROC, &rl);
@@ -1284,6 +1766,8 @@ int main(int argc, char **argv)
 		return cmd_idle(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "makespan"))
 		return cmd_makespan(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "mce"))
+		return cmd_mce(argc - 1, argv + 1);
 	fprintf(stderr, "hcube_bench: unknown command '%s'\n", argv[1]);
 	return 2;
 }

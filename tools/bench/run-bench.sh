@@ -7,7 +7,9 @@
 # Environment (defaults in brackets):
 #   BENCH_TOPOS           VMs for the cost benchmark, CPUSxNODES ["8x2 16x2 32x4"];
 #                         empty for none (BENCH_MAKESPAN_TOPOS likewise)
-#   BENCH_COST_N          threads registered, per VM [1024,4096,16384]
+#   BENCH_COST_N          threads registered, per VM [1024,4096,16384]; set and
+#                         empty: no cost rounds (nor the fork costs, the bare loop,
+#                         the phases), only what else the cost VM runs (BENCH_MCE_N)
 #   BENCH_REPS            rebalances timed per size, each way [5]
 #   BENCH_DRY             dry runs timed per size [5]
 #   BENCH_PHASES          1: each cost VM runs its rounds again with the phases
@@ -17,6 +19,10 @@
 #   BENCH_PROFILE_TOPO    its topology ["8x2"]; BENCH_PROFILE_N its threads [4096];
 #                         BENCH_PROFILE_FUNCS the functions it follows, BENCH_PROFILE_DEPTH
 #                         how deep [hcube_rebalance __x64_sys_sched_setaffinity, 3]
+#   BENCH_MCE_N           each cost VM: from a machine check on a CPU to the last
+#                         of these many tasks off it [16,16384]; empty for none.
+#                         BENCH_MCE_REPS runs each [BENCH_REPS]; BENCH_MCE_TRACED=1
+#                         as many again with the hcube_migrate tracepoint on [1]
 #   BENCH_MAKESPAN_TOPOS  VMs for the makespan benchmark ["8x2 16x2"]
 #   BENCH_PER             workers per vertex [8]
 #   BENCH_MEAN_MS         mean work of a worker, ms of CPU time [400]
@@ -34,7 +40,13 @@ out=${BENCH_OUT:-build/bench}
 mkdir -p "$out"
 topos=${BENCH_TOPOS-8x2 16x2 32x4}
 mtopos=${BENCH_MAKESPAN_TOPOS-8x2 16x2}
-export BENCH_COST_ARGS="-n ${BENCH_COST_N:-1024,4096,16384} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
+cost_n=${BENCH_COST_N-1024,4096,16384}
+export BENCH_COST_ARGS="-n ${cost_n:-none} -r ${BENCH_REPS:-5} -k ${BENCH_DRY:-5}"
+[ -n "$cost_n" ] || BENCH_COST_ARGS=
+mce_n=${BENCH_MCE_N-16,16384}
+export BENCH_MCE_ARGS="-n ${mce_n:-none} -r ${BENCH_MCE_REPS:-${BENCH_REPS:-5}}"
+[ "${BENCH_MCE_TRACED:-1}" = 1 ] && BENCH_MCE_ARGS+=" -T"
+[ -n "$mce_n" ] || BENCH_MCE_ARGS=
 export BENCH_MAKESPAN_ARGS="-p ${BENCH_PER:-8} -e ${BENCH_MEAN_MS:-400} -s ${BENCH_SEEDS:-3} -f ${BENCH_FAULTS:-0,1,2}${BENCH_THRESHOLD:+ -t $BENCH_THRESHOLD}${BENCH_COOLDOWN_MS:+ -c $BENCH_COOLDOWN_MS}"
 # the phases module's rounds (BENCH_PHASES=0: none)
 if [ "${BENCH_PHASES:-1}" = 1 ]; then
@@ -52,7 +64,7 @@ rc=0
 	echo "host: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/^Mem:/ {print $2 " GiB"}'), kernel $(uname -r)"
 	echo "qemu: $(${HCUBE_VM_QEMU:-qemu-system-x86_64} --version | head -1)"
 	echo "guest: Debian $(scripts/kver.sh 2>/dev/null), TCG (cost: one host thread, makespan: one per vCPU), -cpu max, ${BENCH_MEM:-2048} MiB, slab_nomerge"
-	echo "cost args: $BENCH_COST_ARGS; phases args: ${BENCH_PHASES_ARGS:-none}; idle args: $BENCH_IDLE_ARGS; makespan args: $BENCH_MAKESPAN_ARGS"
+	echo "cost args: ${BENCH_COST_ARGS:-none}; mce args: ${BENCH_MCE_ARGS:-none}; phases args: ${BENCH_PHASES_ARGS:-none}; idle args: $BENCH_IDLE_ARGS; makespan args: $BENCH_MAKESPAN_ARGS"
 } >"$out/machine.txt"
 cat "$out/machine.txt"
 
@@ -63,7 +75,7 @@ run() {	# topology, cost 0/1, makespan 0/1, tcg thread mode, output file, idle 0
 		--mem "${BENCH_MEM:-2048}" --timeout "${BENCH_TIMEOUT:-1500}" --tcg-thread "$4" \
 		--append slab_nomerge --env BENCH_COST --env BENCH_MAKESPAN --env BENCH_IDLE \
 		--env BENCH_COST_ARGS --env BENCH_MAKESPAN_ARGS --env BENCH_IDLE_ARGS \
-		--env BENCH_PHASES_ARGS \
+		--env BENCH_PHASES_ARGS --env BENCH_MCE_ARGS \
 		-- tools/bench/bench-in-vm.sh >"$5" || { echo "# FAILED: $1" >&2; rc=1; }
 	grep -v '^R ' "$5" >&2
 }
