@@ -127,7 +127,6 @@ enum {
 	HCUBE_TF_REMOVED,	/* unregistered by a command or the unload */
 	HCUBE_TF_ROOT,		/* a thread of the process a TASK_ADD pid named */
 	HCUBE_TF_MOVED,		/* given a mask since the last verification */
-	HCUBE_TF_WIDENED,	/* pending, born with its creator's widened mask */
 };
 
 static inline struct cpumask *hcube_task_given(struct hcube_task *t)

@@ -42,7 +42,6 @@ struct hcube_birth {
 	struct hcube *hc;
 	struct hcube_task *creator;	/* referenced */
 	bool thread;			/* a thread of the creator's process */
-	bool widened;			/* its mask is the creator's widened one */
 	bool pooled;			/* from the pool, else allocated */
 	unsigned long inherited[];	/* the child's mask at creation */
 };
@@ -123,15 +122,15 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
  * Registers it (a pending record), or gives it @c's original affinity.
  */
 static bool hcube_born(struct hcube *hc, struct hcube_task *c,
-		       struct task_struct *p, bool thread, bool widened,
+		       struct task_struct *p, bool thread,
 		       const struct cpumask *inherited)
 {
 	struct hcube_task *t;
 	int v;
 
-	v = widened ? READ_ONCE(c->vertex) : hcube_mask_vertex(hc, inherited);
+	v = hcube_mask_vertex(hc, inherited);
 	if ((p->flags & PF_EXITING) || !cpumask_equal(&p->cpus_mask, inherited) ||
-	    v < 0 || v >= HCUBE_MAX_VERTICES)
+	    v < 0)
 		return false;	/* exiting, or its mask is not (or no longer) hcube's */
 	if (READ_ONCE(hc->stopping) || c->unit == HCUBE_UNIT_THREAD ||
 	    test_bit(HCUBE_TF_REMOVED, &c->flags)) {
@@ -163,8 +162,6 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
 	t->epoch = READ_ONCE(hc->voff[v]);
-	if (widened)
-		set_bit(HCUBE_TF_WIDENED, &t->flags);
 	if (hcube_task_hash_add(hc, t)) {
 		/* an admin registered it meanwhile (or no memory: the scan) */
 		atomic_dec(&hc->nrecords);
@@ -186,26 +183,11 @@ static void hcube_birth_fn(struct callback_head *cb)
 	struct hcube_birth *b = container_of(cb, struct hcube_birth, cb);
 	struct hcube *hc = b->hc;
 
-	hcube_born(hc, b->creator, current, b->thread, b->widened,
-		   to_cpumask(b->inherited));
+	hcube_born(hc, b->creator, current, b->thread, to_cpumask(b->inherited));
 	hcube_task_put(b->creator);
 	hcube_birth_put(hc->ev, b);
 	if (atomic_dec_and_test(&hcube_inflight))
 		wake_up(&hcube_births_idle);
-}
-
-/*
- * A mask that is no vertex's is the creator's own choice, except between
- * an offline of a CPU of its vertex and its evacuation: then it is the
- * scheduler's fallback (every CPU, or its cpuset's), and a child created
- * in that window follows its creator to wherever hcube evacuates it.
- */
-static bool hcube_task_widened(struct hcube *hc, struct hcube_task *c)
-{
-	u16 v = READ_ONCE(c->vertex);
-
-	return v < HCUBE_MAX_VERTICES &&
-	       READ_ONCE(hc->voff[v]) != READ_ONCE(c->epoch);
 }
 
 /* sched_process_fork: @parent is current, @child not yet woken. */
@@ -215,15 +197,13 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	struct hcube *hc = data;
 	struct hcube_birth *b;
 	struct hcube_task *c;
-	bool widened;
 
-	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD))
-		return;
-	widened = hcube_mask_vertex(hc, &child->cpus_mask) < 0;
+	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD) ||
+	    hcube_mask_vertex(hc, &child->cpus_mask) < 0)
+		return;	/* no record, or the child has no mask hcube gives */
 	rcu_read_lock();
 	c = hcube_task_lookup(hc, parent);
 	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
-		  (widened && !hcube_task_widened(hc, c)) ||
 		  !refcount_inc_not_zero(&c->ref)))
 		c = NULL;
 	rcu_read_unlock();
@@ -240,7 +220,6 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	b->hc = hc;
 	b->creator = c;
 	b->thread = same_thread_group(parent, child);
-	b->widened = widened;
 	cpumask_copy(to_cpumask(b->inherited), &child->cpus_mask);
 	init_task_work(&b->cb, hcube_birth_fn);
 	atomic_inc(&hcube_inflight);
@@ -284,7 +263,6 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	struct hcube_task *c = t->creator_rec;
 	bool gone = test_bit(HCUBE_TF_GONE, &t->flags);
 	bool let_go = c && test_bit(HCUBE_TF_REMOVED, &c->flags);
-	bool widened;
 	int u;
 
 	if (hc->stopping || gone || let_go ||
@@ -304,21 +282,6 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		hcube_task_hash_del(hc, t);
 		return false;
 	}
-	/*
-	 * Born with its creator's widened mask, which it still has: that mask
-	 * is the scheduler's, whatever the cpuset says meanwhile. It takes its
-	 * creator's vertex and mask, evacuated or not since.
-	 */
-	widened = test_bit(HCUBE_TF_WIDENED, &t->flags) &&
-		  c->state == HCUBE_TASK_ACTIVE &&
-		  cpumask_equal(&p->cpus_mask, hcube_task_given(t));
-	if (widened) {
-		cpumask_copy(hcube_task_given(t), hcube_task_given(c));
-		t->vertex = c->vertex;
-		t->epoch = c->epoch;
-	} else if (test_bit(HCUBE_TF_WIDENED, &t->flags)) {
-		cpumask_clear(hcube_task_given(t));
-	}
 	if (c) {
 		t->creator_rec = NULL;
 		hcube_task_put(c);
@@ -336,7 +299,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	 * to set again) or someone else's.
 	 */
 	u = hcube_mask_vertex(hc, hcube_task_given(t));
-	if (u < 0 || (!widened && hcube_task_others(hc, t))) {
+	if (u < 0 || hcube_task_others(hc, t)) {
 		hcube_task_link(hc, t, HCUBE_NO_VERTEX);
 		hc->cnt.changed++;
 		hcube_task_notify(hc, t, t->origin);
@@ -347,10 +310,7 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 	hcube_task_notify(hc, t, t->origin);
 	if (hc->v[u].state != HCUBE_VERTEX_HEALTHY)
 		return true;
-	if (widened && hcube_task_give(hc, t, u) == -EXDEV)
-		hcube_task_evacuate(hc, t, NULL);
-	else if (!widened)
-		hcube_task_remask(hc, t, NULL);
+	hcube_task_remask(hc, t, NULL);
 	return false;
 }
 
@@ -452,7 +412,7 @@ static void hcube_scan_lost(struct hcube *hc)
 			if (!o[i].p)
 				continue;
 			acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread,
-					    false, &o[i].p->cpus_mask);
+					    &o[i].p->cpus_mask);
 			hcube_task_put(o[i].c);
 			put_task_struct(o[i].p);
 			cond_resched();

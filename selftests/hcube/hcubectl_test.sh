@@ -412,7 +412,8 @@ save show0
 hc -j config show
 save config0
 if [ "$rc" -eq 0 ] && py '
-assert set(d) == {"policy", "auto", "threshold", "cooldown_ms", "max_tasks"}, d
+assert set(d) == {"policy", "auto", "threshold", "cooldown_ms", "max_tasks",
+                  "mce_ce_threshold", "mce_ce_window", "mce_uc"}, d
 assert d["policy"] in ("mcwa", "dem", "cwa") and isinstance(d["auto"], bool)
 assert 0 <= d["threshold"] <= 1000000 and 10 <= d["cooldown_ms"] <= 3600000
 '; then
