@@ -650,14 +650,20 @@ static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
  * @r: the report, or NULL
  *
  * The nearest healthy vertex its cpuset allows a usable CPU of; with
- * none, it gets what its cpuset allows and becomes changed.
- * Return: 0, or the error of the move.
+ * none, it gets what its cpuset allows and becomes changed. Except while
+ * its vertex's CPUs go offline and hcube has not applied it yet: the
+ * cpuset may already have dropped them, and the other vertices may all
+ * be faulty or offline. The task is then left where it is, for the
+ * offline's evacuation (which keeps it there if no vertex can take it).
+ * Return: 0, -EBUSY when left for the offline, or the error of the move.
  */
 int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
 			struct hcube_report *r)
 {
 	int to = hcube_task_nearest(hc, t), err;
 
+	if (to < 0 && !cpumask_subset(hc->v[t->vertex].usable, cpu_active_mask))
+		return -EBUSY;
 	if (to >= 0)
 		err = hcube_task_move(hc, t, to, r);
 	else
