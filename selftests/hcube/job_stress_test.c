@@ -242,6 +242,15 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 		_exit(127);
 	}
 	ASSERT_EQ(0, task_add_tree(&h, ng));
+	/* its stressors are registered as stress-ng starts them */
+	for (tries = 0; tries < 6000; tries++) {
+		ASSERT_EQ(0, hc_stats(&h, s));
+		if (s[HCUBE_S_A_ADOPTED] > s0[HCUBE_S_A_ADOPTED])
+			break;
+		usleep(10000);
+	}
+	ASSERT_GT(s[HCUBE_S_A_ADOPTED], s0[HCUBE_S_A_ADOPTED])
+		TH_LOG("no child of stress-ng registered in 60 s");
 
 	/* phase 1: faults, rebalances and hotplug of our own */
 	storm(&h, secs, 1, &seed, &ops);
@@ -296,12 +305,6 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 	       (unsigned long long)(s[HCUBE_S_A_EXITED] - s0[HCUBE_S_A_EXITED]),
 	       (unsigned long long)(s[HCUBE_S_A_REFUSED] - s0[HCUBE_S_A_REFUSED]),
 	       (unsigned long long)(s[HCUBE_S_A_EVENTS_LOST] - s0[HCUBE_S_A_EVENTS_LOST]));
-	/*
-	 * stress-ng's new threads and children were registered as they came;
-	 * how many came depends on the machine: 78 on the debug kernel (KASAN)
-	 * beside another VM on 2 shared cores, far more elsewhere.
-	 */
-	EXPECT_GT(s[HCUBE_S_A_ADOPTED] - s0[HCUBE_S_A_ADOPTED], 0);
 	hc_reset(&h, HCUBE_MODE_CPU);
 	hnl_close(&h);
 }
