@@ -11,13 +11,10 @@
  * exactly the usable CPUs of its vertex within what its cpuset allows,
  * and the record keeps the mask hcube last gave it.
  *
- * Whose mask. Before hcube sets a task's mask again it compares: the mask
- * it gave is hcube's; a mask the kernel set itself is hcube's to set
- * again (the task's cpuset rewrote it to the cpuset's CPUs, or the
- * scheduler widened it after every CPU of it went offline); any other is
- * someone else's (taskset, sched_setaffinity()), and the task is
- * "changed": left alone from then on, not moved, not counted in any load,
- * not restored, until it is registered again.
+ * Whose mask (hcube_mask.c): a mask that is neither hcube's nor the
+ * kernel's is someone else's, and the task is "changed": left alone from
+ * then on, not moved, not counted in any load, not restored, until it is
+ * registered again.
  *
  * Moves. Each change of a mask is checked first: the task must not be
  * exiting, nor changed, its registrant must still be allowed to change
@@ -650,11 +647,9 @@ static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
  * @r: the report, or NULL
  *
  * The nearest healthy vertex its cpuset allows a usable CPU of; with
- * none, it gets what its cpuset allows and becomes changed. Except while
- * its vertex's CPUs go offline and hcube has not applied it yet: the
- * cpuset may already have dropped them, and the other vertices may all
- * be faulty or offline. The task is then left where it is, for the
- * offline's evacuation (which keeps it there if no vertex can take it).
+ * none, it gets what its cpuset allows and becomes changed; but while its
+ * vertex's CPUs go offline (the cpuset may have dropped them before hcube
+ * applies it) it is left for that offline's evacuation.
  * Return: 0, -EBUSY when left for the offline, or the error of the move.
  */
 int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
