@@ -384,7 +384,7 @@ void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
 		     char *buf, size_t size);
 int hcube_set_within(struct task_struct *p, const struct cpumask *want);
 
-/* hcube_task.c */
+/* hcube_record.c */
 int hcube_tasks_init(struct hcube *hc);
 void hcube_tasks_exit(struct hcube *hc);
 void hcube_tasks_sweep(struct hcube *hc);
@@ -393,6 +393,8 @@ struct hcube_task *hcube_task_alloc(gfp_t gfp);
 void hcube_task_put(struct hcube_task *t);
 int hcube_task_hash_add(struct hcube *hc, struct hcube_task *t);
 void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
+
+/* hcube_task.c */
 void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
 int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v);

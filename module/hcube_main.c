@@ -5,7 +5,8 @@
  * This file loads and unloads the module and holds its parameters; the
  * rest, from the bottom up: hcube_perm.c (who may change a task),
  * hcube_cpuset.c (what a task's cpuset allows), hcube_mask.c (whose a
- * task's mask is), hcube_task.c (registered tasks and their moves),
+ * task's mask is), hcube_record.c (the records of registered tasks and
+ * their hash), hcube_task.c (registered tasks and their moves),
  * hcube_taskset.c and hcube_register.c (TASK_ADD and TASK_DEL),
  * hcube_balance.c (evacuation, rebalancing, the pass, the automatic
  * trigger), hcube_mce.c (machine-check records), hcube_cpu.c (vertices,
