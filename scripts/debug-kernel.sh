@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build (once) a 6.1 debug kernel from Debian's linux-source-6.1: KASAN,
-# lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST, on
+# lockdep (PROVE_LOCKING), DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST, mce-inject, on
 # x86_64_defconfig + kvm_guest.config. It is cached outside the repository
 # (HCUBE_DEBUG_KERNEL_DIR, default ~/.cache/hcube/debug-kernel) and its few
 # modules are installed under /lib/modules/<version> so the test VM, which
@@ -12,7 +12,7 @@ DIR=${HCUBE_DEBUG_KERNEL_DIR:-$HOME/.cache/hcube/debug-kernel}
 TAR=${KSRC_TAR:-/usr/src/linux-source-6.1.tar.xz}
 SRC=$DIR/linux-source-6.1
 # bump CONFIG_VERSION when the configuration below changes
-CONFIG_VERSION=2
+CONFIG_VERSION=3
 STAMP=$DIR/.built-v$CONFIG_VERSION
 
 if [ -e "$STAMP" ]; then
@@ -41,6 +41,8 @@ for opt in KASAN KASAN_GENERIC KASAN_INLINE PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	GENERIC_NETLINK DEBUG_OBJECTS DEBUG_OBJECTS_FREE USER_NS PID_NS; do
 	$c -e "$opt"
 done
+# mce-inject, for mce_test's storms on the debug kernel too
+$c -e X86_MCE -m X86_MCE_INJECT
 $c -d DEBUG_KMEMLEAK_DEFAULT_OFF
 $c --set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 65536
 for opt in DEBUG_INFO DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT DEBUG_INFO_BTF \
