@@ -127,14 +127,18 @@ static int unknown_pinned(pid_t root)
 			if (tid <= 0 || sched_getaffinity(tid, sizeof(a), &a) ||
 			    !vertex_mask(&a) || registered(tid) == 1)
 				continue;
-			/* a new one is linked by the module's worker: give it 2 s */
-			for (tries = 0; tries < 20; tries++) {
+			/*
+			 * A new one is linked when it first runs, an exiting one
+			 * unregistered before it is a zombie: under TCG with the
+			 * host's cores shared, either can take seconds. 10 s.
+			 */
+			for (tries = 0; tries < 100; tries++) {
 				usleep(100000);
 				if (sched_getaffinity(tid, sizeof(a), &a) ||
 				    !vertex_mask(&a) || registered(tid) == 1 || !alive(tid))
 					break;
 			}
-			if (tries == 20) {
+			if (tries == 100) {
 				char cmd[256];
 
 				fprintf(stderr, "# tid %d (process %d) of the job: a vertex's mask, not registered\n",
