@@ -428,7 +428,13 @@ TEST_F(bal, cpu_offline_online_in_group)
 			       CPU_COUNT(&a), first_of(&a), v, CPU_COUNT(&cube.v[v].usable));
 	}
 	ASSERT_EQ(0, hc_set_online(cpu, 1));
-	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	/* the module's worker applies the online once the write returned */
+	for (i = 0; i < 50; i++) {
+		ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+		if (CPU_ISSET(cpu, &cube.v[v].usable))
+			break;
+		usleep(100000);
+	}
 	EXPECT_TRUE(CPU_ISSET(cpu, &cube.v[v].usable));
 	/*
 	 * The tasks get the CPU back once their cpuset has it again, which it
