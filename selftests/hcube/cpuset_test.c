@@ -137,6 +137,7 @@ static void expect_managed(struct __test_metadata *_metadata,
  */
 TEST_F(cs, hotplug_cycles_then_a_fault)
 {
+	HC_SETUP_SKIPPED();
 	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
 	int last = get_nprocs_conf() - 1, cycle, i;
 	cpu_set_t all;
@@ -171,6 +172,7 @@ TEST_F(cs, hotplug_cycles_then_a_fault)
  */
 TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 {
+	HC_SETUP_SKIPPED();
 	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
 	struct hc_report *rep = malloc(sizeof(*rep));
 	char cpus[32];
@@ -202,6 +204,7 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
  */
 TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 {
+	HC_SETUP_SKIPPED();
 	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
 	int n = get_nprocs(), from = 2, to = n - 1, v = -1, i;
 	char cpus[32], pid[32];
@@ -245,6 +248,7 @@ TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
  */
 TEST_F(cs, dry_run_changes_nothing)
 {
+	HC_SETUP_SKIPPED();
 	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
 	struct hc_report *rep = malloc(sizeof(*rep));
 	struct hc_task t0[8], t1[8];
@@ -311,6 +315,7 @@ static int read_line(const char *path, char *buf, size_t size)
  */
 TEST_F(cs, partition_cpus_are_never_given_to_root_cgroup_tasks)
 {
+	HC_SETUP_SKIPPED();
 	struct hc_report *rep = malloc(sizeof(*rep));
 	int n = get_nprocs(), i, k, bad = 0;
 	cpu_set_t eff, a;
@@ -464,6 +469,7 @@ static int outside(const pid_t *kids, int n, const cpu_set_t *eff, pid_t *first)
  */
 TEST_F_TIMEOUT(cs, cpuset_rewrites_during_rebalances_and_hotplug, 1800)
 {
+	HC_SETUP_SKIPPED();
 	struct mover m = {};
 	const char *env = getenv("HCUBE_CPUSET_STEPS");
 	int steps = env ? atoi(env) : 10000, step, n = get_nprocs(), i;

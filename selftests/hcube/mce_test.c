@@ -219,12 +219,6 @@ static int cube_cpus(int *cpus, int max)
 	return n;
 }
 
-/*
- * The 6.1 harness runs a test's body after its setup skipped: each body
- * starts with this.
- */
-#define MCE_NEEDED() do { if (_metadata->skip) return; } while (0)
-
 FIXTURE(mce) {
 	struct hnl h;
 	pid_t kids[NKIDS];
@@ -300,7 +294,7 @@ static uint64_t delta(FIXTURE_DATA(mce) *self, int k)
 /* The defaults (mce_ce_threshold 0, mce_uc off) count and change nothing. */
 TEST_F(mce, defaults_only_count)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int cpu = self->cpus[2], i;
 	uint64_t r0 = cpu_records(&self->h, cpu);
 	struct cpu_info ci;
@@ -331,7 +325,7 @@ TEST_F(mce, defaults_only_count)
  */
 TEST_F(mce, threshold_marks)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int cpu = self->cpus[2], fd, i, seen = 0;
 	uint64_t r0 = cpu_records(&self->h, cpu);
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -414,7 +408,7 @@ TEST_F(mce, threshold_marks)
 /* Errors older than the window do not count. */
 TEST_F(mce, window_slides)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int cpu = self->cpus[1];
 	struct cpu_info ci;
 
@@ -437,7 +431,7 @@ TEST_F(mce, window_slides)
 /* An uncorrected recoverable error: a mark at once with mce_uc on, else a count. */
 TEST_F(mce, uncorrected)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int a = self->cpus[1], b = self->cpus[3];
 	uint64_t r0 = cpu_records(&self->h, a);
 	struct cpu_info ci;
@@ -466,7 +460,7 @@ TEST_F(mce, uncorrected)
 /* Storms on two CPUs at once (interleaved records): both marked, once each. */
 TEST_F(mce, storm_two_cpus)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int a = self->cpus[1], b = self->cpus[self->ncpus - 1], i;
 
 	ASSERT_EQ(0, mce_config(&self->h, 5, 60, 0));
@@ -493,7 +487,7 @@ TEST_F(mce, storm_two_cpus)
 /* A storm on every CPU never marks the last healthy vertex; it is refused. */
 TEST_F(mce, storm_every_cpu)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int i, k, left = 0;
 
 	ASSERT_EQ(0, mce_config(&self->h, 2, 60, 0));
@@ -519,7 +513,7 @@ TEST_F(mce, storm_every_cpu)
  */
 TEST_F(mce, outside_cpu)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int last = self->cpus[self->ncpus - 1];
 	struct hreq *r = malloc(sizeof(*r));
 	char list[32];
@@ -563,7 +557,7 @@ static void *storm_fn(void *arg)
 
 TEST_F(mce, storm_offline_cpu)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	int cpu = self->cpus[self->ncpus - 1];
 	struct storm st = { .cpus = &cpu, .ncpus = 1 };
 	uint64_t r0 = cpu_records(&self->h, cpu), seen;
@@ -599,7 +593,7 @@ TEST_F(mce, storm_offline_cpu)
  */
 TEST_F(mce, storm_during_rmmod)
 {
-	MCE_NEEDED();
+	HC_SETUP_SKIPPED();
 	struct storm st = { .cpus = self->cpus, .ncpus = self->ncpus };
 	cpu_set_t before, after;
 	pthread_t t;
