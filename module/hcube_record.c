@@ -47,12 +47,13 @@ int hcube_tasks_init(struct hcube *hc)
  */
 void hcube_tasks_exit(struct hcube *hc)
 {
-	int left;
+	int left, now = atomic_read(&hcube_task_objs);
 
 	do {
-		left = atomic_read(&hcube_task_objs);
+		left = now;
 		rcu_barrier();
-	} while (atomic_read(&hcube_task_objs) && atomic_read(&hcube_task_objs) != left);
+		now = atomic_read(&hcube_task_objs);
+	} while (now && now != left);
 	kmem_cache_destroy(hcube_task_cache);
 }
 
