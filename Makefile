@@ -141,22 +141,22 @@ $(RT_BUILD)/hcube.ko: $(MODULE_SRC)
 check-rt: $(RT_BUILD)/hcube.ko tools selftests
 	KVER=$(RT_KVER) HCUBE_KO=$(RT_BUILD)/hcube.ko scripts/vm/run-vm-tests.sh $(VM_TOPOS)
 
-# The suite, the stress and the fuzzer on a debug kernel (KASAN, lockdep,
-# DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST) built once from linux-source-6.1
-# and cached outside the repository; then kmemleak must find nothing of
-# hcube's. Not in `make check`: the first build takes about 15 minutes, a
-# run about 30 (HCUBE_VM_TIMEOUT, 3600 s; HCUBE_TESTS splits the suite
-# between runs).
+# The suite, the stress and the fuzzer on two debug kernels (KASAN,
+# lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST), each
+# built once and cached outside the repository (scripts/debug-kernel.sh):
+# 6.1 from linux-source-6.1, and a PREEMPT_RT one from linux-source-6.12
+# (where a probe that allocates or a spinlock section that sleeps splats).
+# Then kmemleak must find nothing of hcube's. Not in `make check`: the first
+# builds take about 15 minutes each, a run about 30 (HCUBE_VM_TIMEOUT,
+# 3600 s; HCUBE_TESTS splits the suite between runs). check-debug-std and
+# check-debug-rt run one of them.
 DEBUG_TOPOS ?= 8x2
-check-debug: tools selftests
-	@v=$$(scripts/debug-kernel.sh) && \
-	ko=$$(scripts/build-module-for.sh $$v $(BUILD)/debug) && \
-	KVER=$$v HCUBE_KO=$$ko HCUBE_VM_TIMEOUT=$${HCUBE_VM_TIMEOUT:-3600} \
-	HCUBE_VM_KERNEL=$$(scripts/debug-kernel.sh --image) \
-	HCUBE_DMESG_FROM='hcube-selftests: start' \
-	HCUBE_STRESS_SECONDS=$${HCUBE_STRESS_SECONDS:-30} \
-	HCUBE_FUZZ_SECONDS=$${HCUBE_FUZZ_SECONDS:-20} \
-	scripts/vm/run-vm-tests.sh $(DEBUG_TOPOS)
+.PHONY: check-debug-std check-debug-rt
+check-debug: check-debug-std check-debug-rt
+check-debug-std: tools selftests
+	@scripts/vm/check-debug.sh $(BUILD)/debug $(DEBUG_TOPOS)
+check-debug-rt: tools selftests
+	@scripts/vm/check-debug.sh --rt $(BUILD)/debug-rt $(DEBUG_TOPOS)
 
 # The long run of issue 13 (Documentation/reliability.md): stress, the
 # fuzzer, stress-ng jobs, CPU hotplug and faults for at least 30 minutes on

@@ -41,6 +41,7 @@
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
+#include "hcube_compat.h"
 #include <net/genetlink.h>
 #include <linux/hcube.h>
 #include "hcube_core.h"

@@ -74,10 +74,10 @@ static void hcube_node_ranks(int *rank)
 
 static u32 hcube_llc_of(int cpu)
 {
-	u16 llc = get_llc_id(cpu);
+	u32 llc = hcube_cpu_llc_id(cpu);
 
-	/* No LLC reported (BAD_APICID): the package stands in for it. */
-	return llc == 0xffff ? 0x10000 + topology_physical_package_id(cpu) : llc;
+	/* No LLC reported: the package stands in for it. */
+	return llc == HCUBE_NO_LLC ? 0x10000 + topology_physical_package_id(cpu) : llc;
 }
 
 /*

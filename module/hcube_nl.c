@@ -78,7 +78,7 @@ static void hcube_nl_notify(struct hcube *hc, u8 cmd, const struct hcube_ntf *nt
 			return;
 }
 
-static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int hcube_pre_doit(const struct hcube_genl_doit_ops *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	struct hcube *hc = hcube_nl_hc;
@@ -105,7 +105,7 @@ static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 }
 
 /* A command that changed loads, vertices or settings may make the trigger due. */
-static void hcube_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static void hcube_post_doit(const struct hcube_genl_doit_ops *ops, struct sk_buff *skb,
 			    struct genl_info *info)
 {
 	if (ops->flags & GENL_ADMIN_PERM)

@@ -50,7 +50,7 @@ int hcube_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	int err;
 
 	hcube_lock(hc);
-	err = ops->prepare ? ops->prepare(hc, &d, info->attrs, cb->extack, true) : 0;
+	err = ops->prepare ? ops->prepare(hc, &d, hcube_dumpit_attrs(info), cb->extack, true) : 0;
 	while (!err && ops->next(hc, &d)) {
 		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, hcube_nl_family,

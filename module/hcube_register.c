@@ -271,8 +271,8 @@ static int hcube_added_grow(struct hcube_added *a, u32 n)
 
 	if (n <= a->cap)
 		return 0;
-	out = kvrealloc(a->out, a->cap * sizeof(*out), n * sizeof(*out),
-			GFP_KERNEL);
+	out = hcube_kvrealloc(a->out, a->cap * sizeof(*out), n * sizeof(*out),
+			      GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
 	memset(out + a->cap, 0, (n - a->cap) * sizeof(*out));

@@ -34,18 +34,18 @@ static int hcube_taskset_grow(struct hcube_taskset *s, u32 room)
 		return 0;
 	while (cap < n)
 		cap = cap ? 2 * cap : 64;
-	task = kvrealloc(s->task, s->cap * sizeof(*task), cap * sizeof(*task),
-			 GFP_KERNEL);
+	task = hcube_kvrealloc(s->task, s->cap * sizeof(*task),
+			       cap * sizeof(*task), GFP_KERNEL);
 	if (!task)
 		return -ENOMEM;
 	s->task = task;
-	src = kvrealloc(s->src, s->cap * sizeof(*src), cap * sizeof(*src),
-			GFP_KERNEL);
+	src = hcube_kvrealloc(s->src, s->cap * sizeof(*src), cap * sizeof(*src),
+			      GFP_KERNEL);
 	if (!src)
 		return -ENOMEM;
 	s->src = src;
-	named = kvrealloc(s->named, s->cap * sizeof(*named),
-			  cap * sizeof(*named), GFP_KERNEL);
+	named = hcube_kvrealloc(s->named, s->cap * sizeof(*named),
+				cap * sizeof(*named), GFP_KERNEL);
 	if (!named)
 		return -ENOMEM;
 	s->named = named;

@@ -9,6 +9,12 @@
 
 #ifndef HCUBE_TRACE_POLICY_NAME
 #define HCUBE_TRACE_POLICY_NAME
+/* 6.10: __assign_str() finds the source in __string() */
+#ifdef HCUBE_HAVE_ASSIGN_STR_DST
+#define hcube_assign_str(dst, src) __assign_str(dst)
+#else
+#define hcube_assign_str(dst, src) __assign_str(dst, src)
+#endif
 #include "hcube_core.h"
 
 /* A policy's name from the core's table: a new policy needs no list here. */
@@ -43,8 +49,8 @@ TRACE_EVENT(hcube_rebalance,
 			     __string(applied_name, hcube_trace_policy_name(applied))),
 	    TP_fast_assign(__entry->policy = policy;
 			   __entry->applied = applied;
-			   __assign_str(policy_name, hcube_trace_policy_name(policy));
-			   __assign_str(applied_name, hcube_trace_policy_name(applied));
+			   hcube_assign_str(policy_name, hcube_trace_policy_name(policy));
+			   hcube_assign_str(applied_name, hcube_trace_policy_name(applied));
 			   __entry->trigger = trigger;
 			   __entry->dry_run = dry_run;
 			   __entry->transfers = transfers;
