@@ -512,6 +512,8 @@ struct hcube_mce_info {
 
 struct hcube_mce_stats {
 	u64 records, outside, offline, ignored, marks, refused;
+	/* records of no core's error, by why (hcube_mca.h's classes) */
+	u64 memory, bus, shared_cache, firmware, other;
 };
 
 bool hcube_mce_available(void);

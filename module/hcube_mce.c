@@ -11,6 +11,12 @@
  * way FAULT_ADD does. The notifier takes only hcube_mce.lock, never
  * hcube.lock, and does not sleep.
  *
+ * Only the core's own errors count against the CPU that logged them
+ * (hcube_mca_classify(), module/core/hcube_mca.c): a memory controller's
+ * bank is logged by the CPU that polls it, a firmware-first memory error
+ * by the CPU that handled the notification, and a bad DIMM must not
+ * evacuate a CPU. The other records are counted by why, against no CPU.
+ *
  * The window of a CPU is a ring of the times of its last mce_ce_threshold
  * corrected errors: the CPU is due when the ring is full and its oldest
  * entry is at most mce_ce_window old. Only x86 kernels with
@@ -27,10 +33,11 @@
 #include <asm/mce.h>
 #endif
 #include "hcube.h"
+#include "hcube_mca.h"
 
 /* One CPU, under hcube_mce.lock. */
 struct hcube_mce_cpu {
-	u64 records;		/* every record of the CPU */
+	u64 records;		/* every record of the CPU's own errors */
 	u64 status;		/* MCi_STATUS of the last one */
 	u32 bank;		/* and its bank */
 	u32 head, n;		/* the ring: n times, the oldest at head */
@@ -52,6 +59,7 @@ struct hcube_mce {
 	cpumask_var_t due;	/* CPUs a machine check asks to mark */
 	/* counted by the notifier, without hcube.lock */
 	atomic64_t records, outside, offline, ignored;
+	atomic64_t notcore[HCUBE_MCA_NCLASSES];	/* by class; CORE unused */
 	u64 marks, refused;	/* under hcube.lock */
 };
 
@@ -98,6 +106,73 @@ static bool hcube_mce_add_ce(struct hcube_mce *mc, unsigned int cpu, u64 now)
 }
 
 /*
+ * On AMD SMCA, the kind of unit of the record's bank, from the kernel's
+ * table of the CPU's banks (read from their IPID registers at boot); the
+ * error code alone decides elsewhere.
+ */
+static enum hcube_mca_unit hcube_mce_unit(const struct mce *m)
+{
+#ifdef CONFIG_X86_MCE_AMD
+	if ((m->cpuvendor != X86_VENDOR_AMD && m->cpuvendor != X86_VENDOR_HYGON) ||
+	    !cpu_feature_enabled(X86_FEATURE_SMCA))
+		return HCUBE_MCA_UNIT_NONE;
+	/* a firmware report may name no CPU (extcpu -1) */
+	if (m->extcpu >= nr_cpu_ids || !cpu_possible(m->extcpu))
+		return HCUBE_MCA_UNIT_OTHER;
+	switch (smca_get_bank_type(m->extcpu, m->bank)) {
+	case SMCA_LS:
+	case SMCA_LS_V2:
+	case SMCA_IF:
+	case SMCA_L2_CACHE:
+	case SMCA_DE:
+	case SMCA_EX:
+	case SMCA_FP:
+		return HCUBE_MCA_UNIT_CORE;
+	case SMCA_L3_CACHE:
+		return HCUBE_MCA_UNIT_L3;
+	case SMCA_UMC:
+	case SMCA_UMC_V2:
+		return HCUBE_MCA_UNIT_MEMORY;
+	case SMCA_CS:
+	case SMCA_CS_V2:
+	case SMCA_PIE:
+	case SMCA_XGMI_PCS:
+	case SMCA_GMI_PCS:
+	case SMCA_XGMI_PHY:
+	case SMCA_WAFL_PHY:
+	case SMCA_GMI_PHY:
+		return HCUBE_MCA_UNIT_FABRIC;
+	case SMCA_NBIO:
+	case SMCA_PCIE:
+	case SMCA_PCIE_V2:
+	case SMCA_NBIF:
+	case SMCA_SHUB:
+	case SMCA_SATA:
+	case SMCA_USB:
+		return HCUBE_MCA_UNIT_IO;
+	default:	/* PB, PSP, SMU, MP5, MPDMA, reserved, unpopulated */
+		return HCUBE_MCA_UNIT_OTHER;
+	}
+#else
+	return HCUBE_MCA_UNIT_NONE;
+#endif
+}
+
+/* Whose fault @m is: HCUBE_MCA_CORE when it counts against its CPU. */
+static enum hcube_mca_class hcube_mce_class(const struct mce *m)
+{
+	struct hcube_mca_rec r = {
+		.status = m->status,
+		.tsc = m->tsc,
+		.bank = m->bank,
+		.severity = m->severity,
+		.unit = hcube_mce_unit(m),
+	};
+
+	return hcube_mca_classify(&r);
+}
+
+/*
  * The decode chain's callback, for every record logged: process context
  * (the MCE core's work), but it only records, under hcube_mce.lock.
  */
@@ -107,11 +182,18 @@ static int hcube_mce_notify(struct notifier_block *nb, unsigned long val,
 	struct hcube_mce *mc = container_of(nb, struct hcube_mce, nb);
 	struct hcube *hc = mc->hc;
 	struct mce *m = data;
+	enum hcube_mca_class class;
 	unsigned int cpu;
 	bool due = false;
 
 	if (!m)
 		return NOTIFY_DONE;
+	class = hcube_mce_class(m);
+	if (class != HCUBE_MCA_CORE) {
+		/* not the core's: whatever CPU logged it, it is not at fault */
+		atomic64_inc(&mc->notcore[class]);
+		goto out;
+	}
 	cpu = m->extcpu;
 	if (cpu >= nr_cpu_ids ||
 	    READ_ONCE(hc->cpu_vertex[cpu]) == HCUBE_NO_VERTEX) {
@@ -155,6 +237,7 @@ out:
 int hcube_mce_init(struct hcube *hc)
 {
 	struct hcube_mce *mc = kzalloc(sizeof(*mc), GFP_KERNEL);
+	int i;
 
 	if (!mc)
 		return -ENOMEM;
@@ -171,6 +254,8 @@ int hcube_mce_init(struct hcube *hc)
 	atomic64_set(&mc->outside, 0);
 	atomic64_set(&mc->offline, 0);
 	atomic64_set(&mc->ignored, 0);
+	for (i = 0; i < HCUBE_MCA_NCLASSES; i++)
+		atomic64_set(&mc->notcore[i], 0);
 	hc->mce = mc;
 	hc->cfg.mce_ce_window = mc->window;
 	return 0;
@@ -379,4 +464,9 @@ void hcube_mce_stats(struct hcube *hc, struct hcube_mce_stats *s)
 	s->ignored = atomic64_read(&mc->ignored);
 	s->marks = mc->marks;
 	s->refused = mc->refused;
+	s->memory = atomic64_read(&mc->notcore[HCUBE_MCA_MEMORY]);
+	s->bus = atomic64_read(&mc->notcore[HCUBE_MCA_BUS]);
+	s->shared_cache = atomic64_read(&mc->notcore[HCUBE_MCA_SHARED_CACHE]);
+	s->firmware = atomic64_read(&mc->notcore[HCUBE_MCA_FIRMWARE]);
+	s->other = atomic64_read(&mc->notcore[HCUBE_MCA_OTHER]);
 }

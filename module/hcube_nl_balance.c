@@ -157,7 +157,13 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
 	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OUTSIDE, m.outside, HCUBE_S_A_PAD) ||
 	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OFFLINE, m.offline, HCUBE_S_A_PAD) ||
 	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_IGNORED, m.ignored, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_REFUSED, m.refused, HCUBE_S_A_PAD)) {
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_REFUSED, m.refused, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_MEMORY, m.memory, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_BUS, m.bus, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_SHARED_CACHE, m.shared_cache,
+			      HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_FIRMWARE, m.firmware, HCUBE_S_A_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OTHER, m.other, HCUBE_S_A_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -37,13 +37,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# inject N: N corrected records of CPU $cpu
+# inject N [STATUS]: N corrected records of CPU $cpu (an L1 cache error)
 inject() {
 	local i
 
 	for ((i = 0; i < $1; i++)); do
 		echo sw >"$MI/flags" && echo $cpu >"$MI/cpu" &&
-			echo 0x9c00000000000151 >"$MI/status" && echo 1 >"$MI/bank" || return 1
+			echo "${2:-0x9c00000000000151}" >"$MI/status" && echo 1 >"$MI/bank" ||
+			return 1
 	done
 }
 
@@ -54,11 +55,11 @@ d = json.load(open(sys.argv[1]))
 $1" "$tmp/out" 2>"$tmp/py"
 }
 
-# faulty_within S: CPU $cpu faulty within S seconds
+# faulty_within S: CPU $cpu faulty within S seconds (0: now)
 faulty_within() {
 	local i
 
-	for ((i = 0; i < $1 * 5; i++)); do
+	for ((i = 0; i == 0 || i < $1 * 5; i++)); do
 		"$HC" -j show >"$tmp/out" || return 1
 		py "assert any($cpu in [c['cpu'] for c in v['cpu_info'] if c['marked_by'] == 'mce']
            for v in d['vertices'])" && return 0
@@ -79,6 +80,40 @@ if "$HC" apply "$tmp/hcube.conf" >"$tmp/out" 2>&1 && "$HC" -j config show >"$tmp
 	ok "apply: mce_ce_threshold 3, mce_ce_window 60"
 else
 	not_ok "apply: the machine-check settings"
+fi
+"$HC" -j stats >"$tmp/out"
+r0=$(python3 -c "import json; print(json.load(open('$tmp/out'))['mce_records'])")
+m0=$(python3 -c "import json; print(json.load(open('$tmp/out'))['mce_memory'])")
+# cpu_records: CPU $cpu's own records in show -j (0 without a line)
+cpu_records() {
+	"$HC" -j show >"$tmp/show" && python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(c['mce_records'] for v in d['vertices'] for c in v['cpu_info'] if c['cpu'] == $cpu))
+" "$tmp/show"
+}
+c0=$(cpu_records)
+
+# memory-controller reads logged by the CPU: not its fault
+inject 4 0x9c0000000000009f
+for ((i = 0; i < 50; i++)); do
+	"$HC" -j stats >"$tmp/out"
+	py "assert d['mce_records'] - $r0 == 4" && break
+	sleep 0.2
+done
+# a CONFIG_SET first applies the marks machine checks asked for (none here)
+"$HC" config set mce_ce_threshold 3 >/dev/null
+"$HC" -j stats >"$tmp/out"
+if py "assert d['mce_memory'] - $m0 == 4 and d['mce_marks'] == 0, d" &&
+	[ "$(cpu_records)" = "$c0" ] && ! faulty_within 0; then
+	ok "four memory-controller records: counted in mce_memory, none against CPU $cpu"
+else
+	not_ok "memory-controller records: $(cat "$tmp/out")"
+fi
+"$HC" stats >"$tmp/out"
+if grep -q "^mce_memory  *$((m0 + 4))$" "$tmp/out" && grep -q "^mce_firmware  *[0-9][0-9]*$" "$tmp/out"; then
+	ok "stats: the mce_memory line"
+else
+	not_ok "stats: no 'mce_memory $((m0 + 4))' line"
 fi
 "$HC" -j stats >"$tmp/out"
 r0=$(python3 -c "import json; print(json.load(open('$tmp/out'))['mce_records'])")

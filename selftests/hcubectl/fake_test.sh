@@ -462,21 +462,27 @@ keys = ['rebalances', 'auto_rebalances', 'dry_runs', 'migrations', 'moved',
         'failures', 'evacuations', 'exited', 'changed', 'registered',
         'unregistered', 'tasks', 'adopted', 'refused', 'released', 'events_lost',
         'revoked', 'mce_records', 'mce_marks', 'mce_outside', 'mce_offline',
-        'mce_ignored', 'mce_refused']
+        'mce_ignored', 'mce_refused', 'mce_memory', 'mce_bus', 'mce_shared_cache',
+        'mce_firmware', 'mce_other']
 assert list(d) == keys, list(d)
-assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 25)]
+assert [d[k] for k in keys] == [1000 * i + 7 for i in range(2, 30)]
 " -j stats
 fake stats
 if [ "$rc" -eq 0 ] && [ "$(sed -n '13,17p' "$tmp/out")" = "adopted          14007
 refused          15007
 released         16007
 events_lost      17007
-revoked          18007" ] && [ "$(tail -n 6 "$tmp/out")" = "mce_records      19007
+revoked          18007" ] && [ "$(tail -n 11 "$tmp/out")" = "mce_records      19007
 mce_marks        20007
 mce_outside      21007
 mce_offline      22007
 mce_ignored      23007
-mce_refused      24007" ]; then
+mce_refused      24007
+mce_memory       25007
+mce_bus          26007
+mce_shared_cache 27007
+mce_firmware     28007
+mce_other        29007" ]; then
 	ok "stats: the counters of new threads and children and of machine checks, as text"
 else
 	not_ok "stats: text (rc $rc)"

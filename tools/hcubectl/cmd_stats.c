@@ -45,13 +45,17 @@ const struct hc_cmd hc_cmd_stats = {
 	"then the tasks let go instead of moved (revoked); then the machine-check\n"
 	"records seen, the CPUs they marked faulty, the records ignored: of CPUs\n"
 	"in no vertex (outside), of offline CPUs, of faulty CPUs or during unload\n"
-	"(ignored), and the marks refused for the last healthy vertex. A counter\n"
-	"is shown when the module sends it. -j prints one object: rebalances,\n"
-	"auto_rebalances, dry_runs, migrations, moved, failures, evacuations,\n"
-	"exited, changed, registered, unregistered, tasks, adopted, refused,\n"
-	"released, events_lost, revoked, mce_records, mce_marks, mce_outside,\n"
-	"mce_offline, mce_ignored, mce_refused (null when the module does not send\n"
-	"it).\n",
+	"(ignored), the marks refused for the last healthy vertex, and the\n"
+	"records of no core's error, counted against no CPU, by why: memory\n"
+	"(memory controller), bus (bus, interconnect, I/O), shared_cache (the\n"
+	"LLC), firmware (firmware-first reports) and other (internal\n"
+	"unclassified, unknown). A counter is shown when the module sends it.\n"
+	"-j prints one object: rebalances, auto_rebalances, dry_runs, migrations,\n"
+	"moved, failures, evacuations, exited, changed, registered, unregistered,\n"
+	"tasks, adopted, refused, released, events_lost, revoked, mce_records,\n"
+	"mce_marks, mce_outside, mce_offline, mce_ignored, mce_refused,\n"
+	"mce_memory, mce_bus, mce_shared_cache, mce_firmware, mce_other (null\n"
+	"when the module does not send it).\n",
 	.nlcmd = HCUBE_CMD_STATS_GET,
 	.handler = stats,
 };

@@ -496,6 +496,11 @@ static const char *const stats_attr_names[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_MCE_OFFLINE] = "HCUBE_S_A_MCE_OFFLINE",
 	[HCUBE_S_A_MCE_IGNORED] = "HCUBE_S_A_MCE_IGNORED",
 	[HCUBE_S_A_MCE_REFUSED] = "HCUBE_S_A_MCE_REFUSED",
+	[HCUBE_S_A_MCE_MEMORY] = "HCUBE_S_A_MCE_MEMORY",
+	[HCUBE_S_A_MCE_BUS] = "HCUBE_S_A_MCE_BUS",
+	[HCUBE_S_A_MCE_SHARED_CACHE] = "HCUBE_S_A_MCE_SHARED_CACHE",
+	[HCUBE_S_A_MCE_FIRMWARE] = "HCUBE_S_A_MCE_FIRMWARE",
+	[HCUBE_S_A_MCE_OTHER] = "HCUBE_S_A_MCE_OTHER",
 };
 
 static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
@@ -522,6 +527,11 @@ static const char *const stats_attr_keys[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_MCE_OFFLINE] = "mce_offline",
 	[HCUBE_S_A_MCE_IGNORED] = "mce_ignored",
 	[HCUBE_S_A_MCE_REFUSED] = "mce_refused",
+	[HCUBE_S_A_MCE_MEMORY] = "mce_memory",
+	[HCUBE_S_A_MCE_BUS] = "mce_bus",
+	[HCUBE_S_A_MCE_SHARED_CACHE] = "mce_shared_cache",
+	[HCUBE_S_A_MCE_FIRMWARE] = "mce_firmware",
+	[HCUBE_S_A_MCE_OTHER] = "mce_other",
 };
 
 static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
@@ -548,6 +558,11 @@ static const struct nla_policy stats_attr_policy[HCUBE_S_A_MAX + 1] = {
 	[HCUBE_S_A_MCE_OFFLINE] = { .type = NLA_U64 },
 	[HCUBE_S_A_MCE_IGNORED] = { .type = NLA_U64 },
 	[HCUBE_S_A_MCE_REFUSED] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_MEMORY] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_BUS] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_SHARED_CACHE] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_FIRMWARE] = { .type = NLA_U64 },
+	[HCUBE_S_A_MCE_OTHER] = { .type = NLA_U64 },
 };
 
 const struct hc_attr_set hc_set_stats = {

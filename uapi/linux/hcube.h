@@ -332,8 +332,8 @@ enum hcube_vertex_attr {
 	HCUBE_V_A_ISOLATED_CPUS,
 	/*
 	 * nest, enum hcube_cpu_info_attr; repeated: one per CPU of the vertex
-	 * that is faulty, offline or had a machine check since the module was
-	 * loaded
+	 * that is faulty, offline or had a machine check of its own (an error
+	 * of the core) since the module was loaded
 	 */
 	HCUBE_V_A_CPU_INFO,
 	__HCUBE_V_A_MAX,
@@ -351,15 +351,20 @@ enum hcube_cpu_info_attr {
 	 * usable
 	 */
 	HCUBE_CI_A_MARKED_BY,
-	HCUBE_CI_A_MCE_RECORDS,	/* u64: its machine-check records since the module was loaded */
+	/*
+	 * u64: its own machine-check records since the module was loaded:
+	 * errors of the core itself (records of memory, buses, the shared cache
+	 * or the firmware are counted in STATS, against no CPU)
+	 */
+	HCUBE_CI_A_MCE_RECORDS,
 	/*
 	 * u32: its corrected errors within the window: when a machine check
 	 * marked it, the count that did; else the count now
 	 */
 	HCUBE_CI_A_MCE_COUNT,
 	HCUBE_CI_A_MCE_WINDOW,	/* u32: that window, in seconds */
-	HCUBE_CI_A_MCE_BANK,	/* u32: the bank of its last record */
-	HCUBE_CI_A_MCE_STATUS,	/* u64: the MCi_STATUS of its last record */
+	HCUBE_CI_A_MCE_BANK,	/* u32: the bank of its last own record */
+	HCUBE_CI_A_MCE_STATUS,	/* u64: the MCi_STATUS of its last own record */
 	/*
 	 * flag: a machine check marked it for an uncorrected recoverable error
 	 */
@@ -479,13 +484,17 @@ enum hcube_stats_attr {
 	 * no longer change their affinity, or they became SCHED_DEADLINE
 	 */
 	HCUBE_S_A_REVOKED,
-	HCUBE_S_A_MCE_RECORDS,	/* u64: machine-check records the module saw */
+	HCUBE_S_A_MCE_RECORDS,	/* u64: machine-check records the module saw, of every kind */
 	HCUBE_S_A_MCE_MARKS,	/* u64: CPUs marked faulty by machine checks */
-	HCUBE_S_A_MCE_OUTSIDE,	/* u64: records of CPUs in no vertex of the cube, ignored */
-	HCUBE_S_A_MCE_OFFLINE,	/* u64: records of offline CPUs, ignored */
 	/*
-	 * u64: records that found their CPU already faulty, or the module
-	 * unloading, ignored
+	 * u64: records of a core's own error of CPUs in no vertex of the cube,
+	 * ignored
+	 */
+	HCUBE_S_A_MCE_OUTSIDE,
+	HCUBE_S_A_MCE_OFFLINE,	/* u64: records of a core's own error of offline CPUs, ignored */
+	/*
+	 * u64: records of a core's own error that found their CPU already
+	 * faulty, or the module unloading, ignored
 	 */
 	HCUBE_S_A_MCE_IGNORED,
 	/*
@@ -493,6 +502,34 @@ enum hcube_stats_attr {
 	 * CPU's vertex was the last healthy one
 	 */
 	HCUBE_S_A_MCE_REFUSED,
+	/*
+	 * u64: records of memory errors (memory controller, generic cache
+	 * hierarchy; AMD SMCA UMC banks): not the logging CPU's fault, counted
+	 * against no CPU
+	 */
+	HCUBE_S_A_MCE_MEMORY,
+	/*
+	 * u64: records of bus, interconnect, I/O and external errors (AMD SMCA
+	 * data fabric and I/O units): counted against no CPU
+	 */
+	HCUBE_S_A_MCE_BUS,
+	/*
+	 * u64: records of cache and TLB errors of the generic level, the shared
+	 * last-level cache (AMD SMCA L3 banks): counted against no CPU
+	 */
+	HCUBE_S_A_MCE_SHARED_CACHE,
+	/*
+	 * u64: records the firmware reported (APEI firmware-first: bank 255, or
+	 * neither graded nor time-stamped by the kernel): counted against no
+	 * CPU
+	 */
+	HCUBE_S_A_MCE_FIRMWARE,
+	/*
+	 * u64: records of no core's error: internal unclassified (internal
+	 * timer too), unclassified, reserved or model-specific codes, AMD SMCA
+	 * units of no core (PSP, SMU, ...): counted against no CPU
+	 */
+	HCUBE_S_A_MCE_OTHER,
 	__HCUBE_S_A_MAX,
 	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
 };
