@@ -36,6 +36,7 @@
 #include <linux/llist.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
@@ -293,7 +294,12 @@ struct hcube {
 	u32 settle;			/* passes left after hotplug */
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
-	/* the netlink layer's, while the family is registered */
+	/*
+	 * The netlink layer's, while the family is registered; called under
+	 * notify_sem read, so that the family goes only after the last event
+	 * in flight (hcube_nl_exit()).
+	 */
+	struct rw_semaphore notify_sem;
 	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 };
 
@@ -305,11 +311,10 @@ struct hcube {
 static inline void hcube_notify(struct hcube *hc, u8 cmd,
 				const struct hcube_ntf *ntf)
 {
-	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
-
-	notify = READ_ONCE(hc->notify);
-	if (notify)
-		notify(hc, cmd, ntf);
+	down_read(&hc->notify_sem);
+	if (hc->notify)
+		hc->notify(hc, cmd, ntf);
+	up_read(&hc->notify_sem);
 }
 
 static inline void hcube_lock(struct hcube *hc)

@@ -124,6 +124,7 @@ static int __init hcube_init(void)
 	}
 
 	mutex_init(&hc->lock);
+	init_rwsem(&hc->notify_sem);
 	spin_lock_init(&hc->hash_lock);
 	xa_init_flags(&hc->tasks, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&hc->changed);

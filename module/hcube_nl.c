@@ -135,13 +135,24 @@ int __init hcube_nl_init(struct hcube *hc)
 	hcube_nl_hc = hc;
 	hcube_nl_family = &hcube_genl_family;
 	err = genl_register_family(&hcube_genl_family);
-	if (!err)
-		WRITE_ONCE(hc->notify, hcube_nl_notify);
+	if (!err) {
+		down_write(&hc->notify_sem);
+		hc->notify = hcube_nl_notify;
+		up_write(&hc->notify_sem);
+	}
 	return err;
 }
 
+/*
+ * Events come from paths the unload stops only later (a birth refused in
+ * its child's context, the worker): none is sent once notify_sem's writer
+ * has cleared hc->notify, and those in flight end before it has it, so
+ * the family goes with no event on its way.
+ */
 void hcube_nl_exit(struct hcube *hc)
 {
-	WRITE_ONCE(hc->notify, NULL);
+	down_write(&hc->notify_sem);
+	hc->notify = NULL;
+	up_write(&hc->notify_sem);
 	genl_unregister_family(&hcube_genl_family);
 }
