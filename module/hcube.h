@@ -495,8 +495,20 @@ void hcube_balance_init(struct hcube *hc);
 void hcube_balance_stop(struct hcube *hc);
 u32 hcube_nhealthy(struct hcube *hc);
 u32 hcube_policy_for(struct hcube *hc, u32 policy);
-int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
+int hcube_rebalance(struct hcube *hc, u32 policy, u32 trigger,
 		    struct netlink_ext_ack *extack);
+
+/* A dry run's plan and report: the caller's alone (hcube_dry_run()). */
+struct hcube_dry_run {
+	struct hcube_report report;
+	struct hcube_plan plan;
+	void *plan_mem;
+	u32 loads[];	/* the report's before, planned and after */
+};
+
+struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy,
+				    struct netlink_ext_ack *extack);
+void hcube_dry_run_free(struct hcube_dry_run *dr);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
 void hcube_after_change(struct hcube *hc, u32 trigger);
 void hcube_pass_start(struct hcube *hc);

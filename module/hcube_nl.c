@@ -104,11 +104,17 @@ static int hcube_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-/* A command that changed loads, vertices or settings may make the trigger due. */
+/*
+ * A command that changed loads, vertices or settings may make the trigger
+ * due; a dry run changed nothing.
+ */
 static void hcube_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
 			    struct genl_info *info)
 {
-	if (ops->flags & GENL_ADMIN_PERM)
+	bool dry_run = ops->cmd == HCUBE_CMD_REBALANCE &&
+		       info->attrs[HCUBE_R_A_DRY_RUN];
+
+	if ((ops->flags & GENL_ADMIN_PERM) && !dry_run)
 		hcube_auto_schedule(hcube_nl_hc);
 	hcube_unlock(hcube_nl_hc);
 }

@@ -201,6 +201,22 @@ const struct hcube_nl_msg_ops hcube_nl_report_msg = {
 	.fill = hcube_fill_report,
 };
 
+/* A dry run: its report to the caller alone, then gone. */
+static int hcube_nl_dry_run(struct hcube *hc, struct genl_info *info, u32 policy)
+{
+	struct hcube_nl_data d = { .ns = task_active_pid_ns(current) };
+	struct hcube_dry_run *dr;
+	int err;
+
+	dr = hcube_dry_run(hc, policy, info->extack);
+	if (IS_ERR(dr))
+		return PTR_ERR(dr);
+	d.report = &dr->report;
+	err = hcube_nl_reply(hc, info, &hcube_nl_report_msg, &d);
+	hcube_dry_run_free(dr);
+	return err;
+}
+
 int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
@@ -218,16 +234,19 @@ int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, HCUBE_ERR_SYS_NICE);
 		return -EPERM;
 	}
-	if (!dry_run)
+	if (dry_run) {
+		err = hcube_nl_dry_run(hc, info, policy);
+	} else {
 		hcube_nl_catch_up(hc);
-	hcube_report_reset(&hc->report, hc);
-	err = hcube_rebalance(hc, policy, dry_run, HCUBE_REASON_ADMIN, info->extack);
+		hcube_report_reset(&hc->report, hc);
+		err = hcube_rebalance(hc, policy, HCUBE_REASON_ADMIN, info->extack);
+		if (!err)
+			err = hcube_nl_reply(hc, info, &hcube_nl_report_msg, &d);
+	}
 	/* -EINVAL: the core refused the policy on this cube, before any change */
 	if (err == -EINVAL)
 		NL_SET_BAD_ATTR(info->extack, apol);
-	if (err)
-		return err;
-	return hcube_nl_reply(hc, info, &hcube_nl_report_msg, &d);
+	return err;
 }
 
 /*
