@@ -288,6 +288,8 @@ struct hcube {
 	struct hcube_counters cnt;
 	unsigned long last_auto;	/* jiffies of the last automatic rebalance */
 	struct hcube_report report;	/* the last one built */
+	u32 report_seq;			/* changes with it: a dump's consistency */
+	u32 report_transfers;		/* transfers a reply or event carries */
 	struct delayed_work auto_work;	/* the automatic trigger, when due */
 	struct delayed_work retry_work;	/* passes: remasks that failed, hotplug */
 	u32 retries;			/* passes for failed remasks so far */
@@ -506,7 +508,7 @@ struct hcube_dry_run {
 	u32 loads[];	/* the report's before, planned and after */
 };
 
-struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy,
+struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy, bool count,
 				    struct netlink_ext_ack *extack);
 void hcube_dry_run_free(struct hcube_dry_run *dr);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);

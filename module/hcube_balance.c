@@ -42,6 +42,9 @@ void hcube_report_release(struct hcube_report *r)
 
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 {
+	/* a dump of its transfers that spans this sees it (never 0: no check) */
+	if (!++hc->report_seq)
+		hc->report_seq = 1;
 	hcube_report_release(r);
 	/* every field but the task lists, which nfailures and nchanged empty */
 	memset(r, 0, offsetof(struct hcube_report, failures));
@@ -350,6 +353,7 @@ void hcube_dry_run_free(struct hcube_dry_run *dr)
  * hcube_dry_run() - plan with @policy on the loads of now, for the caller
  * @hc: the cube, locked
  * @policy: the policy to plan with
+ * @count: a dry run of its own (counted, traced), not a dump's next part
  * @extack: where a refusal goes
  *
  * The plan and its report are the caller's alone: the last rebalance's
@@ -359,7 +363,7 @@ void hcube_dry_run_free(struct hcube_dry_run *dr)
  * Return: the dry run, or an ERR_PTR(): the policy refused on this cube
  * (-EINVAL, with the core's reason), -ENOMEM.
  */
-struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy,
+struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy, bool count,
 				    struct netlink_ext_ack *extack)
 {
 	size_t vbytes = hc->nv * sizeof(u32);
@@ -397,8 +401,10 @@ struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy,
 	r->plan = &dr->plan;
 	memcpy(r->planned, dr->plan.after, vbytes);
 	memcpy(r->after, r->before, vbytes);
-	hc->cnt.dry_runs++;
 	r->duration_ns = ktime_get_ns() - t0;
+	if (!count)
+		return dr;
+	hc->cnt.dry_runs++;
 	trace_hcube_rebalance(policy, dr->plan.applied, HCUBE_REASON_ADMIN, true,
 			      dr->plan.ntransfers, dr->plan.stats.migrations,
 			      0, 0, r->duration_ns);
