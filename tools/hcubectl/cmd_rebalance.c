@@ -108,6 +108,8 @@ static int rebalance(struct hc_ctx *c, int argc, char **argv)
 		if (p < 0)
 			hc_usage(c, "%s", why.s);
 	}
+	if (policy && hc_opt(c, 't') && !hc_opt(c, 'n'))
+		hc_usage(c, "--transfers lists the last rebalance's plan: --policy needs --dry-run");
 	ret = hc_cube_dim(c, &dim);
 	if (ret)
 		return ret;
