@@ -36,6 +36,7 @@
 #include <linux/llist.h>
 #include <linux/refcount.h>
 #include <linux/rhashtable.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
@@ -288,13 +289,20 @@ struct hcube {
 	struct hcube_counters cnt;
 	unsigned long last_auto;	/* jiffies of the last automatic rebalance */
 	struct hcube_report report;	/* the last one built */
+	u32 report_seq;			/* changes with it: a dump's consistency */
+	u32 report_transfers;		/* transfers a reply or event carries */
 	struct delayed_work auto_work;	/* the automatic trigger, when due */
 	struct delayed_work retry_work;	/* passes: remasks that failed, hotplug */
 	u32 retries;			/* passes for failed remasks so far */
 	u32 settle;			/* passes left after hotplug */
 	atomic64_t refused, released, events_lost;	/* counted without the lock */
 	bool stopping;
-	/* the netlink layer's, while the family is registered */
+	/*
+	 * The netlink layer's, while the family is registered; called under
+	 * notify_sem read, so that the family goes only after the last event
+	 * in flight (hcube_nl_exit()).
+	 */
+	struct rw_semaphore notify_sem;
 	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
 };
 
@@ -306,11 +314,10 @@ struct hcube {
 static inline void hcube_notify(struct hcube *hc, u8 cmd,
 				const struct hcube_ntf *ntf)
 {
-	void (*notify)(struct hcube *hc, u8 cmd, const struct hcube_ntf *ntf);
-
-	notify = READ_ONCE(hc->notify);
-	if (notify)
-		notify(hc, cmd, ntf);
+	down_read(&hc->notify_sem);
+	if (hc->notify)
+		hc->notify(hc, cmd, ntf);
+	up_read(&hc->notify_sem);
 }
 
 static inline void hcube_lock(struct hcube *hc)
@@ -491,8 +498,20 @@ void hcube_balance_init(struct hcube *hc);
 void hcube_balance_stop(struct hcube *hc);
 u32 hcube_nhealthy(struct hcube *hc);
 u32 hcube_policy_for(struct hcube *hc, u32 policy);
-int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
+int hcube_rebalance(struct hcube *hc, u32 policy, u32 trigger,
 		    struct netlink_ext_ack *extack);
+
+/* A dry run's plan and report: the caller's alone (hcube_dry_run()). */
+struct hcube_dry_run {
+	struct hcube_report report;
+	struct hcube_plan plan;
+	void *plan_mem;
+	u32 loads[];	/* the report's before, planned and after */
+};
+
+struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy, bool count,
+				    struct netlink_ext_ack *extack);
+void hcube_dry_run_free(struct hcube_dry_run *dr);
 u32 hcube_evacuate_all(struct hcube *hc, struct hcube_report *r);
 void hcube_after_change(struct hcube *hc, u32 trigger);
 void hcube_pass_start(struct hcube *hc);

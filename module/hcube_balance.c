@@ -12,7 +12,9 @@
  * hcube plans again from the loads without them, at most twice. Nothing
  * looks at every task before planning: that is the pass, afterwards, in
  * slices on the workqueue (hcube_pass_start()), which finds the tasks that
- * no move looked at. A dry run plans and changes nothing.
+ * no move looked at. A dry run (hcube_dry_run()) plans into memory of its
+ * own for its caller alone: the last report, the trigger and the tasks
+ * stay as they were, and no event is sent.
  *
  * After the vertices' states changed, hcube_after_change() gives the
  * tasks of the vertices whose CPUs changed their new masks, evacuates and
@@ -40,6 +42,9 @@ void hcube_report_release(struct hcube_report *r)
 
 void hcube_report_reset(struct hcube_report *r, struct hcube *hc)
 {
+	/* a dump of its transfers that spans this sees it (never 0: no check) */
+	if (!++hc->report_seq)
+		hc->report_seq = 1;
 	hcube_report_release(r);
 	/* every field but the task lists, which nfailures and nchanged empty */
 	memset(r, 0, offsetof(struct hcube_report, failures));
@@ -235,15 +240,16 @@ static void hcube_load_snapshot(struct hcube *hc, u32 *dst)
 		dst[i] = hc->v[i].state == HCUBE_VERTEX_HEALTHY ? hc->v[i].load : 0;
 }
 
-/* Plan with @policy from the loads in hc->m.load; 0 or -errno. */
-static int hcube_plan(struct hcube *hc, u32 policy, struct netlink_ext_ack *extack)
+/* Plan with @policy from the loads in hc->m.load into @plan; 0 or -errno. */
+static int hcube_plan(struct hcube *hc, struct hcube_plan *plan, u32 policy,
+		      struct netlink_ext_ack *extack)
 {
 	struct hcube_cube cube = {
 		.dim = hc->dim, .state = hc->m.state, .load = hc->m.load,
 	};
 	int err;
 
-	err = hcube_plan_build(&hc->plan, policy, &cube,
+	err = hcube_plan_build(plan, policy, &cube,
 			       hc->topo_valid ? &hc->topo : NULL, hc->m.work);
 	return err ? hcube_plan_refused(policy, err, extack) : 0;
 }
@@ -271,7 +277,6 @@ static u32 hcube_apply(struct hcube *hc, struct hcube_report *r, const u32 *befo
  * hcube_rebalance() - evacuate, plan and move
  * @hc: the cube, locked
  * @policy: the policy to plan with
- * @dry_run: plan only: nothing changes but the dry-run counter
  * @trigger: HCUBE_REASON_*: what asked for it
  * @extack: where a refusal goes, or NULL
  *
@@ -280,7 +285,7 @@ static u32 hcube_apply(struct hcube *hc, struct hcube_report *r, const u32 *befo
  * changes, with -EINVAL and the core's reason.
  * Return: 0 or -errno.
  */
-int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
+int hcube_rebalance(struct hcube *hc, u32 policy, u32 trigger,
 		    struct netlink_ext_ack *extack)
 {
 	struct hcube_report *r = &hc->report;
@@ -293,26 +298,20 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 		return hcube_plan_refused(policy, err, extack);
 	r->policy = policy;
 	r->trigger = trigger;
-	r->dry_run = dry_run;
+	r->dry_run = false;
 	hcube_bench_start();
-	if (!dry_run)
-		hcube_evacuate_all(hc, r);
+	hcube_evacuate_all(hc, r);
 	hcube_bench_mark(HCUBE_BENCH_EVACUATE);
 	hcube_load_snapshot(hc, hc->m.load);
 	memcpy(r->before, hc->m.load, hc->nv * sizeof(u32));
 	for (round = 0;; round++) {
-		err = hcube_plan(hc, policy, extack);
+		err = hcube_plan(hc, &hc->plan, policy, extack);
 		if (err)
 			return err;
 		if (!round)
 			hcube_bench_mark(HCUBE_BENCH_PLAN);
 		r->plan = &hc->plan;
 		memcpy(r->planned, hc->plan.after, hc->nv * sizeof(u32));
-		if (dry_run) {
-			memcpy(r->after, r->before, hc->nv * sizeof(u32));
-			hc->cnt.dry_runs++;
-			goto done;
-		}
 		gone = hc->cnt.changed + hc->cnt.revoked;
 		memcpy(hc->m.scratch, hc->m.load, hc->nv * sizeof(u32));
 		r->moved += hcube_apply(hc, r, hc->m.scratch);
@@ -332,15 +331,84 @@ int hcube_rebalance(struct hcube *hc, u32 policy, bool dry_run, u32 trigger,
 	hc->cnt.moved += r->moved;
 	/* what no move looked at: after, in slices */
 	hcube_pass_start(hc);
-done:
 	r->duration_ns = ktime_get_ns() - t0;
-	trace_hcube_rebalance(policy, hc->plan.applied, trigger, dry_run,
+	trace_hcube_rebalance(policy, hc->plan.applied, trigger, false,
 			      hc->plan.ntransfers,
 			      hc->plan.stats.migrations, r->moved, r->failed,
 			      r->duration_ns);
 	hcube_notify(hc, HCUBE_CMD_REBALANCE_NTF, &(struct hcube_ntf){
 		.reason = trigger, .report = r });
 	return 0;
+}
+
+void hcube_dry_run_free(struct hcube_dry_run *dr)
+{
+	if (!dr)
+		return;
+	kvfree(dr->plan_mem);
+	kfree(dr);
+}
+
+/**
+ * hcube_dry_run() - plan with @policy on the loads of now, for the caller
+ * @hc: the cube, locked
+ * @policy: the policy to plan with
+ * @count: a dry run of its own (counted, traced), not a dump's next part
+ * @extack: where a refusal goes
+ *
+ * The plan and its report are the caller's alone: the last rebalance's
+ * report and plan stay as they were, no event is sent, no task is looked
+ * at, and nothing else changes but the dry-run counter. Free the result
+ * with hcube_dry_run_free().
+ * Return: the dry run, or an ERR_PTR(): the policy refused on this cube
+ * (-EINVAL, with the core's reason), -ENOMEM.
+ */
+struct hcube_dry_run *hcube_dry_run(struct hcube *hc, u32 policy, bool count,
+				    struct netlink_ext_ack *extack)
+{
+	size_t vbytes = hc->nv * sizeof(u32);
+	u64 t0 = ktime_get_ns();
+	struct hcube_dry_run *dr;
+	struct hcube_report *r;
+	int err;
+
+	err = hcube_policy_check(policy, hcube_nhealthy(hc), hc->nv);
+	if (err)
+		return ERR_PTR(hcube_plan_refused(policy, err, extack));
+	dr = kzalloc(struct_size(dr, loads, 3 * hc->nv), GFP_KERNEL);
+	if (!dr)
+		return ERR_PTR(-ENOMEM);
+	dr->plan_mem = kvzalloc(hcube_plan_memsize(hc->dim), GFP_KERNEL);
+	if (!dr->plan_mem) {
+		kfree(dr);
+		return ERR_PTR(-ENOMEM);
+	}
+	hcube_plan_init(&dr->plan, hc->dim, dr->plan_mem);
+	r = &dr->report;
+	r->policy = policy;
+	r->trigger = HCUBE_REASON_ADMIN;
+	r->dry_run = true;
+	r->before = dr->loads;
+	r->planned = dr->loads + hc->nv;
+	r->after = dr->loads + 2 * hc->nv;
+	hcube_load_snapshot(hc, hc->m.load);
+	memcpy(r->before, hc->m.load, vbytes);
+	err = hcube_plan(hc, &dr->plan, policy, extack);
+	if (err) {
+		hcube_dry_run_free(dr);
+		return ERR_PTR(err);
+	}
+	r->plan = &dr->plan;
+	memcpy(r->planned, dr->plan.after, vbytes);
+	memcpy(r->after, r->before, vbytes);
+	r->duration_ns = ktime_get_ns() - t0;
+	if (!count)
+		return dr;
+	hc->cnt.dry_runs++;
+	trace_hcube_rebalance(policy, dr->plan.applied, HCUBE_REASON_ADMIN, true,
+			      dr->plan.ntransfers, dr->plan.stats.migrations,
+			      0, 0, r->duration_ns);
+	return dr;
 }
 
 /*
@@ -484,8 +552,7 @@ void hcube_after_change(struct hcube *hc, u32 trigger)
 		hcube_auto_schedule(hc);
 		return;
 	}
-	hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy), false, trigger,
-			NULL);
+	hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy), trigger, NULL);
 }
 
 void hcube_balance_init(struct hcube *hc)
@@ -564,7 +631,7 @@ void hcube_auto_run(struct hcube *hc)
 	policy = hcube_policy_for(hc, hc->cfg.policy);
 	hc->last_auto = jiffies ? jiffies : 1;
 	hcube_report_reset(&hc->report, hc);
-	hcube_rebalance(hc, policy, false, HCUBE_REASON_AUTO, NULL);
+	hcube_rebalance(hc, policy, HCUBE_REASON_AUTO, NULL);
 	/* still due (a plan that could not balance): after the cooldown */
 	hcube_auto_schedule(hc);
 }

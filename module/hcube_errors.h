@@ -82,6 +82,8 @@
 	"HCUBE_C_A_MCE_CE_THRESHOLD: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
 #define HCUBE_ERR_MCE_UC_NONE \
 	"HCUBE_C_A_MCE_UC: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
+#define HCUBE_ERR_NO_PLAN \
+	"no rebalance's plan to list: none since the last change of the cube; HCUBE_R_A_DRY_RUN lists a plan made now"
 #define HCUBE_ERR_SYS_NICE \
 	"moving registered tasks needs CAP_SYS_NICE as well as CAP_NET_ADMIN"
 

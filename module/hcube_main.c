@@ -41,6 +41,10 @@ static unsigned int births = 1024;
 module_param(births, uint, 0444);
 MODULE_PARM_DESC(births, "new threads and children of registered tasks being set up at once from a pool, before others are allocated (1..65536, default 1024)");
 
+static unsigned int report_transfers = 512;
+module_param(report_transfers, uint, 0444);
+MODULE_PARM_DESC(report_transfers, "transfers a REBALANCE reply or event lists at most; a REBALANCE dump lists them all (1..65536, default 512)");
+
 /*
  * For the tests of the lost-creation scan: a creation that finds the pool
  * of births empty is lost instead of given an allocated birth.
@@ -122,8 +126,13 @@ static int __init hcube_init(void)
 		pr_err("births=%u: must be 1..65536\n", births);
 		return -EINVAL;
 	}
+	if (report_transfers < 1 || report_transfers > 65536) {
+		pr_err("report_transfers=%u: must be 1..65536\n", report_transfers);
+		return -EINVAL;
+	}
 
 	mutex_init(&hc->lock);
+	init_rwsem(&hc->notify_sem);
 	spin_lock_init(&hc->hash_lock);
 	xa_init_flags(&hc->tasks, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&hc->changed);
@@ -131,6 +140,7 @@ static int __init hcube_init(void)
 	init_llist_head(&hc->adopts);
 	hcube_balance_init(hc);
 	hc->max_tasks = max_tasks;
+	hc->report_transfers = report_transfers;
 	hc->cfg.policy = HCUBE_POLICY_MCWA;
 	hc->cfg.threshold = 1;
 	hc->cfg.cooldown_ms = 1000;

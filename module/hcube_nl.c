@@ -104,11 +104,17 @@ static int hcube_pre_doit(const struct hcube_genl_doit_ops *ops, struct sk_buff 
 	return 0;
 }
 
-/* A command that changed loads, vertices or settings may make the trigger due. */
+/*
+ * A command that changed loads, vertices or settings may make the trigger
+ * due; a dry run changed nothing.
+ */
 static void hcube_post_doit(const struct hcube_genl_doit_ops *ops, struct sk_buff *skb,
 			    struct genl_info *info)
 {
-	if (ops->flags & GENL_ADMIN_PERM)
+	bool dry_run = ops->cmd == HCUBE_CMD_REBALANCE &&
+		       info->attrs[HCUBE_R_A_DRY_RUN];
+
+	if ((ops->flags & GENL_ADMIN_PERM) && !dry_run)
 		hcube_auto_schedule(hcube_nl_hc);
 	hcube_unlock(hcube_nl_hc);
 }
@@ -135,13 +141,24 @@ int __init hcube_nl_init(struct hcube *hc)
 	hcube_nl_hc = hc;
 	hcube_nl_family = &hcube_genl_family;
 	err = genl_register_family(&hcube_genl_family);
-	if (!err)
-		WRITE_ONCE(hc->notify, hcube_nl_notify);
+	if (!err) {
+		down_write(&hc->notify_sem);
+		hc->notify = hcube_nl_notify;
+		up_write(&hc->notify_sem);
+	}
 	return err;
 }
 
+/*
+ * Events come from paths the unload stops only later (a birth refused in
+ * its child's context, the worker): none is sent once notify_sem's writer
+ * has cleared hc->notify, and those in flight end before it has it, so
+ * the family goes with no event on its way.
+ */
 void hcube_nl_exit(struct hcube *hc)
 {
-	WRITE_ONCE(hc->notify, NULL);
+	down_write(&hc->notify_sem);
+	hc->notify = NULL;
+	up_write(&hc->notify_sem);
 	genl_unregister_family(&hcube_genl_family);
 }

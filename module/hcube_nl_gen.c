@@ -83,7 +83,7 @@ const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1] = {
 	[HCUBE_A_UNIT] = NLA_POLICY_MAX(NLA_U32, HCUBE_UNIT_MAX),
 };
 
-/* HCUBE_CMD_REBALANCE (do) */
+/* HCUBE_CMD_REBALANCE (do, dump) */
 const struct nla_policy hcube_rebalance_policy[HCUBE_R_A_DRY_RUN + 1] = {
 	[HCUBE_R_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
 	[HCUBE_R_A_DRY_RUN] = { .type = NLA_FLAG },

@@ -48,6 +48,7 @@ int hcube_nl_task_add_doit(struct sk_buff *skb, struct genl_info *info);
 int hcube_nl_task_del_doit(struct sk_buff *skb, struct genl_info *info);
 int hcube_nl_task_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info);
+int hcube_nl_rebalance_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int hcube_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 /* One per command that has a do or a dump (hcube_nl_ops). */

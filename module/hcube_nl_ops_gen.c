@@ -68,6 +68,7 @@ const struct genl_ops hcube_nl_ops[12] = {
 		.cmd = HCUBE_CMD_REBALANCE,
 		.flags = GENL_ADMIN_PERM,
 		.doit = hcube_nl_rebalance_doit,
+		.dumpit = hcube_nl_rebalance_dumpit,
 		.policy = hcube_rebalance_policy,
 		.maxattr = ARRAY_SIZE(hcube_rebalance_policy) - 1,
 	},

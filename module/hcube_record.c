@@ -8,14 +8,18 @@
  * command stays in the hash as a tombstone, not linked and not counted,
  * until its task exits (hcube_task.c says why).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ktime.h>
 #include <linux/rhashtable.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include "hcube.h"
 
 static struct kmem_cache *hcube_task_cache;
 static atomic_t hcube_task_objs;	/* records not yet freed */
+static DECLARE_WAIT_QUEUE_HEAD(hcube_task_idle);	/* woken at the last free */
 
 static const struct rhashtable_params hcube_hash_params = {
 	.head_offset = offsetof(struct hcube_task, hnode),
@@ -41,19 +45,22 @@ int hcube_tasks_init(struct hcube *hc)
 }
 
 /*
- * hcube_task_free_rcu() is ours, and it may queue another (a pending
- * record's put of its creator's), which an rcu_barrier() begun before it
- * does not wait for: barriers until a whole one frees nothing more.
+ * Unload, after everything that takes or drops a reference has stopped:
+ * the cache goes only once its last record is freed. A record's free may
+ * queue another (a pending record's put of its creator's), so no number
+ * of rcu_barrier() calls is known to be enough: wait for the count to
+ * reach zero, then one barrier for the callback that woke us to return
+ * (it runs this module's code). A reference that is never dropped is a
+ * bug; it keeps the unload waiting, saying so, rather than destroying a
+ * cache whose objects a later put would free.
  */
 void hcube_tasks_exit(struct hcube *hc)
 {
-	int left, now = atomic_read(&hcube_task_objs);
-
-	do {
-		left = now;
-		rcu_barrier();
-		now = atomic_read(&hcube_task_objs);
-	} while (now && now != left);
+	while (!wait_event_timeout(hcube_task_idle,
+				   !atomic_read(&hcube_task_objs), 10 * HZ))
+		pr_warn("unload: waiting for %d task records still referenced\n",
+			atomic_read(&hcube_task_objs));
+	rcu_barrier();
 	kmem_cache_destroy(hcube_task_cache);
 }
 
@@ -97,7 +104,8 @@ static void hcube_task_free_rcu(struct rcu_head *rcu)
 	if (t->creator_rec)
 		hcube_task_put(t->creator_rec);
 	kmem_cache_free(hcube_task_cache, t);
-	atomic_dec(&hcube_task_objs);
+	if (atomic_dec_and_test(&hcube_task_objs))
+		wake_up(&hcube_task_idle);
 }
 
 /* Any context: the last reference frees the record after a grace period. */

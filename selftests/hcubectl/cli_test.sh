@@ -205,6 +205,8 @@ for BIN in "${BINS[@]}"; do
 	expect_usage "option '--policy' needs an argument" rebalance --policy
 	expect_usage "rebalance: unexpected argument 'now'" rebalance now
 	expect_usage "rebalance: unknown option '--wet-run'" rebalance --wet-run
+	expect_usage "rebalance: --transfers lists the last rebalance's plan: --policy needs --dry-run" \
+		rebalance --transfers --policy dem
 
 	expect_usage "stats: unexpected argument 'all'" stats all
 

@@ -11,10 +11,30 @@
 #include <stdlib.h>
 #include "fake.h"
 
+/* The module parameter report_transfers: HCUBE_FAKE_REPORT_TRANSFERS, or 512. */
+static size_t report_transfers(void)
+{
+	const char *s = getenv("HCUBE_FAKE_REPORT_TRANSFERS");
+
+	return s && *s ? strtoul(s, NULL, 10) : 512;
+}
+
+static void put_transfer(struct mb *b, const struct hcube_transfer *x)
+{
+	size_t nest = nest_begin(b, HCUBE_R_A_TRANSFER | NLA_F_NESTED);
+
+	put_u32(b, HCUBE_X_A_STEP, x->step);
+	put_u32(b, HCUBE_X_A_FROM, x->from);
+	put_u32(b, HCUBE_X_A_TO, x->to);
+	put_u32(b, HCUBE_X_A_COUNT, x->count);
+	nest_end(b, nest);
+}
+
 /*
  * A report from the core's plan, as the module lays it out: the report's
  * attributes at the top level of the message, one HCUBE_R_A_TRANSFER nest
- * per transfer (none for a plan without any).
+ * per transfer (none for a plan without any), report_transfers at most,
+ * then TRANSFERS_CUT when some were left out.
  */
 bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 {
@@ -52,15 +72,10 @@ bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
 	if (p.applied == HCUBE_POLICY_PEBBLE)
 		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
-	for (i = 0; i < p.ntransfers; i++) {
-		size_t nest = nest_begin(b, HCUBE_R_A_TRANSFER | NLA_F_NESTED);
-
-		put_u32(b, HCUBE_X_A_STEP, p.transfers[i].step);
-		put_u32(b, HCUBE_X_A_FROM, p.transfers[i].from);
-		put_u32(b, HCUBE_X_A_TO, p.transfers[i].to);
-		put_u32(b, HCUBE_X_A_COUNT, p.transfers[i].count);
-		nest_end(b, nest);
-	}
+	for (i = 0; i < p.ntransfers && i < report_transfers(); i++)
+		put_transfer(b, &p.transfers[i]);
+	if (i < p.ntransfers)
+		put_attr(b, HCUBE_R_A_TRANSFERS_CUT, NULL, 0);
 	if (p.applied == HCUBE_POLICY_MCWA || p.applied == HCUBE_POLICY_CWA) {
 		put_pattern(b, HCUBE_R_A_CB_PATTERN);
 		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
@@ -82,12 +97,50 @@ bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	return true;
 }
 
+/*
+ * REBALANCE's dump: every transfer of the plan (the fake keeps no last
+ * rebalance: a plan made now either way), 400 a message, NTRANSFERS in
+ * the first.
+ */
+static void dump_transfers(const struct req *r, u32 policy)
+{
+	struct hcube_cube c = { .dim = cube.dim, .state = cube.core_state, .load = cube.load };
+	struct hcube_plan p;
+	void *mem = malloc(hcube_plan_memsize(cube.dim));
+	size_t i = 0;
+
+	hcube_plan_init(&p, cube.dim, mem);
+	if (hcube_plan_build(&p, policy, &c, &cube.topo, cube.work)) {
+		free(mem);
+		fail(r, EIO, "the plan failed", NULL, false, 0, 0);
+		return;
+	}
+	do {
+		struct mb b = { 0 };
+		size_t end = i + 400 < p.ntransfers ? i + 400 : p.ntransfers;
+
+		reply_begin(&b, r, NLM_F_MULTI);
+		if (!i)
+			put_u32(&b, HCUBE_R_A_NTRANSFERS, p.ntransfers);
+		for (; i < end; i++)
+			put_transfer(&b, &p.transfers[i]);
+		msg_end_queue(&b);
+		free(b.d);
+	} while (i < p.ntransfers);
+	free(mem);
+	queue_done(r->nlh);
+}
+
 void do_rebalance(const struct req *r)
 {
 	const struct nlattr *pa = r->a[HCUBE_R_A_POLICY];
 	u32 policy = pa ? get_u32(pa) : HCUBE_POLICY_MCWA;
 	struct mb b = { 0 };
 
+	if (r->nlh->nlmsg_flags & NLM_F_DUMP) {
+		dump_transfers(r, policy);
+		return;
+	}
 	reply_begin(&b, r, 0);
 	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
 		const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);

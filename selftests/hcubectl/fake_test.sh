@@ -165,17 +165,28 @@ compare_plan() {	# NAME SIM_ARGS -- HCUBECTL_ENV...
 		--policy "$(python3 -c "import json; print(json.load(open('$tmp/sim.json'))['policy'])")" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	if [ "$rc" -eq 0 ] && python3 - "$tmp/out" "$tmp/sim.json" 2>"$tmp/py" <<'PY'
+	# every transfer, by the dump of --transfers
+	env "$@" LD_PRELOAD="$FAKE" timeout 60 "$BIN" -j rebalance --dry-run --transfers \
+		--policy "$(python3 -c "import json; print(json.load(open('$tmp/sim.json'))['policy'])")" \
+		>"$tmp/all" 2>>"$tmp/err" || rc=1
+	if [ "$rc" -eq 0 ] && python3 - "$tmp/out" "$tmp/sim.json" "$tmp/all" 2>"$tmp/py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = json.load(open(sys.argv[2]))
+a = json.load(open(sys.argv[3]))
 assert d['dry_run'] is True and d['trigger'] == 'admin'
 for k in ('policy', 'dim', 'balancing_subcube', 'tree_depth', 'loads_before',
-          'transfers', 'steps', 'migrations', 'comm_steps'):
+          'steps', 'migrations', 'comm_steps'):
     assert d[k] == s[k], (k, d[k], s[k])
+# the report lists the first 512 (report_transfers) and says when it cut
+if len(s['transfers']) > 512:
+    assert d['transfers'] == s['transfers'][:512] and d['transfers_cut'] is True
+else:
+    assert d['transfers'] == s['transfers'] and 'transfers_cut' not in d
+assert d['ntransfers'] == len(s['transfers'])
+assert a == {'dry_run': True, 'transfers': s['transfers'], 'ntransfers': len(s['transfers'])}, a
 assert d['loads_plan'] == s['loads_after']
 assert d['loads_after'] == d['loads_before']    # a dry run moves nothing
-assert d['ntransfers'] == len(d['transfers'])
 assert d['failures'] == [] and d['changed'] == []
 assert isinstance(d['duration_ns'], int)
 PY
@@ -246,15 +257,46 @@ print(','.join('0' if v in f else str(r.randrange($max)) for v in range(1024)))"
 	done
 done
 HCUBE_FAKE_DIM=10 HCUBE_FAKE_FAULTY=$F10 HCUBE_FAKE_LOADS="$L10" \
-	fake -j rebalance --dry-run --policy dem
+HCUBE_FAKE_REPORT_TRANSFERS=65536 fake -j rebalance --dry-run --policy dem
 if [ "$rc" -eq 0 ] && python3 -c "
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['ntransfers'] == len(d['transfers']) > 4096, d['ntransfers']
+assert 'transfers_cut' not in d
 " "$tmp/out"; then
-	ok "rebalance -j: a plan of more than 4096 transfers, one nest each"
+	ok "rebalance -j: a plan of more than 4096 transfers, one nest each (report_transfers=65536)"
 else
 	not_ok "rebalance -j: more than 4096 transfers (rc $rc)"
+fi
+# a cut list in text: the first ones, and how to get them all
+HCUBE_FAKE_REPORT_TRANSFERS=2 fake rebalance --dry-run --policy mcwa
+if [ "$rc" -eq 0 ] && grep -q '^  step 1: 1100->1101 5 1110->1111 4$' "$tmp/out" &&
+   ! grep -q 'step 2' "$tmp/out" &&
+   grep -qx '  (the first 2 of 10 transfers: the list was cut; all of them: hcubectl rebalance --transfers --dry-run --policy mcwa)' "$tmp/out" &&
+   grep -q '^transfers 10, ' "$tmp/out"; then
+	ok "rebalance: a cut transfer list says so, and how to list them all"
+else
+	not_ok "rebalance: a cut transfer list (rc $rc)"
+fi
+HCUBE_FAKE_REPORT_TRANSFERS=2 fake rebalance --transfers --dry-run --policy mcwa
+if [ "$rc" -eq 0 ] && [ "$(cat "$tmp/out")" = "transfers:
+  step 1: 1100->1101 5 1110->1111 4
+  step 2: 1101->1001 7 1111->1011 12
+  step 3: 1001->0001 7 1011->0011 7
+  step 4: 0011->0001 11
+  step 5: 0001->0000 10 0011->0010 6
+  step 6: 0000->0100 6
+transfers 10" ]; then
+	ok "rebalance --transfers: every transfer, by step"
+else
+	not_ok "rebalance --transfers (rc $rc)"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -8
+fi
+fake rebalance --policy mcwa
+if [ "$rc" -eq 0 ] && ! grep -q 'the list was cut' "$tmp/out"; then
+	ok "rebalance: a whole transfer list says nothing of a cut"
+else
+	not_ok "rebalance: a whole transfer list (rc $rc)"
 fi
 
 fake rebalance --policy mcwa

@@ -247,6 +247,8 @@ void print_task(struct nlattr **tb, int dim, unsigned int flags);
 int hc_report_check(const struct hc_msg *m);
 int hc_report_dim(struct nlattr **tb, int dim);
 int print_report(const struct hc_msg *m, int dim, bool line);
+/* A report's (or a REBALANCE dump's) transfers, by communication step. */
+void print_transfers(const struct hc_msg *m, int dim);
 
 /* "label": binary digits (a 0-cube: ""); nothing when the dimension is unknown. */
 void print_label(int dim, uint32_t v);

@@ -269,7 +269,7 @@ static void print_loads(struct nlattr **tb, int dim)
  * The transfers, one HCUBE_R_A_TRANSFER each, in order; text by step:
  * "  step 3: 1001->0001 7 1011->0011 7".
  */
-static void print_transfers(const struct hc_msg *m, int dim)
+void print_transfers(const struct hc_msg *m, int dim)
 {
 	char lb[HC_LABEL_MAX], lb2[HC_LABEL_MAX];
 	struct nlattr *a, *tb[HC_TB_SIZE];
@@ -304,6 +304,20 @@ static void print_transfers(const struct hc_msg *m, int dim)
 	}
 	close_json_array();
 	print_fp(k ? "\n" : "  none\n");
+	/* a reply or an event lists the plan's first transfers only */
+	if (m->tb && m->tb[HCUBE_R_A_TRANSFERS_CUT]) {
+		struct nlattr *pol = m->tb[HCUBE_R_A_POLICY];
+		uint32_t p = pol ? nla_get_u32(pol) : ARRAY_SIZE(hc_policy_names);
+		bool dry = m->tb[HCUBE_R_A_DRY_RUN];
+
+		print_bool(PRINT_JSON, "transfers_cut", NULL, true);
+		print_fp("  (the first %u of %u transfers: the list was cut; all of them: "
+			 "hcubectl rebalance --transfers%s%s)\n", k,
+			 u32_or0(m->tb[HCUBE_R_A_NTRANSFERS]),
+			 dry ? " --dry-run --policy " : "",
+			 !dry ? "" : p < ARRAY_SIZE(hc_policy_names) && hc_policy_names[p] ?
+			 hc_policy_names[p] : "?");
+	}
 }
 
 /* "failures" or "changed": the task nests of type @type. */

@@ -202,7 +202,13 @@ enum hcube_cmd {
 	HCUBE_CMD_TASK_GET,
 	/*
 	 * Plan with HCUBE_R_A_POLICY and, unless HCUBE_R_A_DRY_RUN, move the
-	 * tasks; the reply is the report.
+	 * tasks; the reply is the report, its transfer list cut after the
+	 * module parameter report_transfers (TRANSFERS_CUT). A dry run's report
+	 * goes to the caller only: no event, and the last rebalance's report
+	 * stays. The dump moves nothing: every transfer of the last rebalance's
+	 * plan or, with HCUBE_R_A_DRY_RUN, of a plan made with HCUBE_R_A_POLICY
+	 * from the loads of now, NTRANSFERS in the first message;
+	 * NLM_F_DUMP_INTR when the plan changed during the dump.
 	 */
 	HCUBE_CMD_REBALANCE,
 	HCUBE_CMD_STATS_GET,	/* the counters, in HCUBE_A_STATS */
@@ -222,8 +228,8 @@ enum hcube_cmd {
 	 */
 	HCUBE_CMD_TASK_NTF,
 	/*
-	 * a rebalance (or dry run) happened; the report, as in the REBALANCE
-	 * reply
+	 * a rebalance happened (a dry run sends none); the report, as in the
+	 * REBALANCE reply, its transfer list cut in the same way
 	 */
 	HCUBE_CMD_REBALANCE_NTF,
 	/*
@@ -438,6 +444,12 @@ enum hcube_report_attr {
 	 */
 	HCUBE_R_A_IMBALANCE,
 	HCUBE_R_A_CONTENDED,	/* u32: pebble only: receivers in more than one pebble */
+	/*
+	 * flag: the transfer list stops before NTRANSFERS: a reply or an event
+	 * carries the plan's first transfers only (the module parameter
+	 * report_transfers); a REBALANCE dump gives them all
+	 */
+	HCUBE_R_A_TRANSFERS_CUT,
 	__HCUBE_R_A_MAX,
 	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
 };
