@@ -283,12 +283,12 @@ static const struct hcube_plan *hcube_dump_plan(struct hcube *hc,
 						struct netlink_callback *cb,
 						struct hcube_dry_run **dr)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
+	struct nlattr **attrs = hcube_dumpit_attrs(genl_dumpit_info(cb));
+	struct nlattr *apol = attrs[HCUBE_R_A_POLICY];
 	u32 seq;
 
 	*dr = NULL;
-	if (!nla_get_flag(info->attrs[HCUBE_R_A_DRY_RUN])) {
+	if (!nla_get_flag(attrs[HCUBE_R_A_DRY_RUN])) {
 		cb->seq = hc->report_seq;
 		return hc->report.plan;
 	}
