@@ -256,6 +256,13 @@ const char *hc_census_by(const struct hc_cpu *p);
 /* cmd_health.c: 0 or 1 when @key is a threshold of health in hcube.conf, else -1. */
 int hc_health_key(const char *key);
 
+/*
+ * dot.c: show --dot: the cube of hc_fetch_cube() as a Graphviz digraph on
+ * stdout; @plan: with the transfers of a dry-run rebalance.
+ */
+int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_list *v,
+		int dim, bool plan);
+
 /* ---- render.c: what several commands print ---- */
 
 /* The cube summary: show's first line and keys, fault and topology events. */
