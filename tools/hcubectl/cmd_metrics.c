@@ -439,8 +439,11 @@ static int metrics(struct hc_ctx *c, int argc, char **argv)
 			break;
 		}
 		if (ev.unloaded) {
-			hc_close(c);
-			ret = refresh(c, dir, &gone);
+			struct hc_str text = { 0 };
+
+			metrics_text(&text, NULL);
+			ret = write_file(c, dir, &text);
+			hc_str_free(&text);
 			fprintf(stderr, "hcubectl: %s: the hcube module was unloaded: "
 				"%s/%s says hcube_up 0\n", c->what, dir, METRICS_FILE);
 			break;
