@@ -44,30 +44,42 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# scrape: /metrics into $tmp/metrics
+# scrape: /metrics into $tmp/metrics, over HTTP/1.0 with bash's /dev/tcp
+# (no program to start: under TCG a python3 start costs half a second)
 scrape() {
-	python3 -c "import sys, urllib.request
-sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$PORT/metrics', timeout=2).read().decode())" \
-		>"$tmp/metrics" 2>/dev/null
+	local body
+	exec 3<>"/dev/tcp/127.0.0.1/$PORT" || return 1
+	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+	body=$(cat <&3)
+	exec 3<&-
+	printf '%s\n' "$body" | tr -d '\r' | sed '1,/^$/d' >"$tmp/metrics"
+	[ -s "$tmp/metrics" ]
 }
 
-# within NAME REGEX: /metrics has a line matching REGEX within a second of
-# now (the time it took is printed)
+# within NAME LIMIT_MS REGEX: /metrics has a line matching REGEX within
+# LIMIT_MS of now; the time it took is printed. node_exporter sorts the
+# labels by name.
 within() {
-	local name=$1 re=$2 t0 t
+	local name=$1 limit=$2 re=$3 t0 t
 	t0=$(date +%s%N)
 	while :; do
-		t=$((($(date +%s%N) - t0) / 1000000))
 		if scrape && grep -qE "$re" "$tmp/metrics"; then
+			t=$((($(date +%s%N) - t0) / 1000000))
 			echo "# $name: in /metrics after $t ms"
-			ok "$name: in /metrics within a second"
+			if [ "$t" -le "$limit" ]; then
+				ok "$name: in /metrics within $limit ms"
+			else
+				not_ok "$name: in /metrics after $t ms, more than $limit"
+			fi
 			return 0
 		fi
-		[ "$t" -ge 1000 ] && break
+		t=$((($(date +%s%N) - t0) / 1000000))
+		[ "$t" -ge "$limit" ] && break
 		sleep 0.02
 	done
-	TAP_SHOW="metrics:$tmp/metrics" not_ok "$name: not in /metrics within a second ($re)"
-	grep -E "$(echo "$re" | cut -d'{' -f1)" "$tmp/metrics" | head -3 | sed 's/^/#   /'
+	TAP_SHOW="metrics:$tmp/metrics" not_ok "$name: not in /metrics within $limit ms ($re)"
+	grep -F "$(printf '%s' "$re" | sed 's/^^//; s/[^a-z_].*//')" "$tmp/metrics" |
+		grep -v '^#' | head -3 | sed 's/^/#   /'
 	return 1
 }
 
@@ -103,9 +115,9 @@ print(reads, bad)
 PY
 reader=$!
 
-within "start: node_exporter serves the file" '^hcube_up 1$'
+within "start: node_exporter serves the file" 20000 '^hcube_up 1$'
 "$HC" fault add cpu 3 >/dev/null
-within "fault add cpu 3" '^hcube_cpu_marked\{cpu="3",vertex="[01]+",marked_by="admin"\} 1$'
+within "fault add cpu 3" 1000 '^hcube_cpu_marked\{cpu="3",marked_by="admin",vertex="[01]+"\} 1$'
 
 for _ in 1 2 3 4 5 6; do
 	sleep 100000 &
@@ -117,7 +129,7 @@ done
 scrape
 before=$(sed -n 's/^hcube_rebalances_total \([0-9]*\)$/\1/p' "$tmp/metrics")
 "$HC" rebalance >/dev/null
-within "rebalance: hcube_rebalances_total $before -> $((before + 1))" \
+within "rebalance: hcube_rebalances_total $before -> $((before + 1))" 1000 \
 	"^hcube_rebalances_total $((before + 1))\$"
 v0=$(sed -n 's/^hcube_vertex_tasks{vertex="0*"} \([0-9]*\)$/\1/p' "$tmp/metrics")
 if [ -n "$v0" ] && [ "$v0" -lt 6 ]; then
@@ -134,7 +146,7 @@ if [ -w "$MI/bank" ]; then
 	"$HC" config set mce_ce_threshold 1 mce_ce_window 60 >/dev/null
 	{ echo sw >"$MI/flags" && echo 2 >"$MI/cpu" && echo 0x9c00000000000151 >"$MI/status" &&
 	  echo 1 >"$MI/bank"; } 2>/dev/null
-	within "machine check on cpu 2" '^hcube_cpu_marked\{cpu="2",vertex="[01]+",marked_by="mce"\} 1$'
+	within "machine check on cpu 2" 1000 '^hcube_cpu_marked\{cpu="2",marked_by="mce",vertex="[01]+"\} 1$'
 else
 	skip "machine check on cpu 2" "mce-inject is not available"
 fi
