@@ -183,7 +183,7 @@ cluster() {
 	pids="$pids $cpids"
 	say "hcubectl task add \$cpids --vertex 0 > /dev/null"
 	say "mkdir -p /tmp/prom && hcubectl metrics --once --textfile /tmp/prom"
-	say "grep -E '^hcube_(up|healthy_cpus|tasks|rebalances_total) |^hcube_(cpu_marked|vertex_tasks)\{.*(cpu=\"5\"|vertex=\"000\")' /tmp/prom/hcube.prom"
+	say "grep -E '^hcube_(up|healthy_cpus|tasks|rebalances_total) |^hcube_vertex_tasks\\{vertex=\"000\"|^hcube_cpu_marked\\{cpu=\"5\"' /tmp/prom/hcube.prom"
 
 	section cluster-dot
 	say "hcubectl show --dot --plan > /tmp/cube.dot"

@@ -207,7 +207,7 @@ int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_l
 	}
 	for (i = 0; i < p.n; i++)
 		printf("  v%u -> v%u [color=\"#c62828\", fontcolor=\"#c62828\", penwidth=2, "
-		       "constraint=false, label=\"%u: %u\"];\n", p.x[i].from, p.x[i].to,
+		       "label=\"%u: %u\"];\n", p.x[i].from, p.x[i].to,
 		       p.x[i].step, p.x[i].count);
 	printf("}\n");
 out:
