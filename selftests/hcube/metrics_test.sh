@@ -29,6 +29,13 @@ if [ ! -x "$NE" ]; then
 	printf 'TAP version 13\n1..0 # SKIP prometheus-node-exporter is not installed\n'
 	exit 4
 fi
+# Userspace on the module's events: one topology and one kernel say all
+# (make check boots several); HCUBE_METRICS_ALL=1 runs it everywhere.
+if [ "${HCUBE_METRICS_ALL:-0}" != 1 ] &&
+   { [ "$(nproc --all)" != 8 ] || uname -v | grep -q PREEMPT_RT; }; then
+	printf 'TAP version 13\n1..0 # SKIP run on the 8-CPU VM of the standard kernel only\n'
+	exit 4
+fi
 hcube_module_need
 pids=
 cleanup() {
@@ -158,7 +165,7 @@ PY
 reader=$!
 for _ in $(seq 300); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
 # rewrites under the reader: faults on and off
-for _ in 1 2 3 4 5 6 7 8 9 10; do
+for _ in 1 2 3 4 5 6; do
 	"$HC" fault del cpu 3 >/dev/null && "$HC" fault add cpu 3 >/dev/null
 done
 sleep 0.5
