@@ -162,6 +162,19 @@ if [ "$(find "$tmp/prom" -mindepth 1 | wc -l)" = 1 ]; then
 else
 	not_ok "metrics: files left: $(ls -A "$tmp/prom" | tr '\n' ' ')"
 fi
+# A reader sees the old file or the new one: each write is a new file
+# renamed over the old (a new inode, while the old one is still open),
+# never the old file truncated and written again.
+exec 5<"$tmp/prom/hcube.prom"
+ino=$(stat -c %i "$tmp/prom/hcube.prom")
+HCUBE_FAKE_MCE=3 fake metrics --once --textfile "$tmp/prom"
+if [ "$rc" -eq 0 ] && [ "$(stat -c %i "$tmp/prom/hcube.prom")" != "$ino" ] &&
+   [ "$(cat <&5 | wc -c)" -gt 1000 ]; then
+	ok "metrics: a rewrite is a new file renamed over the old; a reader of the old keeps it whole"
+else
+	not_ok "metrics: the rewrite reused the file (inode $ino)"
+fi
+exec 5<&-
 if [ "$(stat -c %a "$tmp/prom/hcube.prom")" = 644 ]; then
 	ok "metrics: the file is readable by node_exporter's user (0644)"
 else
