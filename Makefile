@@ -333,7 +333,8 @@ LIBDIR ?= $(PREFIX)/lib
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # The persistent set-up (hcubectl apply, issue 15): the configuration file,
 # created only when absent; the systemd unit and the udev rule that runs it
-# when the module loads; examples for modules-load.d and modprobe.d.
+# when the module loads; examples for modules-load.d and modprobe.d. The
+# unit of hcubectl metrics (hcube-metrics.service), which the rule starts too.
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 DOCDIR ?= $(PREFIX)/share/doc/hcube
 SYSTEMDUNITDIR ?= /lib/systemd/system
@@ -345,6 +346,7 @@ DKMS_FILES := dkms.conf Kbuild module/core/sources.mk $(wildcard module/*.c modu
 INSTALLED := $(SBINDIR)/hcubectl $(BINDIR)/hcube-sim $(MANDIR)/man8/hcubectl.8 \
 	     $(MANDIR)/man1/hcube-sim.1 $(BASHCOMPDIR)/hcubectl \
 	     $(INCLUDEDIR)/linux/hcube.h $(SYSTEMDUNITDIR)/hcube.service \
+	     $(SYSTEMDUNITDIR)/hcube-metrics.service \
 	     $(UDEVRULESDIR)/60-hcube.rules $(DOCDIR)/hcube.conf.example \
 	     $(DOCDIR)/modules-load.d-hcube.conf $(DOCDIR)/modprobe.d-hcube.conf
 
@@ -376,6 +378,9 @@ install-tools: tools
 	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 		tools/hcubectl/systemd/hcube.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/hcube.service
 	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/hcube.service
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' tools/hcubectl/systemd/hcube-metrics.service.in \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/hcube-metrics.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/hcube-metrics.service
 	install -D -m 644 tools/hcubectl/systemd/60-hcube.rules $(DESTDIR)$(UDEVRULESDIR)/60-hcube.rules
 	install -D -m 644 tools/hcubectl/hcube.conf.example $(DESTDIR)$(DOCDIR)/hcube.conf.example
 	install -D -m 644 tools/hcubectl/systemd/modules-load.conf $(DESTDIR)$(DOCDIR)/modules-load.d-hcube.conf

@@ -16,7 +16,8 @@
 # session: "A session" (the module loaded with insmod ./hcube.ko, the
 # tree's build), then the apply examples of "Persistent set-up", which
 # write /etc/hcube/hcube.conf (hence --writable-root: the VM's overlay,
-# gone at poweroff). isolation: show with CPUs 6 and 7 isolated.
+# gone at poweroff), then those of "The cluster's view" (health, metrics,
+# show --dot). isolation: show with CPUs 6 and 7 isolated.
 # Each part unloads the module at the end.
 set -u
 B=${HCUBE_BUILD:-build}
@@ -24,6 +25,7 @@ case $B in /*) ;; *) B=$PWD/$B ;; esac
 export PATH=$B:$PATH
 part=${1:-session}
 pids=
+cpids=
 last=0
 
 # a block of the guide
@@ -162,6 +164,37 @@ apply() {
 	say rmmod hcube
 }
 
+# "The cluster's view": health, metrics, the picture. The picture's Graphviz
+# source is printed between "=== hcube-file: NAME" and "=== hcube-file-end"
+# (check-guide.sh takes it out into BUILD/docs/NAME).
+cluster() {
+	section cluster-health
+	say insmod ./hcube.ko mode=cpu
+	say hcubectl config set auto off
+	say hcubectl fault add cpu 5
+	say hcubectl fault add cpu 6
+	say "hcubectl health --min-healthy-cpus 6 --min-healthy-vertices 4"
+	say "echo \$?"
+	say "hcubectl health --min-healthy-cpus 7 --min-healthy-vertices 4"
+	say "echo \$?"
+
+	section cluster-metrics
+	say "for i in \$(seq 12); do sleep 100000 & cpids=\"\$cpids \$!\"; done"
+	pids="$pids $cpids"
+	say "hcubectl task add \$cpids --vertex 0 > /dev/null"
+	say "mkdir -p /tmp/prom && hcubectl metrics --once --textfile /tmp/prom"
+	say "grep -E '^hcube_(up|healthy_cpus|tasks|rebalances_total) |^hcube_vertex_tasks\\{vertex=\"000\"|^hcube_cpu_marked\\{cpu=\"5\"' /tmp/prom/hcube.prom"
+
+	section cluster-dot
+	say "hcubectl show --dot --plan > /tmp/cube.dot"
+	say "dot -Tsvg /tmp/cube.dot -o /tmp/cube.svg"
+	printf '=== hcube-file: hcube-cube.dot\n'
+	cat /tmp/cube.dot
+	printf '=== hcube-file-end\n'
+	hcubectl task del --all >/dev/null
+	rmmod hcube
+}
+
 # "Isolation": booted with isolcpus=6,7 nohz_full=6,7.
 isolation() {
 	section isolation
@@ -175,7 +208,7 @@ isolation() {
 }
 
 case $part in
-session) session; apply ;;
+session) session; apply; cluster ;;
 isolation) isolation ;;
 *) echo "usage: $0 [session|isolation]" >&2; exit 2 ;;
 esac

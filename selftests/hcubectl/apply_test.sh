@@ -166,7 +166,7 @@ bad() {
 		not_ok "bad line '$line' (rc $rc, $(mutations) changes; want: $pat)"
 	fi
 }
-bad 'frob 1' "unknown key 'frob' (mode, fault, policy, auto, threshold, cooldown, mce_ce_threshold, mce_ce_window, mce_uc)"
+bad 'frob 1' "unknown key 'frob' (mode, fault, policy, auto, threshold, cooldown, mce_ce_threshold, mce_ce_window, mce_uc, min_healthy_cpus, min_healthy_vertices)"
 bad 'mode numa' "mode: unknown mode 'numa' (cpu, node, llc, custom CPULIST..., auto)"
 bad 'mode' "mode: missing value (cpu, node, llc, custom CPULIST..., auto)"
 bad 'mode cpu 0-3' "mode cpu takes no CPU list ('0-3')"

@@ -179,6 +179,8 @@ struct fake_cube {
 	bool *marked;
 	bool *cpu_faulty;	/* FAKE_NR_CPU_IDS */
 	bool *cpu_isolated;	/* FAKE_NR_CPU_IDS */
+	bool *cpu_mce;		/* FAKE_NR_CPU_IDS: of the faulty, by machine checks */
+	bool cpu_info;		/* HCUBE_FAKE_MCE given: CPU_INFO nests in vertices */
 	u32 *env_state;		/* the state the environment gives (offline, absent) */
 	u32 mode;
 	u32 cfg[7];		/* policy, auto, threshold, cooldown_ms, mce_ce_threshold,

@@ -222,6 +222,7 @@ void cube_init(void)
 	cube.load = calloc(cube.n, sizeof(u32));
 	cube.cpu_faulty = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
 	cube.cpu_isolated = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
+	cube.cpu_mce = calloc(FAKE_NR_CPU_IDS, sizeof(bool));
 	cube.env_state = calloc(cube.n, sizeof(u32));
 	env_states();
 	cube.mode = HCUBE_MODE_LLC;
@@ -231,6 +232,19 @@ void cube_init(void)
 	cube.cfg[3] = 250;
 	cube.cfg[5] = 86400;
 	state_load();
+	/* CPUs a machine check marked: faulty, their vertex faulty when all are */
+	s = getenv("HCUBE_FAKE_MCE");
+	if (s) {
+		u32 list[1024];
+		size_t nl = parse_list(s, list, 1024), i;
+
+		cube.cpu_info = true;
+		for (i = 0; i < nl; i++)
+			if (list[i] < cube.n * CPUS_PER_VERTEX)
+				cube.cpu_mce[list[i]] = cube.cpu_faulty[list[i]] = true;
+		for (v = 0; v < cube.n; v++)
+			cube.vstate[v] = vstate_of(v);
+	}
 	for (v = 0; v < cube.n; v++)
 		cube.core_state[v] = core_state_of(cube.vstate[v]);
 	env_loads();
@@ -331,6 +345,33 @@ static void cpus_in(u32 v, const bool *set, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
+/*
+ * As the module: a CPU_INFO nest for each CPU of @v that is faulty or
+ * offline, with what marked it; those of machine checks with 3 records.
+ */
+static void put_cpu_info(struct mb *b, u32 v)
+{
+	u32 c;
+
+	for (c = v * CPUS_PER_VERTEX; c < (v + 1) * CPUS_PER_VERTEX; c++) {
+		bool off = cube.vstate[v] == HCUBE_VERTEX_OFFLINE;
+		size_t n;
+
+		if (!cube.cpu_faulty[c] && !off)
+			continue;
+		n = nest_begin(b, HCUBE_V_A_CPU_INFO | NLA_F_NESTED);
+		put_u32(b, HCUBE_CI_A_CPU, c);
+		put_u32(b, HCUBE_CI_A_MARKED_BY, cube.cpu_mce[c] ? HCUBE_REASON_MCE :
+			cube.cpu_faulty[c] ? HCUBE_REASON_ADMIN : HCUBE_REASON_HOTPLUG);
+		if (cube.cpu_mce[c]) {
+			put_u64(b, HCUBE_CI_A_MCE_RECORDS, 3, HCUBE_CI_A_PAD);
+			put_u32(b, HCUBE_CI_A_MCE_COUNT, 3);
+			put_u32(b, HCUBE_CI_A_MCE_WINDOW, 60);
+		}
+		nest_end(b, n);
+	}
+}
+
 static void put_vertex(struct mb *b, u32 v)
 {
 	size_t n = nest_begin(b, HCUBE_A_VERTEX | NLA_F_NESTED);
@@ -356,6 +397,8 @@ static void put_vertex(struct mb *b, u32 v)
 		put_str(b, HCUBE_V_A_OFFLINE_CPUS,
 			cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? cpus : "");
 		put_str(b, HCUBE_V_A_ISOLATED_CPUS, isolated);
+		if (cube.cpu_info)
+			put_cpu_info(b, v);
 	}
 	put_u32(b, HCUBE_V_A_LOAD, cube.load[v]);
 	if (cube.topo.dist[v] == 0 && usable(v))

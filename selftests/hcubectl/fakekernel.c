@@ -23,6 +23,9 @@
  *   HCUBE_FAKE_ISOLATED comma-separated isolated CPUs (isolcpus=): in
  *                       HCUBE_V_A_ISOLATED_CPUS, not usable; a vertex of
  *                       isolated CPUs only is in state isolated
+ *   HCUBE_FAKE_MCE      comma-separated CPUs a machine check marked faulty;
+ *                       given (even empty), each vertex has a CPU_INFO nest
+ *                       per faulty or offline CPU with what marked it
  *   HCUBE_FAKE_NOADMIN  set: every mutating command fails with EPERM, and
  *                       joining the events group too (as the module's
  *                       group, GENL_MCAST_CAP_NET_ADMIN)

@@ -3,7 +3,8 @@
 #
 # The SPANK plugin with a real Slurm, in the VM (check-slurm.sh boots it:
 # 8 CPUs, 2 NUMA nodes, the root writable). A one-node cluster: munged,
-# slurmctld and slurmd of Debian's Slurm 22.05, task/affinity and
+# slurmctld and slurmd of Debian's Slurm 22.05 (hcube-slurm-health as its
+# HealthCheckProgram, every 3 s), task/affinity and
 # task/cgroup with ConstrainCores=yes (cgroup v2), proctrack/cgroup; the
 # module in mode cpu; hcube.so from the build tree in plugstack.conf; jobs
 # run as an ordinary user. Prints TAP.
@@ -22,6 +23,10 @@ DEB=${HCUBE_SLURM_DEB:-}
 HCUBECTL=$B/hcubectl
 SO=$B/hcube-spank/hcube.so
 JOB=$B/slurm-test/spank_job
+# the HealthCheckProgram: the tree's, or the package's; every 3 s
+HEALTH=$PWD/tools/hcube-spank/hcube-slurm-health
+[ -n "$DEB" ] && HEALTH=/usr/lib/hcube/hcube-slurm-health
+HEALTH_INTERVAL=3
 U=hcubeuser			# the jobs' user
 LOG=/var/log/slurm/slurmd.log
 W=/tmp/slurm-test		# the jobs' files
@@ -110,13 +115,21 @@ slurm_up() {
 	PlugStackConfig=/etc/slurm/plugstack.conf
 	NodeName=node1 NodeAddr=10.77.0.1 CPUs=8 Boards=1 SocketsPerBoard=2 CoresPerSocket=4 ThreadsPerCore=1 RealMemory=500 State=UNKNOWN
 	PartitionName=debug Nodes=node1 Default=YES MaxTime=INFINITE State=UP
+	HealthCheckProgram=$HEALTH
+	HealthCheckInterval=$HEALTH_INTERVAL
+	HealthCheckNodeState=ANY
 	EOF
+	# hcube-slurm-health's thresholds: none to reach until the "health" section
+	mkdir -p /etc/hcube
+	printf 'min_healthy_cpus 0\nmin_healthy_vertices 0\n' >/etc/hcube/hcube.conf
 	printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\nConstrainCores=yes\n' \
 		>/etc/slurm/cgroup.conf
 	if [ -n "$DEB" ]; then
 		grep -qx 'include /etc/slurm/plugstack.conf.d/\*.conf' /etc/slurm/plugstack.conf ||
 			die "/etc/slurm/plugstack.conf does not include plugstack.conf.d"
-		dpkg -i "$DEB" >"$W/dpkg.out" 2>&1 || { cat "$W/dpkg.out"; die "dpkg -i $DEB"; }
+		# hcube-slurm depends on hcube-tools (hcubectl, for hcube-slurm-health)
+		dpkg -i "$(dirname "$DEB")"/hcube-tools_*.deb "$DEB" >"$W/dpkg.out" 2>&1 ||
+			{ cat "$W/dpkg.out"; die "dpkg -i $DEB"; }
 		echo "# $DEB installed: $(grep -v '^#' /etc/slurm/plugstack.conf.d/hcube.conf)"
 	fi
 	plugstack user_policy=yes
@@ -192,6 +205,8 @@ echo "TAP version 13"
 mkdir -p "$W" && chmod 777 "$W"
 network_up
 munge_up
+# the tree's hcubectl where hcube-slurm-health finds it (the root is an overlay)
+[ -n "$DEB" ] || ln -sf "$HCUBECTL" /usr/sbin/hcubectl
 slurm_up
 insmod "$KO" mode=cpu || die "insmod $KO"
 
@@ -322,6 +337,57 @@ else
 fi
 wait_empty >/dev/null
 plugstack user_policy=yes
+
+section "health"
+# 5b. hcube-slurm-health, the HealthCheckProgram: at least 6 healthy CPUs.
+# Two then three CPUs faulty: nothing; a fourth: the node drained within a
+# HealthCheckInterval with the reason naming the CPUs, the running job
+# untouched; the marks cleared: still drained (it never resumes a node).
+# state_reason: the node's state and reason, as sinfo shows them
+state_reason() { sinfo -h -n node1 -o '%T|%E'; }
+# not_drained SR: SR (state_reason's) is not a drain
+not_drained() { case $1 in drain*) return 1 ;; esac; }
+# drained_within S: the node draining or drained within S seconds
+drained_within() {
+	local t0=$SECONDS
+	while [ $((SECONDS - t0)) -le "$1" ]; do
+		case $(state_reason) in drain*) echo "# drained after $((SECONDS - t0)) s"; return 0 ;; esac
+		sleep 0.2
+	done
+	return 1
+}
+printf 'min_healthy_cpus 6\nmin_healthy_vertices 0\n' >/etc/hcube/hcube.conf
+start health -n 2
+if ready health 2; then
+	for c in 6 7; do $HCUBECTL fault add cpu $c >/dev/null; done
+	sleep $((2 * HEALTH_INTERVAL + 1))
+	sr=$(state_reason)
+	check "health: 6 of 8 CPUs healthy, the threshold: not drained after two intervals ($sr)" \
+		not_drained "$sr"
+	$HCUBECTL fault add cpu 5 >/dev/null
+	want="hcube: degraded: 5 of 8 cpus healthy (minimum 6), 5 of 8 vertices healthy (minimum 0); unusable cpus 5-7 (admin)"
+	if drained_within $((HEALTH_INTERVAL + 2)); then
+		ok "health: 5 healthy CPUs: drained within a HealthCheckInterval ($HEALTH_INTERVAL s) and the program's run"
+	else
+		not_ok "health: 5 healthy CPUs: not drained ($(state_reason))"
+	fi
+	check "health: sinfo's reason names the faulty CPUs" test "$(sinfo -h -n node1 -o %E)" = "$want"
+	check "health: the running job goes on" test "$(squeue -h -n health -o %T)" = RUNNING
+	finish health 2
+	for c in 5 6 7; do $HCUBECTL fault del cpu $c >/dev/null; done
+	sleep $((2 * HEALTH_INTERVAL + 1))
+	sr=$(state_reason)
+	check "health: the CPUs repaired: still drained, it never resumes ($sr)" test "${sr%%|*}" = drained
+	scontrol update nodename=node1 state=resume
+	for _ in $(seq 50); do [ "$(sinfo -h -n node1 -o %T)" = idle ] && break; sleep 0.2; done
+	check "health: resumed by the administrator, healthy: it stays idle" \
+		test "$(sinfo -h -n node1 -o %T)" = idle
+else
+	not_ok "health: the step did not start"
+	for c in 5 6 7; do $HCUBECTL fault del cpu $c >/dev/null 2>&1; done
+fi
+printf 'min_healthy_cpus 0\nmin_healthy_vertices 0\n' >/etc/hcube/hcube.conf
+scontrol update nodename=node1 state=resume 2>/dev/null
 
 section "refused"
 # 6. A refusal: every CPU of the step's cpuset faulty (Slurm allocates the

@@ -204,6 +204,14 @@ static void parse_line(struct want *w, unsigned int ln, int argc, char **argv)
 		parse_setting(w, ln, k, argc, argv);
 		return;
 	}
+	if (hc_health_key(argv[0]) >= 0) {
+		uint32_t x;
+
+		/* hcubectl health's thresholds: nothing for the module */
+		if (argc != 2 || !hc_parse_u32(argv[1], &x))
+			ap_bad(w, ln, "%s: wants one number (0 to 4294967295)", argv[0]);
+		return;
+	}
 	for (i = 0; i < ARRAY_SIZE(load_params); i++)
 		if (!strcmp(argv[0], load_params[i])) {
 			ap_bad(w, ln, "%s is a module parameter, read when the module loads: put "
@@ -212,7 +220,8 @@ static void parse_line(struct want *w, unsigned int ln, int argc, char **argv)
 			return;
 		}
 	ap_bad(w, ln, "unknown key '%s' (mode, fault, policy, auto, threshold, cooldown, "
-	       "mce_ce_threshold, mce_ce_window, mce_uc)", argv[0]);
+	       "mce_ce_threshold, mce_ce_window, mce_uc, min_healthy_cpus, min_healthy_vertices)",
+	       argv[0]);
 }
 
 int ap_parse_file(struct want *w, const char *file)

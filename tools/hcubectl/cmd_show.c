@@ -400,10 +400,18 @@ static int show(struct hc_ctx *c, int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (hc_opt(c, HC_LONG(1)) && !hc_opt(c, HC_LONG(0)))
+		hc_usage(c, "--plan draws on the picture: it needs --dot");
+	if (hc_opt(c, HC_LONG(0)) && hc_opts.json)
+		hc_usage(c, "--dot prints Graphviz, -j JSON: one or the other");
 	ret = hc_fetch_cube(c, &d.cube, &d.v);
 	if (ret)
 		goto out;
 	d.dim = hc_tb_dim(d.cube.tb);
+	if (hc_opt(c, HC_LONG(0))) {
+		ret = hc_show_dot(c, &d.cube, &d.v, d.dim, hc_opt(c, HC_LONG(1)) != NULL);
+		goto out;
+	}
 	/* id -> index in d.v, over the cube's labels */
 	nv = d.cube.tb[HCUBE_A_NVERTICES];
 	if (nv && nla_get_u32(nv) <= 1U << SHOW_MAX_DIM)
@@ -424,8 +432,19 @@ out:
 	return ret;
 }
 
+static const struct hc_opt show_opts[] = {
+	{ "dot", HC_LONG(0), NULL,
+	  "print the cube as a Graphviz graph instead (hcubectl show --dot | dot -Tsvg)" },
+	{ "plan", HC_LONG(1), NULL,
+	  "with --dot: draw the transfers of the plan a rebalance would apply now "
+	  "(a dry run with the node's policy; needs CAP_NET_ADMIN), labelled step: tasks" },
+	{ 0 },
+};
+
 const struct hc_cmd hc_cmd_show = {
 	.name = "show",
+	.args = "[--dot [--plan]]",
+	.opts = show_opts,
 	.summary = "the cube, its vertices and the balancing trees",
 	.help =
 	"Shows the cube: its mode, dimension, healthy vertices, the balancing\n"
@@ -452,7 +471,15 @@ const struct hc_cmd hc_cmd_show = {
 	"with \"cpu\", \"marked_by\" (admin, mce, hotplug or null), \"mce_records\",\n"
 	"\"mce_count\", \"mce_window\", \"mce_bank\", \"mce_status\" (a hex string),\n"
 	"\"mce_uc\"), and \"parent\", \"detached\", \"absent\" (lists\n"
-	"indexed by or of vertex ids).\n",
+	"indexed by or of vertex ids).\n"
+	"\n"
+	"--dot prints a Graphviz digraph instead: a box per vertex with its\n"
+	"label, state, CPUs, faulty CPUs (those of machine checks as mce cpus),\n"
+	"offline CPUs and load; faulty vertices red (marked ones say so),\n"
+	"offline grey, isolated blue, detached yellow, absent dashed; the\n"
+	"balancing subcube's vertices with a thick border; the cube's edges\n"
+	"light grey, the trees' edges blue from parent to child; with --plan the\n"
+	"plan's transfers as red arrows labelled \"step: tasks\".\n",
 	.nlcmd = HCUBE_CMD_VERTEX_GET,
 	.flags = HC_DUMP,
 	.handler = show,

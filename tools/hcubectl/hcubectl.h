@@ -87,7 +87,7 @@ void hc_usage(const struct hc_ctx *c, const char *fmt, ...)
 
 extern const struct hc_cmd hc_cmd_show, hc_cmd_fault, hc_cmd_task, hc_cmd_rebalance,
 	hc_cmd_stats, hc_cmd_config, hc_cmd_topology, hc_cmd_monitor, hc_cmd_top;
-extern const struct hc_cmd hc_cmd_apply;
+extern const struct hc_cmd hc_cmd_apply, hc_cmd_health, hc_cmd_metrics;
 
 /* ---- batch.c: hcubectl -batch FILE ---- */
 
@@ -144,6 +144,8 @@ typedef int (*hc_reply_fn)(const struct hc_msg *m, void *arg);
 
 /* The socket of @c, opened and the family resolved on first use. */
 struct nl_sock *hc_sock(struct hc_ctx *c);
+/* The same, NULL when the module is not loaded (the family not found). */
+struct nl_sock *hc_sock_try(struct hc_ctx *c);
 void hc_close(struct hc_ctx *c);
 
 /* A request: @nlcmd, a dump or not; @what NULL: the command's name. */
@@ -221,6 +223,45 @@ int hc_tb_dim(struct nlattr **tb);
  * Errors are "<c->what>: cube: ..." or "<c->what>: vertices: ...".
  */
 int hc_fetch_cube(struct hc_ctx *c, struct hc_attrs *cube, struct hc_attrs_list *v);
+
+/* ---- census.c: the CPUs of the cube and what made them unusable ---- */
+
+struct hc_cpu {
+	uint32_t cpu, vertex;
+	int by;			/* HCUBE_REASON_*: admin, mce, hotplug; -1: none */
+	bool in_marked;		/* its vertex is marked faulty */
+	bool healthy;		/* usable: not faulty, not offline, vertex not marked */
+	bool isolated;
+	bool has_mce;		/* the module sent its machine-check records */
+	uint64_t mce_records;
+};
+
+struct hc_census {
+	struct hc_attrs cube;	/* the summary */
+	struct hc_attrs_list v;	/* the vertices, sorted by id */
+	struct hc_attrs stats;	/* the counters (hc_set_stats) */
+	int dim;
+	struct hc_cpu *cpu;	/* by vertex, then CPU number */
+	size_t ncpus, nhealthy_cpus;
+	uint32_t nvertices;	/* with a CPU group (not absent) */
+	uint32_t nhealthy_vertices;	/* of those, healthy or isolated */
+};
+
+/* The cube, its vertices, the counters, one consistent read: 0 or HC_EXIT_ERROR. */
+int hc_census_fetch(struct hc_ctx *c, struct hc_census *cs);
+void hc_census_free(struct hc_census *cs);
+/* What made CPU @p unusable: "admin", "mce", "hotplug"; NULL: nothing. */
+const char *hc_census_by(const struct hc_cpu *p);
+
+/* cmd_health.c: 0 or 1 when @key is a threshold of health in hcube.conf, else -1. */
+int hc_health_key(const char *key);
+
+/*
+ * dot.c: show --dot: the cube of hc_fetch_cube() as a Graphviz digraph on
+ * stdout; @plan: with the transfers of a dry-run rebalance.
+ */
+int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_list *v,
+		int dim, bool plan);
 
 /* ---- render.c: what several commands print ---- */
 

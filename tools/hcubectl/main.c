@@ -18,7 +18,7 @@ static const struct hc_cmd hc_cmd_help;
 static const struct hc_cmd *const commands[] = {
 	&hc_cmd_show, &hc_cmd_fault, &hc_cmd_task, &hc_cmd_rebalance, &hc_cmd_stats,
 	&hc_cmd_config, &hc_cmd_topology, &hc_cmd_monitor, &hc_cmd_top, &hc_cmd_apply,
-	&hc_cmd_help,
+	&hc_cmd_health, &hc_cmd_metrics, &hc_cmd_help,
 };
 
 static void top_usage(FILE *f)

@@ -25,7 +25,8 @@ _Static_assert(HCUBE_A_MAX < HC_TB_SIZE && HCUBE_R_A_MAX < HC_TB_SIZE &&
 	       HCUBE_S_A_MAX < HC_TB_SIZE && HCUBE_C_A_MAX < HC_TB_SIZE,
 	       "HC_TB_SIZE holds every attribute set");
 
-struct nl_sock *hc_sock(struct hc_ctx *c)
+/* The socket of @c; @try: NULL when the family is not there, else exit. */
+static struct nl_sock *sock_open(struct hc_ctx *c, bool try)
 {
 	int one = 1, fd, err;
 
@@ -50,6 +51,11 @@ struct nl_sock *hc_sock(struct hc_ctx *c)
 	nl_socket_set_buffer_size(c->sk, 4 << 20, 1 << 20);	/* best effort */
 
 	c->family = genl_ctrl_resolve(c->sk, HCUBE_FAMILY_NAME);
+	if (c->family == -NLE_OBJ_NOTFOUND && try) {
+		nl_socket_free(c->sk);
+		c->sk = NULL;
+		return NULL;
+	}
 	if (c->family == -NLE_OBJ_NOTFOUND) {
 		fflush(stdout);
 		fputs("hcubectl: the hcube module is not loaded (genl family \"hcube\" not found); "
@@ -60,6 +66,16 @@ struct nl_sock *hc_sock(struct hc_ctx *c)
 		hc_fatal("cannot resolve the genl family \"%s\": %s",
 			 HCUBE_FAMILY_NAME, nl_geterror(c->family));
 	return c->sk;
+}
+
+struct nl_sock *hc_sock(struct hc_ctx *c)
+{
+	return sock_open(c, false);
+}
+
+struct nl_sock *hc_sock_try(struct hc_ctx *c)
+{
+	return sock_open(c, true);
 }
 
 void hc_close(struct hc_ctx *c)

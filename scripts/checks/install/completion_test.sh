@@ -48,11 +48,11 @@ check() {
 cases() {
 	local cpus
 	cpus=$(_hcubectl_cpus | tr ' ' '\n' | grep . | sort | tr '\n' ' ' | sed 's/ $//')
-	check expect "apply config fault help monitor rebalance show stats task top topology" "$hc" ""
+	check expect "apply config fault health help metrics monitor rebalance show stats task top topology" "$hc" ""
 	check expect "fault" "$hc" fa
-	check expect "apply config fault help monitor rebalance show stats task top topology" "$hc" -j ""
+	check expect "apply config fault health help metrics monitor rebalance show stats task top topology" "$hc" -j ""
 	check expect "--batch --help --json --pretty --version -V -b -h -j -p" "$hc" -
-	check expect "apply config fault help monitor rebalance show stats task top topology" "$hc" help ""
+	check expect "apply config fault health help metrics monitor rebalance show stats task top topology" "$hc" help ""
 	check expect "/etc/hostname" "$hc" -b /etc/hostnam
 	check expect "/etc/hostname" "$hc" -batch /etc/hostnam
 	check expect "/etc/hostname" "$hc" apply /etc/hostnam
@@ -81,6 +81,10 @@ cases() {
 	check expect "set" "$hc" topology ""
 	check expect "cpu custom llc node" "$hc" topology set ""
 	check has "--count" "$hc" monitor --
+	check has "--dot --plan" "$hc" show --
+	check has "--min-healthy-cpus --min-healthy-vertices --config" "$hc" health --
+	check expect "" "$hc" health -v ""
+	check has "--textfile --once --count" "$hc" metrics --
 	check has "--delay --frames -d -n" "$hc" top -
 	check has "--dry-run" "$hc" rebalance -n -
 }

@@ -74,6 +74,16 @@ for prefix in /usr ""; do
 		not_ok "the unit's paths"
 	fi
 	want "$dest/lib/systemd/system/hcube.service" 644 "$tmp/hcube.service"
+	sed -e "s|@SBINDIR@|$p/sbin|g" tools/hcubectl/systemd/hcube-metrics.service.in \
+		>"$tmp/hcube-metrics.service"
+	if grep -qx "ExecStart=$p/sbin/hcubectl metrics --textfile /var/lib/prometheus/node-exporter" \
+		"$tmp/hcube-metrics.service" && ! grep -q @ "$tmp/hcube-metrics.service"; then
+		ok "the metrics unit runs $p/sbin/hcubectl metrics into node_exporter's directory"
+	else
+		cp "$tmp/hcube-metrics.service" "$tmp/log"
+		not_ok "the metrics unit's paths"
+	fi
+	want "$dest/lib/systemd/system/hcube-metrics.service" 644 "$tmp/hcube-metrics.service"
 	want "$dest/lib/udev/rules.d/60-hcube.rules" 644 tools/hcubectl/systemd/60-hcube.rules
 	want "$dest$p/share/doc/hcube/hcube.conf.example" 644 tools/hcubectl/hcube.conf.example
 	want "$dest$p/share/doc/hcube/modules-load.d-hcube.conf" 644 tools/hcubectl/systemd/modules-load.conf
@@ -100,13 +110,14 @@ for prefix in /usr ""; do
 	want "$dest$spankdir/hcube.so" 644 "$B/hcube-spank/hcube.so"
 	sed "s|@SPANKDIR@|$spankdir|" tools/hcube-spank/plugstack.conf.in >"$tmp/plugstack.conf"
 	want "$dest$p/share/doc/hcube/plugstack.conf.d-hcube.conf" 644 "$tmp/plugstack.conf"
+	want "$dest$p/lib/hcube/hcube-slurm-health" 755 tools/hcube-spank/hcube-slurm-health
 	if grep -qx "optional $spankdir/hcube.so" "$tmp/plugstack.conf"; then
 		ok "the plugstack.conf line names $spankdir/hcube.so"
 	else
 		not_ok "the plugstack.conf line names $spankdir/hcube.so"
 	fi
 	count=$(find "$dest" -type f | wc -l)
-	if [ "$count" -eq 18 ]; then ok "18 files installed"; else not_ok "$count files installed, want 18"; fi
+	if [ "$count" -eq 20 ]; then ok "20 files installed"; else not_ok "$count files installed, want 20"; fi
 
 	if [ "$prefix" = /usr ]; then
 		printf '#include <linux/hcube.h>\nint main(void) { return HCUBE_FAMILY_VERSION != 1 + 0 * HCUBE_CMD_MAX; }\n' >"$tmp/t.c"
