@@ -218,7 +218,9 @@ names = {'rebalances': 'hcube_rebalances_total', 'auto_rebalances': 'hcube_auto_
          'mce_records': 'hcube_machine_check_records_total',
          'mce_marks': 'hcube_machine_check_marks_total',
          'mce_refused': 'hcube_machine_check_refused_marks_total'}
-ign = {'mce_outside': 'outside', 'mce_offline': 'offline', 'mce_ignored': 'faulty'}
+ign = {'mce_outside': 'outside', 'mce_offline': 'offline', 'mce_ignored': 'faulty',
+       'mce_memory': 'memory', 'mce_bus': 'bus', 'mce_shared_cache': 'shared_cache',
+       'mce_firmware': 'firmware', 'mce_other': 'other'}
 left = set(st) - set(names) - set(ign) - {'tasks'}
 assert not left, left
 for k, n in names.items():

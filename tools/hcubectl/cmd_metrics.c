@@ -69,10 +69,18 @@ static const struct {
 	{ HCUBE_S_A_MCE_MARKS, "hcube_machine_check_marks_total", NULL,
 	  "CPUs marked faulty by machine checks." },
 	{ HCUBE_S_A_MCE_OUTSIDE, "hcube_machine_check_ignored_records_total", "outside",
-	  "Machine-check records ignored, by reason: of a CPU in no vertex (outside), "
-	  "of an offline CPU (offline), of a CPU already faulty or during unload (faulty)." },
+	  "Machine-check records ignored, by reason: not the logging core's own error "
+	  "(memory, bus, shared_cache, firmware, other), or the core's own but of a CPU "
+	  "in no vertex (outside), of an offline CPU (offline), of a CPU already faulty "
+	  "or during unload (faulty)." },
 	{ HCUBE_S_A_MCE_OFFLINE, "hcube_machine_check_ignored_records_total", "offline", NULL },
 	{ HCUBE_S_A_MCE_IGNORED, "hcube_machine_check_ignored_records_total", "faulty", NULL },
+	{ HCUBE_S_A_MCE_MEMORY, "hcube_machine_check_ignored_records_total", "memory", NULL },
+	{ HCUBE_S_A_MCE_BUS, "hcube_machine_check_ignored_records_total", "bus", NULL },
+	{ HCUBE_S_A_MCE_SHARED_CACHE, "hcube_machine_check_ignored_records_total", "shared_cache",
+	  NULL },
+	{ HCUBE_S_A_MCE_FIRMWARE, "hcube_machine_check_ignored_records_total", "firmware", NULL },
+	{ HCUBE_S_A_MCE_OTHER, "hcube_machine_check_ignored_records_total", "other", NULL },
 	{ HCUBE_S_A_MCE_REFUSED, "hcube_machine_check_refused_marks_total", NULL,
 	  "Marks by machine checks refused: the CPU's vertex was the last healthy one." },
 };
