@@ -37,6 +37,8 @@
 #define HCUBE_MAX_TOTAL_LOAD	0x7fffffffU
 /* dist[] value of a vertex that is not attached to the balancing subcube. */
 #define HCUBE_DIST_NONE		0xffU
+/* No component: an unusable vertex (hcube_settle_round()). */
+#define HCUBE_COMP_NONE		0xffffU
 /* No vertex (an SBN root, a cluster controller). */
 #define HCUBE_VERTEX_NONE	0xffffU
 /*
@@ -162,6 +164,14 @@ struct hcube_plan {
 	u32 cap;		/* room in transfers[] */
 	struct hcube_transfer *transfers;
 	u32 *after;		/* 1 << dim final loads */
+	/*
+	 * false (hcube_plan_init()'s default): a plan whose final maximum
+	 * load would be above the maximum before stops short, at the step
+	 * that leaves the lowest maximum not above it, and @stopped_short
+	 * says so; true: the paper's whole operation, whatever it leaves.
+	 */
+	bool whole;
+	bool stopped_short;	/* the plan is a prefix of the policy's */
 	struct hcube_stats stats;
 	struct hcube_cwa_observer *observer;	/* optional: hcube_core_ext.h */
 };
@@ -316,7 +326,11 @@ int hcube_topo_build(struct hcube_topo *t, u32 dim, const u8 *state, void *work)
  * @work: hcube_work_memsize() bytes of scratch.
  *
  * Every plan is replayed before it is returned: each transfer joins two
- * healthy neighbours and never sends more than its sender holds.
+ * healthy neighbours and never sends more than its sender holds. Unless
+ * @p->whole is set, no plan ends with a higher maximum load (over the
+ * healthy vertices) than the cube had: where the policy's operation would,
+ * the plan is cut after the step that leaves the lowest maximum not above
+ * it (possibly no step at all), and @p->stopped_short is set.
  *
  * Return: HCUBE_OK; HCUBE_E_DIM, HCUBE_E_POLICY, HCUBE_E_STATE,
  * HCUBE_E_FAULTY_LOAD, HCUBE_E_NO_HEALTHY or HCUBE_E_OVERFLOW for bad
@@ -384,6 +398,43 @@ int hcube_plan_routes(const struct hcube_plan *p, const u32 *before,
  */
 int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 		   u32 count, u32 *out);
+
+/**
+ * hcube_settle_round() - One round of the settle that ends a balance by
+ * weight: which vertex sends how much weight to which.
+ * @n: the vertices (at most HCUBE_MAX_VERTICES).
+ * @comp: each vertex's component of healthy vertices; HCUBE_COMP_NONE
+ *        (0xffff): the vertex takes no part.
+ * @load: each vertex's weight.
+ * @least: a lower bound of the weight of each vertex's lightest unit (1
+ *         when nothing better is known), 0 when it holds no unit.
+ * @exact: every sender sends exactly what it is asked (by count, units of
+ *         one weight): a pair at distance d >= 2 sends floor(d / 2), and
+ *         the rounds end with every component within one unit.
+ * @order: @n entries of scratch.
+ * @to: set for each vertex to the vertex it sends to this round, or
+ *      HCUBE_VERTEX_NONE.
+ * @ask: set for each sending vertex to the weight it should send.
+ *
+ * In each component the vertices sorted by weight (heaviest first, then
+ * by label) pair up, the i-th heaviest with the i-th lightest. A pair
+ * whose weights differ by d sends a = floor((d - 1) / 2) from the heavier
+ * to the lighter when the heavier may hold a unit of weight at most 2a
+ * (@least <= 2a). A sender that takes whole units while each weighs at
+ * most twice what is still missing then sends t with 0 < t < d: the
+ * pair's larger weight goes down and no weight ever rises above it, so
+ * the sum of squared weights falls every round that moves. When a sender
+ * finds no such unit, it raises its @least to 2a + 1 and the next round
+ * pairs around it. The rounds end (this returns 0) when no pair may
+ * move: then the heaviest vertex of each component holds no unit lighter
+ * than about its distance d to the lightest (at least d - 1), so moving
+ * any single unit off it cannot lower the component's maximum by more
+ * than one, and max <= avg + (its lightest unit) + 1.
+ *
+ * Return: the pairs that send this round.
+ */
+u32 hcube_settle_round(u32 n, const u16 *comp, const u64 *load,
+		       const u64 *least, bool exact, u16 *order, u16 *to, u64 *ask);
 
 /**
  * hcube_strerror() - Describe a core error.

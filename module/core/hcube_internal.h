@@ -35,8 +35,6 @@ static inline void *hcube_carve(struct hcube_carver *c, size_t bytes)
  */
 int hcube_check_states(u32 dim, const u8 *state);
 
-#define HCUBE_COMP_NONE		0xffffU
-
 /**
  * hcube_components() - The connected components of healthy vertices.
  * @dim: the cube's dimension.

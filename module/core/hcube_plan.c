@@ -40,6 +40,7 @@ void hcube_plan_start(struct hcube_plan *p, u32 policy)
 	p->policy = policy;
 	p->applied = policy;
 	p->root = HCUBE_VERTEX_NONE;
+	p->stopped_short = false;
 	p->work_done = 0;
 	p->ntransfers = 0;
 	p->nsteps = 0;
@@ -62,6 +63,7 @@ int hcube_plan_init(struct hcube_plan *p, u32 dim, void *mem)
 	p->transfers = hcube_carve(&c, p->cap * sizeof(*p->transfers));
 	p->after = hcube_carve(&c, ((size_t)1 << dim) * sizeof(*p->after));
 	p->observer = NULL;
+	p->whole = false;
 	hcube_plan_start(p, HCUBE_POLICY_MCWA);
 	return HCUBE_OK;
 }

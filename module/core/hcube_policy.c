@@ -86,6 +86,52 @@ size_t hcube_work_memsize(u32 dim)
 	return a;
 }
 
+/* The highest load over the healthy vertices of @cube. */
+static u32 healthy_max(const struct hcube_cube *cube, const u32 *load)
+{
+	u32 n = 1U << cube->dim, v, max = 0;
+
+	for (v = 0; v < n; v++)
+		if (hcube_usable(cube->state[v]) && load[v] > max)
+			max = load[v];
+	return max;
+}
+
+/*
+ * Never worse: a finished plan whose final maximum is above the cube's is
+ * cut after the step that leaves the lowest maximum not above it (the
+ * latest such step on a tie; no step at all leaves the cube's own), then
+ * finished again.
+ */
+static int plan_never_worse(struct hcube_plan *p, const struct hcube_cube *cube,
+			    void *work)
+{
+	u32 n = 1U << cube->dim, before = healthy_max(cube, cube->load);
+	u32 i, v, best_len = 0, best_max = before;
+
+	if (p->whole || p->stats.after_max <= before)
+		return HCUBE_OK;
+	for (v = 0; v < n; v++)
+		p->after[v] = cube->load[v];
+	for (i = 0; i < p->ntransfers; i++) {
+		const struct hcube_transfer *x = &p->transfers[i];
+		u32 max;
+
+		p->after[x->from] -= x->count;
+		p->after[x->to] += x->count;
+		if (i + 1 < p->ntransfers && p->transfers[i + 1].step == x->step)
+			continue;
+		max = healthy_max(cube, p->after);
+		if (max <= best_max) {
+			best_max = max;
+			best_len = i + 1;
+		}
+	}
+	p->ntransfers = best_len;
+	p->stopped_short = true;
+	return hcube_plan_finish(p, cube, work);
+}
+
 /* One policy's plan, finished (not a chooser's: it finishes its own). */
 static int plan_one(struct hcube_plan *p, u32 policy,
 		    const struct hcube_plan_args *a)
@@ -102,7 +148,10 @@ static int plan_one(struct hcube_plan *p, u32 policy,
 	err = ops->plan(p, &pa);
 	if (err)
 		return err;
-	return hcube_plan_finish(p, a->cube, a->work);
+	err = hcube_plan_finish(p, a->cube, a->work);
+	if (err)
+		return err;
+	return plan_never_worse(p, a->cube, a->work);
 }
 
 /* auto's candidates by increasing rank; returns their number. */

@@ -586,4 +586,233 @@ TEST(topology_choice_and_theorem1)
 	}
 }
 
+/* The highest load over the healthy vertices. */
+static u32 healthy_max(const struct ctx *c, const u32 *load)
+{
+	u32 v, max = 0;
+
+	for (v = 0; v < (1U << c->dim); v++)
+		if (c->state[v] == HCUBE_V_HEALTHY && load[v] > max)
+			max = load[v];
+	return max;
+}
+
+/*
+ * Never worse: no policy's plan ends with a higher maximum than the cube
+ * had, on random cubes with faulty, offline and absent vertices, loads by
+ * count (0..30) and heavy-tailed (0..1000). A plan that stops short says
+ * so, is a prefix of the policy's whole operation, and that operation
+ * (plan.whole) would have ended higher; one that does not is the whole
+ * operation.
+ */
+TEST(never_worse)
+{
+	static struct ctx ctxs[9];
+	static struct hcube_transfer whole[HCUBE_MAX_DIM * HCUBE_MAX_VERTICES +
+					   8 * HCUBE_MAX_VERTICES];
+	u32 iter, d, i, stopped[__HCUBE_POLICY_MAX] = { 0 };
+
+	for (d = 1; d <= 8; d++)
+		ASSERT_EQ(0, ctx_init(&ctxs[d], d));
+	rng_state = 0x5e771eULL;
+	for (iter = 0; iter < 2000; iter++) {
+		struct ctx *c = &ctxs[1 + rnd_below(8)];
+
+		make_instance(c, iter % 2 ? 30 : 1000);
+		for (i = 0; i < __HCUBE_POLICY_MAX; i++) {
+			const char *name = hcube_policy_name(i);
+			u32 before = healthy_max(c, c->load), n, k;
+			bool cut;
+
+			c->plan.whole = false;
+			if (ctx_plan(c, i) != HCUBE_OK)
+				continue;
+			EXPECT_LE(c->plan.stats.after_max, before)
+				dump(_metadata, c, name, 0x5e771eULL, iter);
+			EXPECT_EQ(healthy_max(c, c->plan.after), c->plan.stats.after_max);
+			cut = c->plan.stopped_short;
+			n = c->plan.ntransfers;
+			memcpy(whole, c->plan.transfers, n * sizeof(*whole));
+			c->plan.whole = true;
+			ASSERT_EQ(HCUBE_OK, ctx_plan(c, i));
+			EXPECT_FALSE(c->plan.stopped_short);
+			if (cut) {
+				stopped[i]++;
+				EXPECT_GT(c->plan.stats.after_max, before)
+					dump(_metadata, c, name, 0x5e771eULL, iter);
+				EXPECT_LT(n, c->plan.ntransfers);
+			} else {
+				EXPECT_EQ(n, c->plan.ntransfers)
+					dump(_metadata, c, name, 0x5e771eULL, iter);
+			}
+			for (k = 0; k < n && k < c->plan.ntransfers; k++)
+				EXPECT_EQ(0, memcmp(&whole[k], &c->plan.transfers[k],
+						    sizeof(*whole)));
+			c->plan.whole = false;
+		}
+		if (_metadata->passed == 0)
+			break;
+	}
+	for (i = 0; i < __HCUBE_POLICY_MAX; i++)
+		TH_LOG("%s: stopped short in %u of 2000", hcube_policy_name(i), stopped[i]);
+	/* the instances reach the guard: SBN's operation raises the maximum */
+	EXPECT_GT(stopped[HCUBE_POLICY_SBN_CUBE], 0);
+	for (d = 1; d <= 8; d++)
+		ctx_free(&ctxs[d]);
+}
+
+/*
+ * The settle (hcube_settle_round()) on random vertices holding units of
+ * heavy-tailed weights (90% 1..10, 3% 500..1000, the rest 11..499), some
+ * vertices faulty or absent (no part), several components. Each round's
+ * senders take units as the rule says, in a random order. Checked: every
+ * round that moves lowers the sum of squared weights and no vertex rises
+ * above the largest weight before the round; the rounds end; at the end,
+ * in every component, the heaviest vertex holds no unit lighter than its
+ * distance to the lightest minus one, so max <= avg + that unit + 1. By
+ * count (every unit of weight 1, @exact), every component ends within one.
+ */
+#define ST_V	64
+#define ST_U	4096
+static u64 st_w[ST_U];
+static u16 st_at[ST_U];
+
+static u64 unit_weight(void)
+{
+	u32 r = rnd_below(100);
+
+	if (r < 90)
+		return 1 + rnd_below(10);
+	if (r < 93)
+		return 500 + rnd_below(501);
+	return 11 + rnd_below(489);
+}
+
+TEST(settle_reaches_its_stopping_rule)
+{
+	static u16 comp[ST_V], order[ST_V], to[ST_V];
+	static u64 load[ST_V], least[ST_V], ask[ST_V], taken[ST_V];
+	u32 iter, maxrounds = 0;
+
+	rng_state = 0x5e771e2ULL;
+	for (iter = 0; iter < 2000; iter++) {
+		u32 n = 2 + rnd_below(ST_V - 1), nu = rnd_below(ST_U), v, u, round;
+		u32 ncomp = 1 + rnd_below(3);
+		bool exact = iter % 4 == 3;	/* by count: every unit weighs 1 */
+		u64 sq = 0;
+
+		for (v = 0; v < n; v++) {
+			comp[v] = rnd_below(8) ? (u16)rnd_below(ncomp) : HCUBE_COMP_NONE;
+			load[v] = 0;
+		}
+		for (u = 0; u < nu; u++) {
+			/* units may start anywhere in their vertex's component */
+			do
+				st_at[u] = (u16)rnd_below(n);
+			while (comp[st_at[u]] == HCUBE_COMP_NONE && n > 1 &&
+			       rnd_below(50));
+			st_w[u] = exact ? 1 : unit_weight();
+			if (comp[st_at[u]] == HCUBE_COMP_NONE)
+				st_w[u] = 0, st_at[u] = 0xffff;
+			else
+				load[st_at[u]] += st_w[u];
+		}
+		for (v = 0; v < n; v++) {
+			least[v] = load[v] ? 1 : 0;
+			sq += load[v] * load[v];
+		}
+		for (round = 0;; round++) {
+			u64 top = 0, s = 0;
+			u32 pairs;
+
+			ASSERT_LT(round, 10000U) TH_LOG("iter %u: the rounds do not end", iter);
+			pairs = hcube_settle_round(n, comp, load, least, exact, order, to, ask);
+			if (!pairs)
+				break;
+			for (v = 0; v < n; v++) {
+				top = load[v] > top ? load[v] : top;
+				taken[v] = 0;
+				if (to[v] != HCUBE_VERTEX_NONE) {
+					ASSERT_EQ(comp[v], comp[to[v]]);
+					ASSERT_LT(load[to[v]], load[v]);
+				}
+			}
+			/* the senders take units by the rule, in a random order */
+			for (u = rnd_below(nu + 1); nu && u < 2 * nu; u++) {
+				u32 x = u % nu, f = st_at[x];
+
+				if (f >= n || to[f] == HCUBE_VERTEX_NONE ||
+				    taken[f] > ask[f] || st_w[x] > 2 * (ask[f] - taken[f]))
+					continue;
+				taken[f] += st_w[x];
+				st_at[x] = 0xfffe;	/* in flight */
+				st_w[x] |= (u64)f << 48 | (u64)to[f] << 32;
+			}
+			for (u = 0; u < nu; u++) {
+				u32 f, t;
+
+				if (st_at[u] != 0xfffe)
+					continue;
+				f = (u32)(st_w[u] >> 48);
+				t = (u32)(st_w[u] >> 32) & 0xffff;
+				st_w[u] &= 0xffffffffULL;
+				load[f] -= st_w[u];
+				load[t] += st_w[u];
+				st_at[u] = (u16)t;
+				least[t] = 1;
+			}
+			for (v = 0; v < n; v++) {
+				if (to[v] != HCUBE_VERTEX_NONE && !taken[v])
+					least[v] = 2 * ask[v] + 1;
+				EXPECT_LE(load[v], top) TH_LOG("iter %u round %u", iter, round);
+				s += load[v] * load[v];
+			}
+			for (v = 0; v < n; v++)
+				if (to[v] != HCUBE_VERTEX_NONE && taken[v])
+					break;
+			if (v < n)
+				EXPECT_LT(s, sq) TH_LOG("iter %u round %u", iter, round);
+			sq = s;
+		}
+		maxrounds = round > maxrounds ? round : maxrounds;
+		/* the stopping rule, from the units themselves */
+		for (v = 0; v < n; v++) {
+			u64 hi = 0, lo = ~0ULL, total = 0, light = ~0ULL, cnt = 0;
+			u32 w, heavy = v;
+
+			if (comp[v] == HCUBE_COMP_NONE)
+				continue;
+			for (w = 0; w < n; w++) {
+				if (comp[w] != comp[v])
+					continue;
+				if (w < v)
+					break;
+				cnt++;
+				total += load[w];
+				if (load[w] > hi)
+					hi = load[w], heavy = w;
+				lo = load[w] < lo ? load[w] : lo;
+			}
+			if (w < n && comp[w] == comp[v] && w < v)
+				continue;	/* the component was checked at its lowest vertex */
+			for (u = 0; u < nu; u++)
+				if (st_at[u] == heavy && st_w[u] < light)
+					light = st_w[u];
+			if (exact)
+				EXPECT_LE(hi - lo, 1) TH_LOG("iter %u: by count %llu apart", iter,
+							      (unsigned long long)(hi - lo));
+			if (cnt < 2 || hi == lo)
+				continue;
+			EXPECT_GE(light + 1, hi - lo)
+				TH_LOG("iter %u: the heaviest holds a unit of %llu, %llu above the lightest",
+				       iter, (unsigned long long)light,
+				       (unsigned long long)(hi - lo));
+			EXPECT_LE(hi * cnt, total + (light + 1) * cnt) TH_LOG("iter %u", iter);
+		}
+		if (_metadata->passed == 0)
+			break;
+	}
+	TH_LOG("the most rounds: %u", maxrounds);
+}
+
 TEST_HARNESS_MAIN

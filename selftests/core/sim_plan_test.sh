@@ -178,5 +178,21 @@ expect_error "bad budget" "--budget: 'x' is not a non-negative integer" \
 expect_error "unknown command" "unknown command" \
 	frobnicate
 
+# Never worse: sbn-cube's whole operation raises the maximum of 9 here
+# (0,9,...,9), so the plan stops short and says so; mcwa balances and
+# does not.
+if "$SIM" plan --dim 3 --loads 0,9,9,9,9,9,9,9 --policy sbn-cube --json >"$tmp/short.json" &&
+   "$SIM" plan --dim 3 --loads 0,9,9,9,9,9,9,9 --policy sbn-cube >"$tmp/short.txt" &&
+   "$SIM" plan --dim 3 --loads 0,9,9,9,9,9,9,9 --policy mcwa --json >"$tmp/mcwa.json" &&
+   python3 - "$tmp/short.json" "$tmp/mcwa.json" <<'PY' && grep -q '^stopped short:' "$tmp/short.txt"
+import json, sys
+p, m = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert p["stopped_short"] is True and p["after_max"] <= p["before_max"] == 9, p
+assert max(p["loads_after"]) <= 9
+assert m["stopped_short"] is False and m["after_max"] == 8, m
+PY
+then ok "plan: sbn-cube stops short of raising the maximum, and says so"
+else not_ok "plan: sbn-cube stops short of raising the maximum, and says so"; fi
+
 echo "1..$n"
 [ "$fails" -eq 0 ]

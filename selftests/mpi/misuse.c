@@ -5,7 +5,10 @@
  *
  *   mpi-state     hcube_mpi_open() before MPI_Init() and after
  *                 MPI_Finalize(): HCUBE_MPI_E_MPI, no handle; prints
- *                 "ok" and exits 0 when so.
+ *                 "ok" and exits 0 when so. A handle opened and used
+ *                 before MPI_Finalize(): every call after it returns
+ *                 HCUBE_MPI_E_MPI (close too, having freed it), printed
+ *                 as "after finalize".
  * The others must abort the job (exit status not 0) with the library's
  * message on stderr, never lose a unit silently: rank 1 holds 6 units of
  * 8 bytes, rank 0 none, and they balance with dem (by weight: mcwa).
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 		.count = count, .pack = pack, .unpack = unpack,
 		.weight = weight, .pack_weight = pack_weight,
 	};
-	struct hcube_mpi *h = (void *)1;
+	struct hcube_mpi *h = (void *)1, *h2 = NULL;
 	int rank, err, one = 1;
 
 	mode = argc > 1 ? argv[1] : "";
@@ -95,7 +98,19 @@ int main(int argc, char **argv)
 		if (hcube_mpi_open(MPI_COMM_WORLD, &ops, &q, &h) || hcube_mpi_close(h))
 			return 1;
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+		/* a handle used, then left open across MPI_Finalize() */
+		if (hcube_mpi_open(MPI_COMM_WORLD, &ops, &q, &h2) ||
+		    hcube_mpi_balance(h2, "dem", NULL))
+			return 1;
 		MPI_Finalize();
+		if (hcube_mpi_balance(h2, "dem", NULL) == HCUBE_MPI_E_MPI &&
+		    hcube_mpi_plan(h2, "dem", NULL) == HCUBE_MPI_E_MPI &&
+		    hcube_mpi_mark(h2, &one, 1, HCUBE_MPI_FAULTY, NULL) == HCUBE_MPI_E_MPI &&
+		    hcube_mpi_set_tolerance(h2, 1.5) == HCUBE_MPI_E_MPI &&
+		    hcube_mpi_is_faulty(h2, 0) == -HCUBE_MPI_E_MPI &&
+		    hcube_mpi_close(h2) == HCUBE_MPI_E_MPI)
+			printf("rank %d after finalize: every call %s\n", rank,
+			       hcube_mpi_strerror(HCUBE_MPI_E_MPI));
 		h = (void *)1;
 		err = hcube_mpi_open(MPI_COMM_WORLD, &ops, &q, &h);
 		if (err != HCUBE_MPI_E_MPI || h)

@@ -112,7 +112,7 @@ pieces=$(cat "$tmp"/san-*.log | awk '/^# largest message packed:/ && $5 > 300 { 
 	END { print n + 0 }')
 cov="$cov pieces=$pieces"
 echo "# coverage over P = 1..$MAXP: $cov"
-for k in relayed evac_mark evac_balance trees detached theta sbn_jobs settle_rounds \
+for k in relayed evac_mark evac_balance trees detached theta sbn_jobs sbn_settled settle_rounds \
 	 zero_units big_units shifted pieces; do
 	v=$(echo "$cov" | tr ' ' '\n' | sed -n "s/^$k=//p")
 	if [ "${v:-0}" -gt 0 ]; then
@@ -142,6 +142,11 @@ if [ "$rc" -eq 0 ] && [ "$(grep -c 'ok: MPI is not initialized' "$TAP_OUT")" = 2
 	ok "misuse: open before MPI_Init and after MPI_Finalize: HCUBE_MPI_E_MPI, no handle"
 else
 	not_ok "misuse: open before MPI_Init and after MPI_Finalize (exit $rc)"
+fi
+if [ "$rc" -eq 0 ] && [ "$(grep -c 'after finalize: every call MPI is not initialized' "$TAP_OUT")" = 2 ]; then
+	ok "misuse: a handle left open across MPI_Finalize: every call, close too, HCUBE_MPI_E_MPI"
+else
+	not_ok "misuse: a handle left open across MPI_Finalize (exit $rc)"
 fi
 while IFS='|' read -r mode text; do
 	tap_run timeout 60 "${MPIRUN[@]}" -np 2 "$OUT/misuse" "$mode"

@@ -579,6 +579,8 @@ int oracle_plan(u32 policy)
 	memset(O.th_sent, 0, sizeof(O.th_sent));
 	memset(O.th_recv, 0, sizeof(O.th_recv));
 	O.plan.observer = O.obs.fn ? &O.obs : NULL;
+	/* the ranks run Das et al.'s operation whole, the core's SBN plan */
+	O.plan.whole = policy == HCUBE_POLICY_SBN;
 	return hcube_plan_build(&O.plan, policy, &cube, &O.topo, O.work);
 }
 

@@ -95,6 +95,13 @@ int start_scenario(struct hcube_mpi *h, const struct scen *s, u64 base,
 		   struct hcube_mpi_report *mrep);
 /* Components of healthy labels (as the core finds them), by label. */
 void components(const u8 *state, u16 *comp);
+/*
+ * @got holds the core's plan (@want) and, after its last step, only
+ * transfers between healthy ranks of one component: the settle's.
+ */
+bool plan_then_settle(struct hcube_mpi_xfer *got, u32 ngot,
+		      struct hcube_mpi_xfer *want, u32 nwant, char *why,
+		      size_t len);
 
 /* ---- the oracle (rank 0): the core alone ---- */
 struct oracle {

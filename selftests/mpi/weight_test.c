@@ -94,7 +94,7 @@ static bool within_bound(const u64 *w, const u64 *top, char *why, size_t len)
  * Units of weight 1: @got holds the core's plan (@want) and, after its
  * last step, only transfers between healthy ranks of one component.
  */
-static bool plan_then_settle(struct hcube_mpi_xfer *got, u32 ngot,
+bool plan_then_settle(struct hcube_mpi_xfer *got, u32 ngot,
 			     struct hcube_mpi_xfer *want, u32 nwant, char *why,
 			     size_t len)
 {

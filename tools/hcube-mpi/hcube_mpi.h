@@ -78,7 +78,10 @@ struct hcube_mpi_ops {
 	 * keeps the library's bound (Documentation/mpi.md): go through the
 	 * units in any order and take one while its weight is at most twice
 	 * what is still missing; @t->weight at or above the queue's weight:
-	 * every unit. Taking none is allowed. Negative: an error.
+	 * every unit. Taking none is allowed. Negative: an error. To move
+	 * the fewest bytes, go through the units by weight per byte, most
+	 * first: the library asks for weight, the units chosen decide the
+	 * bytes (report.bytes_sent).
 	 */
 	ssize_t (*pack_weight)(void *queue, struct hcube_mpi_take *t, void *buf,
 			       size_t cap);
@@ -144,8 +147,8 @@ struct hcube_mpi_report {
 	double imbalance_before, imbalance_after;	/* by count */
 	double weight_imbalance_before, weight_imbalance_after;
 	double policy_weight_imbalance;	/* by weight: after the policy, before the settle */
-	uint32_t settle_rounds;	/* by weight: the settle's rounds that moved units */
-	int settled;		/* by weight: every component within the bound */
+	uint32_t settle_rounds;	/* the settle's rounds that moved units */
+	int settled;		/* the settle reached its stopping rule */
 
 	uint32_t before, after;	/* units in this rank's queue */
 	uint64_t weight_before, weight_after;
@@ -157,7 +160,7 @@ struct hcube_mpi_report {
 	uint32_t unit_msgs_sent; /* of msgs_sent, those carrying units */
 	uint32_t relayed;	/* of msgs_sent, forwarded for another rank */
 	uint32_t collectives;	/* MPI collective calls it took part in */
-	uint64_t bytes_sent;
+	uint64_t bytes_sent;	/* the bytes of its messages, units and headers */
 	double seconds;		/* wall time of the call on this rank */
 	const struct hcube_mpi_xfer *xfers;	/* transfers it sent, in order */
 	uint32_t nxfers;
@@ -176,6 +179,10 @@ struct hcube_mpi_report {
  */
 HCUBE_MPI_API int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops,
 				 void *queue, struct hcube_mpi **out);
+/*
+ * Free the handle. After MPI_Finalize() it frees what needs no MPI and
+ * returns HCUBE_MPI_E_MPI, as every other call on a handle then does.
+ */
 HCUBE_MPI_API int hcube_mpi_close(struct hcube_mpi *h);
 
 /*
@@ -195,10 +202,13 @@ HCUBE_MPI_API int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank);
 /*
  * Balance with @policy (a name: mcwa, dem, cwa, sbn, optimal, auto, rid,
  * sid, sbn-cube, sbn-heur, pebble). Units a faulty rank holds are
- * evacuated first. mcwa, cwa, dem and sbn run distributed; the others are
- * planned by the lowest healthy rank on the gathered loads and the plan
- * is broadcast. By weight, the policy runs on the weights and a settle
- * follows (Documentation/mpi.md). @r may be NULL.
+ * evacuated first. mcwa, cwa, dem and sbn run distributed; for the others
+ * one all-gather gives every rank every load and every rank builds the
+ * same plan with the core. No call ends with a higher maximum load than
+ * it started with (the core stops a plan short; by count, an SBN
+ * operation that raised it is settled). By weight, the policy runs on the
+ * weights and a settle follows, until no single unit moved off the busiest
+ * rank lowers the maximum (Documentation/mpi.md). @r may be NULL.
  */
 HCUBE_MPI_API int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 				    struct hcube_mpi_report *r);
@@ -206,7 +216,9 @@ HCUBE_MPI_API int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
  * The transfers hcube_mpi_balance() would make with @policy now, and
  * nothing moves: the core's plan on the gathered loads (by weight, on
  * the weights, without the settle). The report lists this rank's share
- * (xfers, evacs, imports); its *_after fields are the plan's.
+ * (xfers, evacs, imports); its after and weight_after are this rank's
+ * loads once the plan ran (by weight, after stays the current number of
+ * units) and its imbalance after is the plan's.
  */
 HCUBE_MPI_API int hcube_mpi_plan(struct hcube_mpi *h, const char *policy,
 				 struct hcube_mpi_report *r);

@@ -47,7 +47,7 @@ enum hm_sbn_type {
 /* The most weight the library balances: quotas stay exact in 64 bits. */
 #define HM_MAX_WEIGHT	((u64)1 << 62)
 /* The settle's rounds at most (Documentation/mpi.md). */
-#define HM_SETTLE_MAX	64
+#define HM_SETTLE_MAX	256
 
 /*
  * Every message: this header, @nval 64-bit values, then the packed units;
@@ -132,6 +132,11 @@ struct hcube_mpi {
 	 * its next send.
 	 */
 	s64 carry;
+
+	/* hcube_mpi_plan(): this rank's planned loads, for the report */
+	bool planned;
+	u32 plan_after;
+	u64 plan_weight_after;
 
 	/* the report of the call under way */
 	struct hcube_mpi_report rep;
@@ -219,7 +224,10 @@ typedef void (*hm_evac_fn)(struct hcube_mpi *h, u32 from, u32 to, u64 amount,
 			   bool last);
 void hm_evac_plan(struct hcube_mpi *h, struct hm_view *v, hm_evac_fn fn);
 
-/* settle.c: by weight, the closing pairwise exchanges */
+/*
+ * settle.c: the closing pairwise exchanges, by weight after every policy,
+ * by count after an SBN operation that raised the maximum.
+ */
 void hm_settle(struct hcube_mpi *h, u32 first_step);
 
 #endif

@@ -238,6 +238,7 @@ static void begin(struct hcube_mpi *h)
 	h->nev = 0;
 	h->max_len = 0;
 	h->carry = 0;
+	h->planned = false;
 	h->errmsg[0] = '\0';
 }
 
@@ -288,6 +289,11 @@ static int finish(struct hcube_mpi *h, struct hcube_mpi_report *r, u32 max_len,
 		p->imbalance_after = hm_ratio(max[0], p->total, p->healthy);
 		p->weight_imbalance_after = hm_ratio(max[1], p->total_weight, p->healthy);
 		p->heaviest = max[2];
+	} else if (h->planned) {
+		p->after = h->plan_after;
+		p->weight_after = h->by_weight ? h->plan_weight_after : h->plan_after;
+		if (!p->imbalance_after)
+			p->imbalance_after = p->imbalance_before;
 	} else {
 		p->weight_after = p->weight_before;
 		if (!p->imbalance_after)
@@ -314,6 +320,21 @@ static int outside(struct hcube_mpi *h, struct hcube_mpi_report *r)
 }
 
 /* ---- the handle ---- */
+
+/*
+ * After MPI_Finalize() no MPI call is allowed (Open MPI aborts the job):
+ * every call on a handle then returns HCUBE_MPI_E_MPI, the same on every
+ * rank since every rank has finalized, and close frees what needs no MPI.
+ */
+static bool finalized(struct hcube_mpi *h)
+{
+	int fin = 0;
+
+	MPI_Finalized(&fin);
+	if (fin && h)
+		hm_fail(h, HCUBE_MPI_E_MPI, "MPI_Finalize() was called: the handle can only be closed");
+	return fin;
+}
 
 static int topology(struct hcube_mpi *h)
 {
@@ -434,8 +455,17 @@ int hcube_mpi_open(MPI_Comm comm, const struct hcube_mpi_ops *ops, void *queue,
 
 int hcube_mpi_close(struct hcube_mpi *h)
 {
+	u32 i;
+
 	if (!h)
 		return HCUBE_MPI_E_ARG;
+	if (finalized(h)) {
+		/* MPI freed its own objects; the sends' buffers are ours */
+		for (i = 0; i < h->nreq; i++)
+			free(h->sbuf[i]);
+		free_handle(h);
+		return HCUBE_MPI_E_MPI;
+	}
 	if (h->comm != MPI_COMM_NULL) {
 		hm_sends_wait(h);
 		MPI_Op_free(&h->agree_op);
@@ -449,6 +479,8 @@ int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank)
 {
 	if (!h)
 		return -HCUBE_MPI_E_ARG;
+	if (finalized(NULL))
+		return -HCUBE_MPI_E_MPI;
 	if (rank < 0 || rank >= h->size)
 		return -HCUBE_MPI_E_RANK;
 	return !hcube_usable(h->state[rank]);
@@ -458,6 +490,8 @@ int hcube_mpi_set_tolerance(struct hcube_mpi *h, double tolerance)
 {
 	if (!h)
 		return HCUBE_MPI_E_ARG;
+	if (finalized(h))
+		return HCUBE_MPI_E_MPI;
 	if (tolerance != 0 && !(isfinite(tolerance) && tolerance >= 1))
 		return hm_fail(h, HCUBE_MPI_E_ARG,
 			       "tolerance %g: 0 (always balance) or a max/avg of at least 1",
@@ -527,6 +561,8 @@ int hcube_mpi_mark(struct hcube_mpi *h, const int *ranks, int n, int as,
 
 	if (!h)
 		return HCUBE_MPI_E_ARG;
+	if (finalized(h))
+		return HCUBE_MPI_E_MPI;
 	if (h->comm == MPI_COMM_NULL)
 		return outside(h, r);
 	begin(h);
@@ -590,7 +626,10 @@ static void policy_list(char *buf, size_t len)
 	}
 }
 
-/* The loads after an evacuation: SBN's initiator and its component's total. */
+/*
+ * The loads after an evacuation: SBN's initiator, its component's total,
+ * the most units a rank holds (what an SBN operation must not raise).
+ */
 static void recount(struct hcube_mpi *h, struct agree *all)
 {
 	struct hm_view v;
@@ -598,8 +637,11 @@ static void recount(struct hcube_mpi *h, struct agree *all)
 
 	hm_view_gather(h, &v);
 	all->minload = ~0ULL;
+	all->max_units = 0;
 	memset(all->comp, 0, all->ncomp * sizeof(u64));
 	for (r = 0; r < (u32)h->size; r++) {
+		if (v.count[r] > all->max_units)
+			all->max_units = v.count[r];
 		if (!hm_healthy(h, r))
 			continue;
 		all->comp[h->comp[r]] += v.load[r];
@@ -609,6 +651,21 @@ static void recount(struct hcube_mpi *h, struct agree *all)
 		}
 	}
 	hm_view_free(&v);
+}
+
+/*
+ * By count, did the policy leave a rank more units than the most any rank
+ * held before it (@before, after the evacuation)? The gathered policies never do (the core
+ * stops their plans short), nor do CWA, MCWA and DEM; Das et al.'s SBN
+ * operation may, and its protocol is run whole (one all-reduce).
+ */
+static bool raised(struct hcube_mpi *h, u64 before)
+{
+	u64 mine = h->ops->count(h->queue), max;
+
+	MPI_Allreduce(&mine, &max, 1, MPI_UINT64_T, MPI_MAX, h->comm);
+	h->rep.collectives++;
+	return max > before;
 }
 
 enum call { CALL_BALANCE = 2, CALL_PLAN = 3 };
@@ -673,6 +730,10 @@ static bool started(struct hcube_mpi *h, enum call call, const char *policy,
 		*ret = HCUBE_MPI_E_ARG;
 		return true;
 	}
+	if (finalized(h)) {
+		*ret = HCUBE_MPI_E_MPI;
+		return true;
+	}
 	if (h->comm == MPI_COMM_NULL) {
 		*ret = outside(h, r);
 		return true;
@@ -716,13 +777,14 @@ int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 		err = hm_gathered(h, pol);
 		break;
 	}
-	free(all);
-	if (!err && h->by_weight) {
-		/* after every step of the policy (SBN's hops: max_len each) */
-		first = pol == HCUBE_POLICY_SBN ? h->rep.steps * (max_len ? max_len : 1) :
-						  h->rep.steps;
+	/* after every step of the policy (SBN's hops: max_len each) */
+	first = pol == HCUBE_POLICY_SBN ? h->rep.steps * (max_len ? max_len : 1) :
+					  h->rep.steps;
+	if (!err && h->by_weight)
 		hm_settle(h, first);
-	}
+	else if (!err && pol == HCUBE_POLICY_SBN && raised(h, all->max_units))
+		hm_settle(h, first);
+	free(all);
 	return finish(h, r, max_len, err, true);
 }
 

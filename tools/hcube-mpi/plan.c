@@ -107,8 +107,11 @@ static void log_planned_evac(struct hcube_mpi *h, u32 from, u32 to, u64 amount,
 static int plan_on(struct hcube_mpi *h, u32 policy, const struct hm_view *v)
 {
 	struct hcube_cube cube = { .dim = h->dim, .state = h->state, .load = v->scaled };
-	int err = hcube_plan_build(&h->plan, policy, &cube, &h->topo, h->work);
+	int err;
 
+	/* the ranks run Das et al.'s operation whole (hm_sbn()) */
+	h->plan.whole = policy == HCUBE_POLICY_SBN;
+	err = hcube_plan_build(&h->plan, policy, &cube, &h->topo, h->work);
 	if (err)
 		return hm_fail(h, HCUBE_MPI_E_INTERNAL,
 			       "internal: the core's %s plan failed: %s",
@@ -128,6 +131,38 @@ static u32 plan_steps(const struct hcube_plan *p, u32 policy)
 	default:
 		return p->nsteps;
 	}
+}
+
+/*
+ * This rank's loads once the plan ran: its own minus what it sends, plus
+ * what it receives (by weight the planned amounts; its number of units
+ * stays the current one, the plan does not know it). A faulty rank ends
+ * empty.
+ */
+static void planned_after(struct hcube_mpi *h)
+{
+	s64 c = h->rep.before, w = (s64)h->rep.weight_before;
+	u32 i;
+
+	for (i = 0; i < h->sent.n; i++) {
+		c -= h->sent.l[i].count;
+		w -= (s64)h->sent.l[i].weight;
+	}
+	for (i = 0; i < h->nev; i++) {
+		c -= h->ev[i].count;
+		w -= (s64)h->ev[i].weight;
+	}
+	for (i = 0; i < h->recvd.n; i++) {
+		c += h->recvd.l[i].count;
+		w += (s64)h->recvd.l[i].weight;
+	}
+	if (!hm_healthy(h, (u32)h->rank))
+		c = w = 0;
+	else if (h->by_weight)
+		c = h->rep.before;
+	h->planned = true;
+	h->plan_after = c > 0 ? (u32)c : 0;
+	h->plan_weight_after = w > 0 ? (u64)w : 0;
 }
 
 int hm_plan_only(struct hcube_mpi *h, u32 policy, struct hm_view *v)
@@ -152,6 +187,7 @@ int hm_plan_only(struct hcube_mpi *h, u32 policy, struct hm_view *v)
 		if (x->to == me)
 			hm_log(h, &h->recvd, 0, 0, x->step, x->from, x->to, count, amount);
 	}
+	planned_after(h);
 	/* by weight the plan says nothing of the units' number */
 	for (i = 0; i < (u32)h->size; i++)
 		v->load[i] = p->after[i];

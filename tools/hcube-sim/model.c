@@ -218,6 +218,8 @@ struct sim_model *sim_model_new(u32 dim, u32 tasks_per_node)
 		sim_die("too many tasks: %zu", nt);
 	m->ntasks = (u32)nt;
 	sim_core_init(&m->core, dim);
+	/* the papers' experiments: each policy's whole operation */
+	m->core.plan.whole = true;
 	m->flow_work = malloc(hcube_mincost_memsize(dim));
 	m->fplan_mem = malloc(hcube_plan_memsize(dim));
 	if (!m->fplan_mem || hcube_plan_init(&m->fplan, dim, m->fplan_mem))

@@ -212,6 +212,8 @@ static void print_text(const struct plan_input *in, const struct hcube_topo *t,
 	printf("before: max %u min %u max/avg %.3f; after: max %u min %u max/avg %.3f\n",
 	       s->before_max, s->before_min, s->before_ratio_milli / 1000.0,
 	       s->after_max, s->after_min, s->after_ratio_milli / 1000.0);
+	if (p->stopped_short)
+		printf("stopped short: the policy's whole operation would end with a higher maximum\n");
 }
 
 static void json_u32_list(struct json *j, const char *key, const u32 *v, u32 n)
@@ -279,6 +281,7 @@ static void print_json(const struct plan_input *in, const struct hcube_topo *t,
 	}
 	json_arr_close(&j);
 	json_uint(&j, "steps", p->nsteps);
+	json_bool(&j, "stopped_short", p->stopped_short);
 	json_uint(&j, "migrations", s->migrations);
 	json_uint(&j, "moved_tasks", s->moved_tasks);
 	json_uint(&j, "comm_steps", s->comm_steps);

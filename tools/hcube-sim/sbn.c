@@ -1015,6 +1015,8 @@ int cmd_sbn(int argc, char **argv)
 			s.P = 1U << s.d;
 			s.sc = &scen[g.scen[si]];
 			sim_core_init(&s.core, s.d);
+			/* Das et al.'s operation, whole, as the paper runs it */
+			s.core.plan.whole = true;
 			if (hcube_topo_build(&s.core.topo, s.d, s.state, s.core.work))
 				sim_die("internal: topology of a fault-free cube");
 			s.routes_cap = hcube_routes_max(s.d);
