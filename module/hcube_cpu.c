@@ -484,6 +484,7 @@ static int hcube_cpu_up(unsigned int cpu)
 
 	spin_lock(&hc->hp_lock);
 	cpumask_set_cpu(cpu, hc->hp_online);
+	WRITE_ONCE(hc->hp_gen, hc->hp_gen + 1);	/* hcube_mask.c */
 	hc->hp_pending = true;
 	spin_unlock(&hc->hp_lock);
 	hcube_events_kick(hc);
@@ -500,6 +501,7 @@ static int hcube_cpu_down(unsigned int cpu)
 	cpumask_clear_cpu(cpu, hc->hp_online);
 	if (v != HCUBE_NO_VERTEX)
 		WRITE_ONCE(hc->voff[v], hc->voff[v] + 1);
+	WRITE_ONCE(hc->hp_gen, hc->hp_gen + 1);
 	hc->hp_pending = true;
 	spin_unlock(&hc->hp_lock);
 	hcube_events_kick(hc);
