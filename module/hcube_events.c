@@ -217,7 +217,7 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 		return;	/* no record, or the child has no mask hcube gives */
 	rcu_read_lock();
 	c = hcube_task_lookup(hc, parent);
-	/* the job.s child only when it inherited a mask hcube gave its creator */
+	/* the job's child only when it inherited a mask hcube gave its creator */
 	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
 		  !hcube_mask_inherited(c, &child->cpus_mask, &parent->cpus_mask) ||
 		  !refcount_inc_not_zero(&c->ref)))
