@@ -268,6 +268,7 @@ struct hcube {
 	u16 *cpu_vertex;		/* nr_cpu_ids entries; read without the lock */
 	u32 *voff;			/* HCUBE_MAX_VERTICES: times a CPU of each went offline */
 	u32 hp_gen;			/* CPU hotplug operations seen, WRITE_ONCE */
+	u32 *cpu_off_gen;		/* nr_cpu_ids: hp_gen at each CPU's last offline */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
 	cpumask_var_t online;		/* CPUs online, as last applied by the worker */
 	spinlock_t hp_lock;		/* the hotplug callbacks' record: */

@@ -10,9 +10,12 @@
  *   the cpuset's CPUs, and since hcube set the mask the task moved to
  *   another cpuset, or the cpuset's effective CPUs are not those hcube
  *   checked the mask against, or, for a cpuset other than the root's, a
- *   CPU went on or offline), or the scheduler fell back to every CPU (or
- *   on cgroup v2 the cpuset's cpuset.cpus) after the CPUs of the given
- *   mask went offline. hcube sets such a mask again too.
+ *   CPU went on or offline); or it is the cpuset's CPUs but for CPUs that
+ *   went offline since hcube set the mask (the cpuset rewrote it while
+ *   they were offline, and the root cgroup's tasks are not rewritten when
+ *   they come back); or the scheduler fell back to every CPU (or on
+ *   cgroup v2 the cpuset's cpuset.cpus) after the CPUs of the given mask
+ *   went offline. hcube sets such a mask again too.
  * - Any other mask is someone else's: the task is "changed" (hcube_task.c
  *   leaves it alone from then on). So is a mask equal to the cpuset's CPUs
  *   when nothing changed the cpuset: `taskset -p <all CPUs>` is kept.
@@ -64,6 +67,17 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
  * See the top of this file. May sleep (reads the task's cpuset).
  * Return: HCUBE_MASK_KERNEL or HCUBE_MASK_OTHER.
  */
+/* Did every CPU of @cpus go offline since hcube's hotplug count was @gen? */
+static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0)
+			return false;
+	return !cpumask_empty(cpus);
+}
+
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 {
 	struct hcube_cs_id id;
@@ -79,6 +93,11 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		if (cpumask_equal(w->tmp, w->tmp2) &&
 		    cpumask_subset(w->now, cpu_possible_mask) &&
 		    (moved || cs_changed || hotplug))
+			return HCUBE_MASK_KERNEL;
+		/* what it allows but for CPUs that went offline since */
+		if (cpumask_subset(w->tmp2, w->tmp) &&
+		    cpumask_andnot(w->tmp, w->tmp, w->tmp2) &&
+		    hcube_went_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
 	offline = w->vertex < hc->nv &&
