@@ -59,14 +59,6 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 	return v;
 }
 
-/**
- * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
- * @hc: the cube
- * @w: the task, its mask now (hcube_mask_snap()) and the record's fields
- *
- * See the top of this file. May sleep (reads the task's cpuset).
- * Return: HCUBE_MASK_KERNEL or HCUBE_MASK_OTHER.
- */
 /* Did every CPU of @cpus go offline since hcube's hotplug count was @gen? */
 static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
 {
@@ -78,6 +70,14 @@ static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32
 	return !cpumask_empty(cpus);
 }
 
+/**
+ * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
+ * @hc: the cube
+ * @w: the task, its mask now (hcube_mask_snap()) and the record's fields
+ *
+ * See the top of this file. May sleep (reads the task's cpuset).
+ * Return: HCUBE_MASK_KERNEL or HCUBE_MASK_OTHER.
+ */
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 {
 	struct hcube_cs_id id;
