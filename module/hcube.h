@@ -107,18 +107,25 @@ struct hcube_task {
 		struct task_struct *task;	/* referenced; the hash key */
 		unsigned long flags;	/* HCUBE_TF_* bits */
 		u32 epoch;		/* its vertex's offline count when masked */
+		u32 hp_gen;		/* hcube.hp_gen when masked */
+		u64 cs_serial;		/* its cpuset's css serial_nr when masked */
 		u16 vertex;
 		u32 walk;		/* the last walk that looked at it */
 		u8 state;		/* enum hcube_task_state */
 		bool remask_pending;	/* our last mask change failed: retry */
 	} ____cacheline_aligned;
 	/*
-	 * cpumask_size() bytes each: the mask hcube last gave it, then its
+	 * cpumask_size() bytes each: the mask hcube last gave it; its
 	 * affinity at registration (for a new thread or child, its
-	 * creator's).
+	 * creator's); what its cpuset allowed when hcube gave the mask; and
+	 * the mask hcube gave before that one (hcube_mask.c says what each
+	 * decides).
 	 */
 	unsigned long masks[];
 };
+
+/* The masks of a record (struct hcube_task.masks) */
+#define HCUBE_TASK_NMASKS	4
 
 /* hcube_task.flags */
 enum {
@@ -139,6 +146,21 @@ static inline struct cpumask *hcube_task_given(struct hcube_task *t)
 static inline struct cpumask *hcube_task_orig(struct hcube_task *t)
 {
 	return (struct cpumask *)((char *)t->masks + cpumask_size());
+}
+
+/* What its cpuset allowed when hcube gave it its mask (hcube_task_give()). */
+static inline struct cpumask *hcube_task_cs(struct hcube_task *t)
+{
+	return (struct cpumask *)((char *)t->masks + 2 * cpumask_size());
+}
+
+/*
+ * The mask hcube gave before the given one: a child created while hcube
+ * changed its creator's mask carries it (hcube_mask_inherited()).
+ */
+static inline struct cpumask *hcube_task_prev(struct hcube_task *t)
+{
+	return (struct cpumask *)((char *)t->masks + 3 * cpumask_size());
 }
 
 struct hcube_config {
@@ -219,7 +241,6 @@ struct hcube_batch {
 	bool cpus_locked;	/* the CPU hotplug lock, held for the batch */
 	bool verifying;		/* hcube_moves_flush() at work */
 	struct hcube_task *t[HCUBE_BATCH];
-	struct cgroup_subsys_state *css[HCUBE_BATCH];
 };
 
 /* What the cpusets of the tasks at hand allow, read once an operation. */
@@ -229,12 +250,15 @@ struct hcube_cs_cache {
 	u32 n, next;
 	u32 gen;		/* the verification round (hcube_cs_new_round()) */
 	struct {
-		struct cgroup_subsys_state *css;	/* referenced */
+		u64 serial;	/* its css's serial_nr (none: 0) */
+		bool ok;	/* read: else the entry is empty */
 		cpumask_var_t allowed;
 		u32 fresh;	/* read in verification round gen */
 	} e[HCUBE_CS_ENTRIES];
 	char *buf;		/* a cpuset file's text */
 	size_t bufsize;
+	/* the mask of the task at hand, as its last check saw it */
+	cpumask_var_t seen;
 };
 
 struct hcube {
@@ -245,6 +269,8 @@ struct hcube {
 	struct hcube_vertex *v;		/* nv entries */
 	u16 *cpu_vertex;		/* nr_cpu_ids entries; read without the lock */
 	u32 *voff;			/* HCUBE_MAX_VERTICES: times a CPU of each went offline */
+	u32 hp_gen;			/* CPU hotplug operations seen, WRITE_ONCE */
+	u32 *cpu_off_gen;		/* nr_cpu_ids: hp_gen at each CPU's last offline */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
 	cpumask_var_t online;		/* CPUs online, as last applied by the worker */
 	spinlock_t hp_lock;		/* the hotplug callbacks' record: */
@@ -356,6 +382,38 @@ static inline bool hcube_mask_equal(const struct cpumask *a, const struct cpumas
 }
 
 /*
+ * A task's mask is written by the scheduler under its pi_lock (and its
+ * rq's lock): above BITS_PER_LONG CPUs a plain copy can tear, so it is
+ * read under pi_lock; up to that it is one word, read once. Any context.
+ */
+static inline void hcube_mask_snap(struct task_struct *p, struct cpumask *dst)
+{
+	unsigned long flags;
+
+	if (nr_cpu_ids <= BITS_PER_LONG) {
+		cpumask_bits(dst)[0] = READ_ONCE(cpumask_bits(&p->cpus_mask)[0]);
+		return;
+	}
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	cpumask_copy(dst, &p->cpus_mask);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+}
+
+/* Is @p's mask @m now? As hcube_mask_snap() reads it. Any context. */
+static inline bool hcube_mask_is(struct task_struct *p, const struct cpumask *m)
+{
+	unsigned long flags;
+	bool eq;
+
+	if (nr_cpu_ids <= BITS_PER_LONG)
+		return READ_ONCE(cpumask_bits(&p->cpus_mask)[0]) == cpumask_bits(m)[0];
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	eq = cpumask_equal(&p->cpus_mask, m);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	return eq;
+}
+
+/*
  * The module's files in the order they depend on each other: each calls
  * only the files listed before it (and the core), never one listed after
  * it; hcube_main.c, which loads and unloads the module, calls them all.
@@ -377,16 +435,21 @@ bool hcube_creds_may_set(const struct hcube_creds *c, struct task_struct *p);
 int hcube_cs_init(struct hcube *hc);
 void hcube_cs_exit(struct hcube *hc);
 void hcube_cs_forget(struct hcube *hc);
-const struct cpumask *hcube_cs_lookup(struct hcube *hc,
-				      struct cgroup_subsys_state *css);
+u64 hcube_cs_serial(struct task_struct *p);
+const struct cpumask *hcube_cs_lookup(struct hcube *hc, u64 serial);
 const struct cpumask *hcube_cs_allowed(struct hcube *hc, struct task_struct *p,
-				       struct cgroup_subsys_state **cssp);
+				       u64 *serial);
 void hcube_cs_new_round(struct hcube *hc);
 int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
 int hcube_cs_fallback_of(struct hcube *hc, struct task_struct *p, struct cpumask *dst);
-struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p);
+/* What hcube_cs_read() read: its cpuset's serial_nr, and if it is the root's */
+struct hcube_cs_id {
+	u64 serial;
+	bool root;
+};
+
 int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
-		  char *buf, size_t size);
+		  char *buf, size_t size, struct hcube_cs_id *id);
 void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
 		     const struct cpumask *allowed, struct cpumask *dst,
 		     char *buf, size_t size);
@@ -405,7 +468,8 @@ void hcube_task_hash_del(struct hcube *hc, struct hcube_task *t);
 /* hcube_task.c */
 void hcube_task_link(struct hcube *hc, struct hcube_task *t, u32 vertex);
 void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason);
-int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v);
+int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v,
+		    const struct cpumask *seen);
 /*
  * A walk over a vertex's tasks that moves or remasks them: a move may
  * verify a full batch first, and the verification may move any task of
@@ -582,15 +646,18 @@ enum { HCUBE_MASK_OURS, HCUBE_MASK_KERNEL, HCUBE_MASK_OTHER };
 struct hcube_whose {
 	struct task_struct *p;
 	const struct cpumask *given, *now;
-	u32 vertex, epoch;
+	const struct cpumask *cs;	/* what its cpuset allowed then */
+	u64 cs_serial;
+	u32 vertex, epoch, hp_gen;
 	struct cpumask *tmp, *tmp2;	/* scratch */
 	char *buf;			/* room for a cpuset file's text */
 	size_t size;
 };
 
 int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
-void hcube_mask_read(struct task_struct *p, struct cpumask *dst);
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w);
+bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
+			  const struct cpumask *creator_now);
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
 
 /*

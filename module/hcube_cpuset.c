@@ -147,21 +147,23 @@ static int hcube_cs_fallback(struct cgroup_subsys_state *css,
 }
 
 /**
- * hcube_cs_of() - the cpuset @p is in now
+ * hcube_cs_serial() - the cpuset @p is in now
  * @p: the task
  *
- * Return: its cpuset's css, to compare (no reference; NULL without cpusets).
+ * A css's serial_nr is never reused: it names the cpuset without a
+ * reference, for the cache and for a record (hcube_mask.c).
+ * Return: its cpuset css's serial_nr; 0 without cpusets.
  */
-struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p)
+u64 hcube_cs_serial(struct task_struct *p)
 {
-	struct cgroup_subsys_state *css;
+	u64 serial;
 
 	if (!hcube_cs_on())
-		return NULL;
+		return 0;
 	rcu_read_lock();
-	css = task_css(p, cpuset_cgrp_id);
+	serial = task_css(p, cpuset_cgrp_id)->serial_nr;
 	rcu_read_unlock();
-	return css;
+	return serial;
 }
 
 /**
@@ -172,20 +174,27 @@ struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p)
  * @dst: the CPUs
  * @buf: room for the file's text
  * @size: its size
+ * @id: (may be NULL) which cpuset was read
  *
+ * One reference on the css, taken once, for the whole read: what is read
+ * and what @id names are the same cpuset, however the task moves.
  * Return: 0, or -errno when the cpuset could not be read.
  */
 int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
-		  char *buf, size_t size)
+		  char *buf, size_t size, struct hcube_cs_id *id)
 {
 	struct cgroup_subsys_state *css;
 	int err;
 
 	if (!hcube_cs_on()) {
+		if (id)
+			*id = (struct hcube_cs_id){ .serial = 0, .root = true };
 		cpumask_copy(dst, fallback ? cpu_possible_mask : cpu_online_mask);
 		return 0;
 	}
 	css = task_get_css(p, cpuset_cgrp_id);
+	if (id)
+		*id = (struct hcube_cs_id){ .serial = css->serial_nr, .root = !css->parent };
 	err = fallback ? hcube_cs_fallback(css, dst, buf, size) :
 			 hcube_cs_effective(css, dst, buf, size);
 	css_put(css);
@@ -194,47 +203,54 @@ int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
 
 #else	/* !CONFIG_CPUSETS */
 
-struct cgroup_subsys_state *hcube_cs_of(struct task_struct *p)
+u64 hcube_cs_serial(struct task_struct *p)
 {
-	return NULL;
+	return 0;
 }
 
 int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
-		  char *buf, size_t size)
+		  char *buf, size_t size, struct hcube_cs_id *id)
 {
+	if (id)
+		*id = (struct hcube_cs_id){ .serial = 0, .root = true };
 	cpumask_copy(dst, fallback ? cpu_possible_mask : cpu_online_mask);
 	return 0;
 }
 
 #endif
 
-/* The cache slot of @css, or -1. */
-static int hcube_cs_index(struct hcube_cs_cache *c, struct cgroup_subsys_state *css)
+/*
+ * The cache holds no reference: a cpuset is named by its css's serial_nr,
+ * which no other css ever has. An entry that could not be read is empty
+ * (e[i].ok false) and matches nothing.
+ */
+
+/* The cache slot of the cpuset @serial, or -1. */
+static int hcube_cs_index(struct hcube_cs_cache *c, u64 serial)
 {
 	u32 i;
 
 	for (i = 0; i < c->n; i++)
-		if (c->e[i].css == css)
+		if (c->e[i].ok && c->e[i].serial == serial)
 			return i;
 	return -1;
 }
 
 /**
- * hcube_cs_lookup() - what the operation read of @css already
+ * hcube_cs_lookup() - what the operation read of the cpuset @serial already
  * @hc: the cube, locked
- * @css: a cpuset (hcube_cs_of())
+ * @serial: a cpuset (hcube_cs_serial())
  *
  * Return: the CPUs it allows, or NULL when it was not read yet.
  */
-const struct cpumask *hcube_cs_lookup(struct hcube *hc,
-				      struct cgroup_subsys_state *css)
+const struct cpumask *hcube_cs_lookup(struct hcube *hc, u64 serial)
 {
-	int i = hcube_cs_index(&hc->cs, css);
+	int i = hcube_cs_index(&hc->cs, serial);
 
 	return i < 0 ? NULL : hc->cs.e[i].allowed;
 }
 
-/* A cache slot for @css, emptied: the next free, else the oldest. */
+/* A cache slot, emptied: the next free, else the oldest. */
 static u32 hcube_cs_slot(struct hcube_cs_cache *c)
 {
 	u32 i;
@@ -244,30 +260,24 @@ static u32 hcube_cs_slot(struct hcube_cs_cache *c)
 	} else {
 		i = c->next;
 		c->next = (c->next + 1) % HCUBE_CS_ENTRIES;
-		if (!IS_ERR_OR_NULL(c->e[i].css))
-			css_put(c->e[i].css);
 	}
-	c->e[i].css = NULL;
+	c->e[i].ok = false;
 	c->e[i].fresh = c->gen - 1;
 	return i;
 }
 
-/* Read @p's cpuset (@css) into slot @i; the slot stays empty on error. */
-static int hcube_cs_fill(struct hcube_cs_cache *c, u32 i, struct task_struct *p,
-			 struct cgroup_subsys_state *css)
+/* Read @p's cpuset into slot @i; the slot stays empty on error. */
+static int hcube_cs_fill(struct hcube_cs_cache *c, u32 i, struct task_struct *p)
 {
 	u64 t0 = hcube_bench_now();
-	int err = hcube_cs_read(p, false, c->e[i].allowed, c->buf, c->bufsize);
+	struct hcube_cs_id id;
+	int err = hcube_cs_read(p, false, c->e[i].allowed, c->buf, c->bufsize, &id);
 
 	hcube_bench_part(HCUBE_BENCH_CS_READ, t0);
-	if (err) {
-		/* no css matches it but a disabled cpuset's NULL */
-		c->e[i].css = ERR_PTR(-ENOENT);
+	c->e[i].ok = !err;
+	if (err)
 		return err;
-	}
-	if (css)
-		css_get(css);
-	c->e[i].css = css;
+	c->e[i].serial = id.serial;
 	c->e[i].fresh = c->gen;
 	return 0;
 }
@@ -276,27 +286,26 @@ static int hcube_cs_fill(struct hcube_cs_cache *c, u32 i, struct task_struct *p,
  * hcube_cs_allowed() - what @p's cpuset allows, read once an operation
  * @hc: the cube, locked
  * @p: the task
- * @cssp: its cpuset, to compare later (no reference)
+ * @serial: the cpuset that was read (what the CPUs are of)
  *
  * The first look-up of a cpuset in an operation reads it; the others get
  * what was read. The caller does not hold the CPU hotplug lock.
  * Return: the CPUs, or an ERR_PTR when the cpuset could not be read.
  */
 const struct cpumask *hcube_cs_allowed(struct hcube *hc, struct task_struct *p,
-				       struct cgroup_subsys_state **cssp)
+				       u64 *serial)
 {
 	struct hcube_cs_cache *c = &hc->cs;
-	struct cgroup_subsys_state *css = hcube_cs_of(p);
-	int i = hcube_cs_index(c, css);
+	int i = hcube_cs_index(c, hcube_cs_serial(p));
 	int err;
 
-	*cssp = css;
 	if (i < 0) {
 		i = hcube_cs_slot(c);
-		err = hcube_cs_fill(c, i, p, css);
+		err = hcube_cs_fill(c, i, p);
 		if (err)
 			return ERR_PTR(err);
 	}
+	*serial = c->e[i].serial;
 	return c->e[i].allowed;
 }
 
@@ -326,21 +335,14 @@ void hcube_cs_new_round(struct hcube *hc)
 int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *dst)
 {
 	struct hcube_cs_cache *c = &hc->cs;
-	struct cgroup_subsys_state *css = hcube_cs_of(p);
-	int i = hcube_cs_index(c, css);
+	int i = hcube_cs_index(c, hcube_cs_serial(p));
 	int err;
 
-	if (i >= 0 && c->e[i].fresh != c->gen) {
+	if (i < 0 || c->e[i].fresh != c->gen) {
 		/* read again in place: the slot is emptied first, as it may fail */
-		if (!IS_ERR_OR_NULL(c->e[i].css))
-			css_put(c->e[i].css);
-		c->e[i].css = NULL;
-		err = hcube_cs_fill(c, i, p, css);
-		if (err)
-			return err;
-	} else if (i < 0) {
-		i = hcube_cs_slot(c);
-		err = hcube_cs_fill(c, i, p, css);
+		if (i < 0)
+			i = hcube_cs_slot(c);
+		err = hcube_cs_fill(c, i, p);
 		if (err)
 			return err;
 	}
@@ -358,18 +360,14 @@ int hcube_cs_refresh(struct hcube *hc, struct task_struct *p, struct cpumask *ds
  */
 int hcube_cs_fallback_of(struct hcube *hc, struct task_struct *p, struct cpumask *dst)
 {
-	return hcube_cs_read(p, true, dst, hc->cs.buf, hc->cs.bufsize);
+	return hcube_cs_read(p, true, dst, hc->cs.buf, hc->cs.bufsize, NULL);
 }
 
 /* The end of an operation: what it read is forgotten. */
 void hcube_cs_forget(struct hcube *hc)
 {
 	struct hcube_cs_cache *c = &hc->cs;
-	u32 i;
 
-	for (i = 0; i < c->n; i++)
-		if (!IS_ERR_OR_NULL(c->e[i].css))
-			css_put(c->e[i].css);
 	c->n = 0;
 	c->next = 0;
 }
@@ -402,7 +400,7 @@ void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
 	if (cpumask_subset(want, cpu_online_mask) ||
 	    !alloc_cpumask_var(&listed, GFP_KERNEL))
 		return;
-	if (!hcube_cs_read(p, true, listed, buf, size)) {
+	if (!hcube_cs_read(p, true, listed, buf, size, NULL)) {
 		cpumask_and(listed, listed, want);
 		cpumask_andnot(listed, listed, cpu_online_mask);
 		cpumask_or(dst, dst, listed);
@@ -435,14 +433,14 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want)
 		goto free_buf;
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		goto free_allowed;
-	err = hcube_cs_read(p, false, allowed, buf, size);
+	err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 	for (tries = 0; !err && tries < 4; tries++) {
 		hcube_cs_within(p, want, allowed, mask, buf, size);
 		cpus_read_lock();
 		err = set_cpus_allowed_ptr(p, mask);
 		cpus_read_unlock();
 		if (!err)
-			err = hcube_cs_read(p, false, allowed, buf, size);
+			err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 		if (err)
 			break;
 		/* the offline CPUs it was given back are none of a cpuset's */
@@ -465,8 +463,10 @@ int hcube_cs_init(struct hcube *hc)
 
 	c->bufsize = hcube_cs_bufsize();
 	c->buf = kvmalloc(c->bufsize, GFP_KERNEL);
-	if (!c->buf)
+	if (!c->buf || !zalloc_cpumask_var(&c->seen, GFP_KERNEL)) {
+		hcube_cs_exit(hc);
 		return -ENOMEM;
+	}
 	for (i = 0; i < HCUBE_CS_ENTRIES; i++) {
 		if (!alloc_cpumask_var(&c->e[i].allowed, GFP_KERNEL)) {
 			hcube_cs_exit(hc);
@@ -484,6 +484,7 @@ void hcube_cs_exit(struct hcube *hc)
 	hcube_cs_forget(hc);
 	for (i = 0; i < HCUBE_CS_ENTRIES; i++)
 		free_cpumask_var(c->e[i].allowed);
+	free_cpumask_var(c->seen);
 	kvfree(c->buf);
 	c->buf = NULL;
 }

@@ -6,18 +6,25 @@
  *
  * Creation. The sched_process_fork probe runs in the creator, after the
  * child is complete and before it is first woken, with preemption
- * disabled. When the creator is registered it takes a "birth" from a
- * preallocated pool and queues it as task_work on the child: the birth
- * runs in the child itself, before its first user instruction, and there
- * it may sleep. It registers the child on its creator's vertex (a pending
- * record, put in the hash at once so that what the child creates is seen
- * too, and linked by the worker under hcube.lock), or, when the creator
- * is a thread unit, unregistered, or max_tasks is reached, gives the child
- * its creator's original affinity. So no child keeps a mask hcube set
- * unless hcube manages it. When the pool is empty (a fork storm) a birth
- * is allocated on the spot; when that fails too, the creation is counted
- * as lost and the worker finds such tasks by a scan: tasks created after
- * their creator was registered, with a vertex's mask and no record.
+ * disabled. When the creator is registered and the child inherited a
+ * mask hcube gave the creator (hcube_mask_inherited(): not one the
+ * creator set itself), it takes a "birth" from a preallocated pool and
+ * queues it as task_work on the child: the birth runs in the child itself,
+ * before its first user instruction, and there it may sleep. It registers
+ * the child on its creator's vertex (a pending record, put in the hash at
+ * once so that what the child creates is seen too, and linked by the
+ * worker under hcube.lock), or, when the creator is a thread unit,
+ * unregistered, or max_tasks is reached, gives the child its creator's
+ * original affinity. So no child keeps a mask hcube set unless hcube
+ * manages it, and no other child is touched. When the pool is empty (a
+ * fork storm) a birth is allocated on the spot, but on PREEMPT_RT, where
+ * the slab takes sleeping locks and the probe runs with preemption
+ * disabled: nothing is allocated or freed in a probe there. A creation
+ * without a birth is counted as lost, and the worker finds such tasks by
+ * a scan, in bounded slices: tasks created after their creator was
+ * registered, with no record, that carry a mask hcube gave their creator,
+ * that hcube may change (no kernel or io_uring thread, no
+ * PF_NO_SETAFFINITY) and whose registrant may change them.
  *
  * Exit. The sched_process_exit probe marks a registered task's record and
  * queues it for the worker, which unregisters it.
@@ -83,7 +90,7 @@ static struct hcube_birth *hcube_birth_get(struct hcube_events *ev)
 		b->pooled = true;
 		return b;
 	}
-	if (ev->pool_only)
+	if (ev->pool_only || IS_ENABLED(CONFIG_PREEMPT_RT))
 		return NULL;
 	b = kmalloc(ev->bsize, GFP_ATOMIC | __GFP_NOWARN);
 	if (b)
@@ -105,14 +112,13 @@ static void hcube_birth_put(struct hcube_events *ev, struct hcube_birth *b)
 }
 
 /*
- * Give @p its creator's original affinity (within what its cpuset
- * allows), if its mask is still hcube's.
+ * Give @p, whose mask is @inherited, hcube's, its creator's original
+ * affinity (within what its cpuset allows).
  */
 static void hcube_release(struct hcube *hc, struct hcube_task *c,
-			  struct task_struct *p)
+			  struct task_struct *p, const struct cpumask *inherited)
 {
-	if (!cpumask_equal(&p->cpus_mask, hcube_task_orig(c)) &&
-	    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
+	if (!cpumask_equal(inherited, hcube_task_orig(c)))
 		hcube_set_within(p, hcube_task_orig(c));
 }
 
@@ -129,12 +135,15 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 	int v;
 
 	v = hcube_mask_vertex(hc, inherited);
-	if ((p->flags & PF_EXITING) || !cpumask_equal(&p->cpus_mask, inherited) ||
-	    v < 0)
+	if ((p->flags & (PF_EXITING | PF_KTHREAD | PF_IO_WORKER | PF_NO_SETAFFINITY)) ||
+	    !hcube_mask_is(p, inherited) || v < 0)
 		return false;	/* exiting, or its mask is not (or no longer) hcube's */
+	/* the checks of a move: a child that exec'd a setuid program is not */
+	if (!hcube_creds_may_set(c->creds, p))
+		return false;
 	if (READ_ONCE(hc->stopping) || c->unit == HCUBE_UNIT_THREAD ||
 	    test_bit(HCUBE_TF_REMOVED, &c->flags)) {
-		hcube_release(hc, c, p);
+		hcube_release(hc, c, p, inherited);
 		atomic64_inc(&hc->released);
 		return true;
 	}
@@ -143,7 +152,7 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 		t = hcube_task_alloc(GFP_KERNEL);
 	if (!t) {
 		atomic_dec(&hc->nrecords);
-		hcube_release(hc, c, p);
+		hcube_release(hc, c, p, inherited);
 		atomic64_inc(&hc->refused);
 		hcube_notify(hc, HCUBE_CMD_TASK_NTF, &(struct hcube_ntf){
 			.reason = HCUBE_REASON_REFUSED, .p = p, .creator = c->task });
@@ -161,6 +170,11 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 	t->unit = HCUBE_UNIT_JOB;
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
+	cpumask_copy(hcube_task_prev(t), inherited);
+	/* what its creator's mask was checked against: the cpuset it inherited */
+	cpumask_copy(hcube_task_cs(t), hcube_task_cs(c));
+	t->cs_serial = READ_ONCE(c->cs_serial);
+	t->hp_gen = READ_ONCE(c->hp_gen);
 	t->epoch = READ_ONCE(hc->voff[v]);
 	if (hcube_task_hash_add(hc, t)) {
 		/* an admin registered it meanwhile (or no memory: the scan) */
@@ -198,12 +212,14 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	struct hcube_birth *b;
 	struct hcube_task *c;
 
-	if (!atomic_read(&hc->nhashed) || (child->flags & PF_KTHREAD) ||
+	if (!atomic_read(&hc->nhashed) || (child->flags & (PF_KTHREAD | PF_IO_WORKER)) ||
 	    hcube_mask_vertex(hc, &child->cpus_mask) < 0)
 		return;	/* no record, or the child has no mask hcube gives */
 	rcu_read_lock();
 	c = hcube_task_lookup(hc, parent);
+	/* the job's child only when it inherited a mask hcube gave its creator */
 	if (c && (READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
+		  !hcube_mask_inherited(c, &child->cpus_mask, &parent->cpus_mask) ||
 		  !refcount_inc_not_zero(&c->ref)))
 		c = NULL;
 	rcu_read_unlock();
@@ -220,7 +236,7 @@ static void hcube_probe_fork(void *data, struct task_struct *parent,
 	b->hc = hc;
 	b->creator = c;
 	b->thread = same_thread_group(parent, child);
-	cpumask_copy(to_cpumask(b->inherited), &child->cpus_mask);
+	hcube_mask_snap(child, to_cpumask(b->inherited));
 	init_task_work(&b->cb, hcube_birth_fn);
 	atomic_inc(&hcube_inflight);
 	if (task_work_add(child, &b->cb, TWA_RESUME)) {
@@ -274,9 +290,10 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		} else {
 			atomic64_inc(&hc->released);
 		}
+		/* its mask still the one it inherited: hcube's to give back */
 		if (!(p->flags & PF_EXITING) &&
-		    !cpumask_equal(&p->cpus_mask, hcube_task_orig(t)) &&
-		    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
+		    hcube_mask_is(p, hcube_task_given(t)) &&
+		    !cpumask_equal(hcube_task_given(t), hcube_task_orig(t)))
 			hcube_set_within(p, hcube_task_orig(t));
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
@@ -353,79 +370,121 @@ void hcube_events_drain(struct hcube *hc)
 }
 
 /*
- * The lost-creation scan: tasks with a vertex's mask and no record, whose
- * creator (its process's leader for a thread, else its parent) has one and
- * was registered before they were created. A task the user pinned to one
- * vertex's CPUs before its creator was registered is not one. Each pass
- * finds one more generation; the scan stops at a pass that finds none.
- * Without hcube.lock but to link what it found.
+ * The lost-creation scan: tasks with no record whose creator (its
+ * process's leader for a thread, else its parent) has one, that were
+ * created after it was registered and carry a mask hcube gave it
+ * (hcube_mask_inherited()); never kernel or io threads (io_uring's are
+ * made by create_io_thread(), which the fork tracepoint never sees, and
+ * pin themselves) nor PF_NO_SETAFFINITY tasks, and only those the
+ * registrant may change (hcube_born()). A task the user pinned, before or
+ * after, is not one. Each pass finds one more generation; the scan stops
+ * at a pass that finds none. A pass walks the threads in slices of
+ * HCUBE_SCAN_SLICE, each in one RCU read-side section, resumed from the
+ * last process looked at (held by a reference; from the start again when
+ * it is gone). Without hcube.lock but to link what it found.
  */
+#define HCUBE_SCAN_SLICE	1024
+#define HCUBE_SCAN_ROOM		64
+/* slices of a pass, at most: resumed walks whose process keeps exiting */
+#define HCUBE_SCAN_SLICES	65536
+
 struct hcube_orphan {
 	struct task_struct *p;
 	struct hcube_task *c;
 	bool thread;
 };
 
-static u32 hcube_scan_collect(struct hcube *hc, struct hcube_orphan *o, u32 room)
+/* Is @p a lost creation of a registered task? Its creator's record, or NULL. */
+static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p)
 {
-	struct task_struct *g, *p;
-	u32 n = 0;
+	struct task_struct *cp;
+	struct hcube_task *c;
+
+	if ((p->flags & (PF_KTHREAD | PF_IO_WORKER | PF_NO_SETAFFINITY | PF_EXITING)) ||
+	    hcube_mask_vertex(hc, &p->cpus_mask) < 0 || hcube_task_lookup(hc, p))
+		return NULL;
+	cp = thread_group_leader(p) ? rcu_dereference(p->real_parent) : p->group_leader;
+	c = hcube_task_lookup(hc, cp);
+	if (!c || READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
+	    p->start_time < c->reg_ns ||
+	    !hcube_mask_inherited(c, &p->cpus_mask, &cp->cpus_mask))
+		return NULL;
+	return c;
+}
+
+/*
+ * One slice of a pass: from the process after *@cursor (NULL: the first),
+ * at most HCUBE_SCAN_SLICE threads and HCUBE_SCAN_ROOM finds into @o.
+ * *@cursor becomes the last process looked at, referenced, or NULL at the
+ * end of the walk. Returns the number found.
+ */
+static u32 hcube_scan_slice(struct hcube *hc, struct hcube_orphan *o,
+			    struct task_struct **cursor)
+{
+	struct task_struct *g, *p, *last = *cursor;
+	u32 n = 0, looked = 0;
 
 	rcu_read_lock();
-	for_each_process_thread(g, p) {
-		struct task_struct *cp;
-		struct hcube_task *c;
-		bool thread = !thread_group_leader(p);
+	g = last && pid_alive(last) ? last : &init_task;
+	*cursor = NULL;
+	while ((g = next_task(g)) != &init_task) {
+		for_each_thread(g, p) {
+			struct hcube_task *c = hcube_scan_one(hc, p);
 
-		if ((p->flags & (PF_KTHREAD | PF_EXITING)) ||
-		    hcube_mask_vertex(hc, &p->cpus_mask) < 0 ||
-		    hcube_task_lookup(hc, p))
-			continue;
-		cp = thread ? p->group_leader : rcu_dereference(p->real_parent);
-		c = hcube_task_lookup(hc, cp);
-		if (!c || READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
-		    p->start_time < c->reg_ns)
-			continue;
-		if (n < room && refcount_inc_not_zero(&c->ref)) {
-			o[n].p = get_task_struct(p);
-			o[n].c = c;
-			o[n].thread = thread;
+			looked++;
+			if (c && n < HCUBE_SCAN_ROOM && refcount_inc_not_zero(&c->ref)) {
+				o[n].p = get_task_struct(p);
+				o[n].c = c;
+				o[n].thread = !thread_group_leader(p);
+				n++;
+			}
 		}
-		n++;
+		if (looked >= HCUBE_SCAN_SLICE || n == HCUBE_SCAN_ROOM) {
+			*cursor = get_task_struct(g);
+			break;
+		}
 	}
 	rcu_read_unlock();
+	if (last)
+		put_task_struct(last);
 	return n;
 }
 
 static void hcube_scan_lost(struct hcube *hc)
 {
-	u32 room = 64, n, i, pass, acted = 1;
+	struct task_struct *cursor;
+	u32 n, i, pass, slices, acted = 1;
 	struct hcube_orphan *o;
+	cpumask_var_t mask;
 
+	o = kcalloc(HCUBE_SCAN_ROOM, sizeof(*o), GFP_KERNEL);
+	if (!o || !alloc_cpumask_var(&mask, GFP_KERNEL)) {
+		kfree(o);
+		pr_warn_ratelimited("lost-creation scan: out of memory\n");
+		return;
+	}
 	for (pass = 0; acted && pass < 64; pass++) {
-		o = kvcalloc(room, sizeof(*o), GFP_KERNEL);
-		if (!o)
-			return;
-		n = hcube_scan_collect(hc, o, room);
 		acted = 0;
-		for (i = 0; i < min(n, room); i++) {
-			if (!o[i].p)
-				continue;
-			acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread,
-					    &o[i].p->cpus_mask);
-			hcube_task_put(o[i].c);
-			put_task_struct(o[i].p);
+		cursor = NULL;
+		slices = 0;
+		do {
+			n = hcube_scan_slice(hc, o, &cursor);
+			for (i = 0; i < n; i++) {
+				hcube_mask_snap(o[i].p, mask);
+				acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread, mask);
+				hcube_task_put(o[i].c);
+				put_task_struct(o[i].p);
+			}
 			cond_resched();
-		}
-		kvfree(o);
+		} while (cursor && ++slices < HCUBE_SCAN_SLICES);
+		if (cursor)
+			put_task_struct(cursor);	/* a walk that keeps restarting */
 		hcube_lock(hc);
 		hcube_drain(hc);
 		hcube_unlock(hc);
-		if (n > room) {
-			room = n + n / 4;
-			acted = 1;	/* some were not looked at */
-		}
 	}
+	free_cpumask_var(mask);
+	kfree(o);
 	if (acted)
 		pr_warn_ratelimited("lost-creation scan: still finding tasks after %u passes\n",
 				    pass);

@@ -1,13 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hcube: whose is a registered task's mask.
+ * hcube: whose is a registered task's mask, decided by what happened to
+ * it, never by what the mask looks like.
  *
- * The mask hcube gave a task is hcube's; one the kernel set itself (the
- * task's cpuset rewrote it, or the scheduler widened it after the CPUs of
- * the given mask went offline) is hcube's to set again; any other is
- * someone else's, and the task is "changed" (hcube_task.c acts on it).
- * This file only tells which, for a move (hcube_task.c) and for a listing
- * (hcube_task_state()).
+ * - A task's mask is hcube's only while it equals the mask hcube gave it
+ *   (the record's given mask). hcube then may set it again.
+ * - A mask that differs is the kernel's own when the kernel can be shown to
+ *   have set it since hcube did: the task's cpuset rewrote it (the mask is
+ *   the cpuset's CPUs, and since hcube set the mask the task moved to
+ *   another cpuset, or the cpuset's effective CPUs are not those hcube
+ *   checked the mask against, or, for a cpuset other than the root's, a
+ *   CPU went on or offline); or it is the cpuset's CPUs but for CPUs that
+ *   went offline since hcube set the mask (the cpuset rewrote it while
+ *   they were offline, and the root cgroup's tasks are not rewritten when
+ *   they come back); or the scheduler fell back to every CPU (or on
+ *   cgroup v2 the cpuset's cpuset.cpus) after the CPUs of the given mask
+ *   went offline. hcube sets such a mask again too.
+ * - Any other mask is someone else's: the task is "changed" (hcube_task.c
+ *   leaves it alone from then on). So is a mask equal to the cpuset's CPUs
+ *   when nothing changed the cpuset: `taskset -p <all CPUs>` is kept.
+ *   Limit: a cpuset whose CPUs changed and came back to what they were
+ *   between two looks of hcube at the task (a partition made and removed,
+ *   say) leaves no trace hcube can read on 6.1, which has no cpuset
+ *   generation nor hook; such a task is taken for changed.
+ * - A new thread or child is its creator's job's only when the mask it
+ *   inherited is one hcube gave its creator (hcube_mask_inherited()); a
+ *   creator's own pin, and anything an unregistered task creates, is not.
+ *
+ * This file only tells which, for a move (hcube_task.c), a birth or the
+ * scan (hcube_events.c) and a listing (hcube_task_state()).
  */
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -38,43 +59,45 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 	return v;
 }
 
-/**
- * hcube_mask_read() - a task's mask, read as the scheduler writes it
- * @p: the task
- * @dst: its mask, copied under its pi_lock
- */
-void hcube_mask_read(struct task_struct *p, struct cpumask *dst)
+/* Did every CPU of @cpus go offline since hcube's hotplug count was @gen? */
+static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
 {
-	unsigned long flags;
+	unsigned int cpu;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	cpumask_copy(dst, &p->cpus_mask);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	for_each_cpu(cpu, cpus)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0)
+			return false;
+	return !cpumask_empty(cpus);
 }
 
 /**
  * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
  * @hc: the cube
- * @w: the task, its mask now (read under its pi_lock) and the record's fields
+ * @w: the task, its mask now (hcube_mask_snap()) and the record's fields
  *
- * The kernel's when it is what the task's cpuset sets
- * (its CPUs, on the online CPUs: a cpuset.cpus write, a partition, a move
- * to another cgroup), or, after a CPU of the given mask went offline, what
- * the scheduler falls back to (every possible CPU, or on cgroup v2 the
- * cpuset's cpuset.cpus). Anyone else's otherwise. An affinity set by hand
- * to exactly the cpuset's CPUs cannot be told from the cpuset's own.
- *
+ * See the top of this file. May sleep (reads the task's cpuset).
  * Return: HCUBE_MASK_KERNEL or HCUBE_MASK_OTHER.
  */
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 {
+	struct hcube_cs_id id;
 	bool offline;
 
-	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size)) {
+	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size, &id)) {
+		bool moved = id.serial != w->cs_serial;
+		bool cs_changed = !cpumask_equal(w->tmp, w->cs);
+		bool hotplug = !id.root && READ_ONCE(hc->hp_gen) != w->hp_gen;
+
 		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
 		cpumask_and(w->tmp2, w->now, cpu_online_mask);
 		if (cpumask_equal(w->tmp, w->tmp2) &&
-		    cpumask_subset(w->now, cpu_possible_mask))
+		    cpumask_subset(w->now, cpu_possible_mask) &&
+		    (moved || cs_changed || hotplug))
+			return HCUBE_MASK_KERNEL;
+		/* what it allows but for CPUs that went offline since */
+		if (cpumask_subset(w->tmp2, w->tmp) &&
+		    cpumask_andnot(w->tmp, w->tmp, w->tmp2) &&
+		    hcube_went_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
 	offline = w->vertex < hc->nv &&
@@ -84,10 +107,35 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))
 		return HCUBE_MASK_KERNEL;
-	if (!hcube_cs_read(w->p, true, w->tmp, w->buf, w->size) &&
+	if (!hcube_cs_read(w->p, true, w->tmp, w->buf, w->size, NULL) &&
 	    cpumask_equal(w->now, w->tmp))
 		return HCUBE_MASK_KERNEL;
 	return HCUBE_MASK_OTHER;
+}
+
+/**
+ * hcube_mask_inherited() - is a new task's mask one hcube gave its creator?
+ * @c: the creator's record (RCU or referenced)
+ * @inherited: the new task's mask at its creation
+ * @creator_now: the creator's mask now
+ *
+ * Yes when it is the creator's given mask (a registered creator: not for
+ * one unregistered since, whose given mask is its original affinity
+ * given back), or the one hcube gave the creator before that while the
+ * creator no longer has it (the task was created while hcube changed its
+ * creator's mask: a move, or the restore of an unregistration). A mask
+ * the creator set itself, and the same mask it still has, are not.
+ * Any context; a torn read of @c's masks while hcube changes them (above
+ * BITS_PER_LONG CPUs) answers no: the task is left alone.
+ */
+bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
+			  const struct cpumask *creator_now)
+{
+	if (!test_bit(HCUBE_TF_REMOVED, &c->flags) &&
+	    hcube_mask_equal(inherited, hcube_task_given(c)))
+		return true;
+	return hcube_mask_equal(inherited, hcube_task_prev(c)) &&
+	       !hcube_mask_equal(inherited, creator_now);
 }
 
 /**
@@ -104,11 +152,10 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size)
 {
 	struct hcube_whose w = { .p = t->task, .buf = buf, .size = size };
-	cpumask_var_t given, now, a, b;
+	cpumask_var_t given, now, a, b, cs;
 	u32 state = READ_ONCE(t->state);
 
-	if (state != HCUBE_TASK_ACTIVE ||
-	    hcube_mask_equal(&t->task->cpus_mask, hcube_task_given(t)))
+	if (state != HCUBE_TASK_ACTIVE)
 		return state;
 	if (!alloc_cpumask_var(&given, GFP_KERNEL))
 		return state;
@@ -118,18 +165,26 @@ u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t s
 		goto free_now;
 	if (!alloc_cpumask_var(&b, GFP_KERNEL))
 		goto free_a;
+	if (!alloc_cpumask_var(&cs, GFP_KERNEL))
+		goto free_b;
 	/* a move may change them meanwhile: a snapshot */
 	cpumask_copy(given, hcube_task_given(t));
+	cpumask_copy(cs, hcube_task_cs(t));
 	w.vertex = READ_ONCE(t->vertex);
 	w.epoch = READ_ONCE(t->epoch);
-	hcube_mask_read(t->task, now);
+	w.hp_gen = READ_ONCE(t->hp_gen);
+	w.cs_serial = READ_ONCE(t->cs_serial);
+	hcube_mask_snap(t->task, now);
 	w.given = given;
 	w.now = now;
+	w.cs = cs;
 	w.tmp = a;
 	w.tmp2 = b;
 	if (!cpumask_equal(now, given) &&
 	    hcube_mask_whose(hc, &w) == HCUBE_MASK_OTHER)
 		state = HCUBE_TASK_CHANGED;
+	free_cpumask_var(cs);
+free_b:
 	free_cpumask_var(b);
 free_a:
 	free_cpumask_var(a);

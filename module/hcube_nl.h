@@ -77,6 +77,7 @@ extern const struct genl_family *hcube_nl_family;
 
 int hcube_nl_put_cpulist(struct sk_buff *skb, int type,
 			 const struct cpumask *mask);
+int hcube_nl_put_task_cpus(struct sk_buff *skb, int type, struct task_struct *p);
 int hcube_nl_vertex_id(struct hcube *hc, const struct nlattr *a,
 		       struct netlink_ext_ack *extack);
 size_t hcube_nl_size(struct hcube *hc, const struct hcube_nl_msg_ops *ops,

@@ -39,6 +39,34 @@ int hcube_nl_put_cpulist(struct sk_buff *skb, int type,
 }
 
 /**
+ * hcube_nl_put_task_cpus() - a task's mask as a cpulist attribute
+ * @skb: the message
+ * @type: the attribute
+ * @p: the task
+ *
+ * Read as the scheduler writes it (hcube_mask_snap()): one word up to
+ * BITS_PER_LONG CPUs, else a copy under its pi_lock.
+ * Return: 0, -EMSGSIZE, or -ENOMEM.
+ */
+int hcube_nl_put_task_cpus(struct sk_buff *skb, int type, struct task_struct *p)
+{
+	unsigned long word = 0;
+	cpumask_var_t mask;
+	int err;
+
+	if (nr_cpu_ids <= BITS_PER_LONG) {
+		hcube_mask_snap(p, to_cpumask(&word));
+		return hcube_nl_put_cpulist(skb, type, to_cpumask(&word));
+	}
+	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	hcube_mask_snap(p, mask);
+	err = hcube_nl_put_cpulist(skb, type, mask);
+	free_cpumask_var(mask);
+	return err;
+}
+
+/**
  * hcube_nl_vertex_id() - a vertex id attribute, checked against the cube
  * @hc: the module, locked
  * @a: a u32 attribute (the policy checked its type and 0..1023)

@@ -53,7 +53,7 @@ static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube *hc,
 	if (!exited && pid_alive(p) &&
 	    (nla_put_u32(skb, HCUBE_T_A_TGID,
 			 ns ? task_tgid_nr_ns(p, ns) : task_tgid_nr(p)) ||
-	     hcube_nl_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask)))
+	     hcube_nl_put_task_cpus(skb, HCUBE_T_A_CPUS, p)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -82,7 +82,7 @@ static int hcube_fill_refused(struct sk_buff *skb, struct task_struct *p,
 	    nla_put_u32(skb, HCUBE_T_A_ORIGIN, same_thread_group(p, creator ?: p) &&
 			creator ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK) ||
 	    (creator && nla_put_u32(skb, HCUBE_T_A_CREATOR, task_pid_nr(creator))) ||
-	    hcube_nl_put_cpulist(skb, HCUBE_T_A_CPUS, &p->cpus_mask)) {
+	    hcube_nl_put_task_cpus(skb, HCUBE_T_A_CPUS, p)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

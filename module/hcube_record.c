@@ -34,7 +34,7 @@ int hcube_tasks_init(struct hcube *hc)
 
 	hcube_task_cache = kmem_cache_create("hcube_task",
 					     sizeof(struct hcube_task) +
-					     2 * cpumask_size(),
+					     HCUBE_TASK_NMASKS * cpumask_size(),
 					     0, SLAB_HWCACHE_ALIGN, NULL);
 	if (!hcube_task_cache)
 		return -ENOMEM;

@@ -61,8 +61,8 @@ static struct hcube_task *hcube_task_live(struct hcube *hc,
  */
 static int hcube_placeable(struct hcube *hc, struct task_struct *p, int vertex)
 {
-	struct cgroup_subsys_state *css;
-	const struct cpumask *allowed = hcube_cs_allowed(hc, p, &css);
+	u64 serial;
+	const struct cpumask *allowed = hcube_cs_allowed(hc, p, &serial);
 
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
@@ -88,10 +88,9 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 			      struct task_struct *p, const struct hcube_reg *g,
 			      u32 src, bool root)
 {
-	struct cgroup_subsys_state *css;
 	const struct cpumask *allowed;
-	unsigned long flags;
 	int to = g->vertex, err;
+	u64 serial;
 
 	t->task = get_task_struct(p);
 	t->origin = HCUBE_REASON_ADMIN;
@@ -101,11 +100,11 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	t->creds = g->creds;
 	if (root)
 		set_bit(HCUBE_TF_ROOT, &t->flags);
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
-	cpumask_copy(hcube_task_orig(t), &p->cpus_mask);
-	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	hcube_mask_snap(p, hcube_task_orig(t));
+	/* until hcube gives it one, its mask is not hcube's: no other */
 	cpumask_copy(hcube_task_given(t), hcube_task_orig(t));
-	allowed = hcube_cs_allowed(hc, p, &css);
+	cpumask_copy(hcube_task_prev(t), hcube_task_orig(t));
+	allowed = hcube_cs_allowed(hc, p, &serial);
 	err = PTR_ERR_OR_ZERO(allowed);
 	if (!err && to < 0)
 		to = hcube_pick_vertex(hc, allowed);
@@ -125,13 +124,21 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	 */
 	smp_mb();
 	t->vertex = to;
-	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to);
+	/*
+	 * Its mask must still be the one saved (hcube_batch_set()): one its
+	 * owner set meanwhile fails the registration (-EAGAIN).
+	 */
+	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to, NULL);
+	if (err == -ESTALE)
+		err = -EAGAIN;
 	if (err) {
 		/* its mask was not changed: nothing to give back */
 		xa_erase(&hc->tasks, t->id);
 		hcube_task_hash_del(hc, t);
 		return err;
 	}
+	/* no mask hcube gave before: a child that copied the original is not hcube's */
+	cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
 	hcube_task_link(hc, t, to);
 	hcube_task_notify(hc, t, HCUBE_REASON_ADDED);
 	return 0;
@@ -244,8 +251,8 @@ static void hcube_register_late(struct hcube *hc, struct hcube_taskset *s,
 		int err;
 
 		a->out[i] = NULL;
-		if (hcube_task_lookup(hc, p) ||
-		    hcube_mask_vertex(hc, &p->cpus_mask) >= 0)
+		hcube_mask_snap(p, hc->scratch);
+		if (hcube_task_lookup(hc, p) || hcube_mask_vertex(hc, hc->scratch) >= 0)
 			goto skip;	/* registered, or a birth's */
 		err = hcube_register_check(hc, s, i, who, g->vertex);
 		if (err == -EEXIST)

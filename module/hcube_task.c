@@ -117,21 +117,23 @@ static void hcube_batch_unlock_cpus(struct hcube *hc)
 	}
 }
 
-/* Whose is @t's mask now? Under hcube.lock. */
+/*
+ * Whose is @t's mask now? Under hcube.lock. The mask it judged is kept in
+ * hcube.cs.seen for the last check before a change (hcube_batch_set()).
+ */
 static int hcube_task_owner(struct hcube *hc, struct hcube_task *t)
 {
 	struct task_struct *p = t->task;
 	struct hcube_whose w = {
-		.p = p, .given = hcube_task_given(t), .now = hc->scratch,
-		.vertex = t->vertex, .epoch = t->epoch,
+		.p = p, .given = hcube_task_given(t), .now = hc->cs.seen,
+		.cs = hcube_task_cs(t), .cs_serial = t->cs_serial,
+		.vertex = t->vertex, .epoch = t->epoch, .hp_gen = t->hp_gen,
 		.tmp = hc->scratch2, .tmp2 = hc->scratch3,
 		.buf = hc->cs.buf, .size = hc->cs.bufsize,
 	};
 
-	if (hcube_mask_equal(&p->cpus_mask, hcube_task_given(t)))
-		return HCUBE_MASK_OURS;
-	hcube_mask_read(p, hc->scratch);
-	if (cpumask_equal(hc->scratch, hcube_task_given(t)))
+	hcube_mask_snap(p, hc->cs.seen);
+	if (hcube_mask_equal(hc->cs.seen, hcube_task_given(t)))
 		return HCUBE_MASK_OURS;
 	/* the cpuset is read outside the hotplug lock */
 	hcube_batch_unlock_cpus(hc);
@@ -167,18 +169,21 @@ void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
 	get_task_comm(rt->comm, t->task);
 }
 
-/* What @p's cpuset allows, outside the hotplug lock when it must be read. */
+/*
+ * What @p's cpuset allows (and which cpuset, @serial), outside the hotplug
+ * lock when it must be read.
+ */
 static const struct cpumask *hcube_allowed(struct hcube *hc, struct task_struct *p,
-					   struct cgroup_subsys_state **css)
+					   u64 *serial)
 {
 	const struct cpumask *m;
 
-	*css = hcube_cs_of(p);
-	m = hcube_cs_lookup(hc, *css);
+	*serial = hcube_cs_serial(p);
+	m = hcube_cs_lookup(hc, *serial);
 	if (m)
 		return m;
 	hcube_batch_unlock_cpus(hc);
-	return hcube_cs_allowed(hc, p, css);
+	return hcube_cs_allowed(hc, p, serial);
 }
 
 static void hcube_batch_verify(struct hcube *hc);
@@ -212,31 +217,45 @@ static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
 
 /*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
- * within the current batch, which has room (hcube_batch_room()). The
- * cpuset it was checked against is @css.
+ * within the current batch, which has room (hcube_batch_room()).
+ *
+ * Check, then set: what may sleep (the cpuset read, the CPU hotplug lock,
+ * the batch's room) is taken before; the last check of the task is here,
+ * and nothing sleeps between it and the change. The task's mask must
+ * still be the given one, or @seen, the one its owner check judged the
+ * kernel's (hcube_task_owner()): a sched_setaffinity() since is not
+ * overwritten (-ESTALE: check it again).
  */
 static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
-			   const struct cpumask *mask,
-			   struct cgroup_subsys_state *css, u32 epoch)
+			   const struct cpumask *mask, const struct cpumask *seen,
+			   u32 epoch)
 {
 	struct hcube_batch *b = &hc->batch;
+	struct task_struct *p = t->task;
 	int err;
 
 	if (!b->cpus_locked) {
 		cpus_read_lock();
 		b->cpus_locked = true;
 	}
-	err = hcube_set_cpus_allowed(t->task, mask);
+	if (p->flags & PF_EXITING)
+		return -ESRCH;
+	if (!hcube_mask_is(p, hcube_task_given(t)) &&
+	    (!seen || !hcube_mask_is(p, seen)))
+		return -ESTALE;
+	err = hcube_set_cpus_allowed(p, mask);
 	if (err)
 		return err;
-	cpumask_copy(hcube_task_given(t), mask);
+	if (!hcube_mask_equal(mask, hcube_task_given(t))) {
+		cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
+		cpumask_copy(hcube_task_given(t), mask);
+	}
 	t->epoch = epoch;
 	t->remask_pending = false;
 	if (!WARN_ON_ONCE(b->n == HCUBE_BATCH) &&
 	    !test_and_set_bit(HCUBE_TF_MOVED, &t->flags)) {
 		refcount_inc(&t->ref);
-		b->t[b->n] = t;
-		b->css[b->n++] = css;
+		b->t[b->n++] = t;
 	}
 	return 0;
 }
@@ -247,24 +266,38 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
  * @t: the record
  * @v: a vertex
  *
+ * @seen: the task's mask its last check judged (see hcube_batch_set())
+ *
  * They become hcube's mask of the task, with the vertex's offline count
- * read before: a CPU that goes down meanwhile shows. No check of the task
- * (hcube_task_move() makes them): for a registration, and within moves.
- * Return: 0, -EXDEV when its cpuset allows none of them, or -errno.
+ * and hcube's hotplug count read before (a CPU that goes down meanwhile
+ * shows), and the cpuset they were checked against (which, and its CPUs:
+ * hcube_mask.c). The checks of the task (hcube_task_move()) come before:
+ * for a registration, and within moves.
+ * Return: 0, -EXDEV when its cpuset allows none of them, -ESTALE when the
+ * task's mask changed since @seen, or -errno.
  */
-int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
+int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v,
+		    const struct cpumask *seen)
 {
-	struct cgroup_subsys_state *css;
 	const struct cpumask *allowed;
 	u32 epoch = READ_ONCE(hc->voff[v]);
+	u32 hp_gen = READ_ONCE(hc->hp_gen);
+	u64 serial;
+	int err;
 
 	hcube_batch_room(hc);
-	allowed = hcube_allowed(hc, t->task, &css);
+	allowed = hcube_allowed(hc, t->task, &serial);
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
 	if (!cpumask_and(hc->scratch, hc->v[v].usable, allowed))
 		return -EXDEV;
-	return hcube_batch_set(hc, t, hc->scratch, css, epoch);
+	err = hcube_batch_set(hc, t, hc->scratch, seen, epoch);
+	if (err)
+		return err;
+	cpumask_copy(hcube_task_cs(t), allowed);
+	t->cs_serial = serial;
+	t->hp_gen = hp_gen;
+	return 0;
 }
 
 /*
@@ -273,19 +306,20 @@ int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v)
  * sched_setaffinity() of the original mask would, but for its CPUs that
  * are offline for now (hcube_cs_within()).
  */
-static int hcube_task_restore(struct hcube *hc, struct hcube_task *t)
+static int hcube_task_restore(struct hcube *hc, struct hcube_task *t,
+			      const struct cpumask *seen)
 {
-	struct cgroup_subsys_state *css;
 	const struct cpumask *allowed;
+	u64 serial;
 
 	hcube_batch_room(hc);
-	allowed = hcube_allowed(hc, t->task, &css);
+	allowed = hcube_allowed(hc, t->task, &serial);
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
 	hcube_batch_unlock_cpus(hc);
 	hcube_cs_within(t->task, hcube_task_orig(t), allowed, hc->scratch,
 			hc->cs.buf, hc->cs.bufsize);
-	return hcube_batch_set(hc, t, hc->scratch, css, t->epoch);
+	return hcube_batch_set(hc, t, hc->scratch, seen, t->epoch);
 }
 
 /*
@@ -357,9 +391,10 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
 	    !(p->flags & PF_EXITING) &&
 	    hcube_task_owner(hc, t) != HCUBE_MASK_OTHER) {
-		int err = hcube_task_restore(hc, t);
+		int err = hcube_task_restore(hc, t, hc->cs.seen);
 
-		if (err)
+		/* -ESTALE: someone else set it meanwhile, theirs to keep */
+		if (err && err != -ESTALE)
 			pr_info("pid %d: original affinity %*pbl not restored: %d\n",
 				task_pid_nr(p), cpumask_pr_args(hcube_task_orig(t)),
 				err);
@@ -444,17 +479,24 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
 		    struct hcube_report *r)
 {
 	u32 from = t->vertex;
+	int err, tries;
 	u64 t0;
-	int err;
 
 	if (hcube_batch_room_for(hc, t))
 		return -EAGAIN;
-	t0 = hcube_bench_now();
-	err = hcube_task_prepare(hc, t, r);
-	hcube_bench_part(HCUBE_BENCH_PREPARE, t0);
-	if (err)
-		return err;
-	err = hcube_task_give(hc, t, to);
+	/* its mask changed between its check and the change: once more */
+	for (tries = 0; tries < 2; tries++) {
+		t0 = hcube_bench_now();
+		err = hcube_task_prepare(hc, t, r);
+		hcube_bench_part(HCUBE_BENCH_PREPARE, t0);
+		if (err)
+			return err;
+		err = hcube_task_give(hc, t, to, hc->cs.seen);
+		if (err != -ESTALE)
+			break;
+	}
+	if (err == -ESTALE)
+		err = -EAGAIN;	/* the next rebalance looks at it again */
 	trace_hcube_migrate(task_pid_nr(t->task), from, to, err);
 	if (err)
 		return err;
@@ -471,8 +513,8 @@ int hcube_task_move(struct hcube *hc, struct hcube_task *t, u32 to,
  */
 static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
 {
-	struct cgroup_subsys_state *css;
-	const struct cpumask *allowed = hcube_allowed(hc, t->task, &css);
+	u64 serial;
+	const struct cpumask *allowed = hcube_allowed(hc, t->task, &serial);
 	int best = -1;
 	u32 i;
 
@@ -515,7 +557,7 @@ int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
 	if (to >= 0)
 		err = hcube_task_move(hc, t, to, r);
 	else
-		err = hcube_task_restore(hc, t) ?: -EXDEV;
+		err = hcube_task_restore(hc, t, hc->cs.seen) ?: -EXDEV;
 	if (err == -EXDEV) {
 		hcube_task_set_changed(hc, t, r);
 		return 0;
@@ -541,27 +583,32 @@ int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
 int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r)
 {
-	struct cgroup_subsys_state *css;
 	const struct cpumask *allowed;
-	int err;
+	int err, tries = 0;
+	u64 serial;
 
 	/* a vertex that is not healthy: its tasks are evacuation's */
 	if (hcube_batch_room_for(hc, t) ||
 	    hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
 		return 0;
+again:
 	err = hcube_task_prepare(hc, t, r);
 	if (err)
 		return 0;
-	allowed = hcube_allowed(hc, t->task, &css);
+	allowed = hcube_allowed(hc, t->task, &serial);
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
-	if (hcube_mask_equal(&t->task->cpus_mask, hcube_task_given(t)) &&
+	if (hcube_mask_equal(hc->cs.seen, hcube_task_given(t)) &&
 	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, allowed) &&
 	    cpumask_equal(hc->scratch, hcube_task_given(t))) {
 		t->remask_pending = false;
 		return 0;
 	}
-	err = hcube_task_give(hc, t, t->vertex);
+	err = hcube_task_give(hc, t, t->vertex, hc->cs.seen);
+	if (err == -ESTALE && !tries++)
+		goto again;
+	if (err == -ESTALE)
+		return 0;	/* the next look at it decides */
 	if (err == -EXDEV)
 		err = hcube_task_evacuate(hc, t, r);
 	t->remask_pending = err && err != -EAGAIN && err != -EPERM &&
@@ -615,7 +662,7 @@ static void hcube_batch_verify(struct hcube *hc)
 			if (round < 3 && active) {
 				hcube_task_remask(hc, x, NULL);
 			} else if (round < 3) {
-				hcube_task_restore(hc, x);
+				hcube_task_restore(hc, x, NULL);
 			} else {
 				/* a cpuset that keeps changing: as the kernel would */
 				hcube_set_within(x->task, hcube_task_given(x));
