@@ -186,6 +186,7 @@ cluster() {
 	say "grep -E '^hcube_(up|healthy_cpus|tasks|rebalances_total) |^hcube_vertex_tasks\\{vertex=\"000\"|^hcube_cpu_marked\\{cpu=\"5\"' /tmp/prom/hcube.prom"
 
 	section cluster-dot
+	say "hcubectl rebalance > /dev/null"
 	say "hcubectl show --dot --plan > /tmp/cube.dot"
 	say "dot -Tsvg /tmp/cube.dot -o /tmp/cube.svg"
 	printf '=== hcube-file: hcube-cube.dot\n'

@@ -436,8 +436,8 @@ static const struct hc_opt show_opts[] = {
 	{ "dot", HC_LONG(0), NULL,
 	  "print the cube as a Graphviz graph instead (hcubectl show --dot | dot -Tsvg)" },
 	{ "plan", HC_LONG(1), NULL,
-	  "with --dot: draw the transfers of the plan a rebalance would apply now "
-	  "(a dry run with the node's policy; needs CAP_NET_ADMIN), labelled step: tasks" },
+	  "with --dot: draw the transfers of the last rebalance's plan, "
+	  "labelled step: tasks (needs CAP_NET_ADMIN)" },
 	{ 0 },
 };
 
@@ -479,7 +479,9 @@ const struct hc_cmd hc_cmd_show = {
 	"offline grey, isolated blue, detached yellow, absent dashed; the\n"
 	"balancing subcube's vertices with a thick border; the cube's edges\n"
 	"light grey, the trees' edges blue from parent to child; with --plan the\n"
-	"plan's transfers as red arrows labelled \"step: tasks\".\n",
+	"last rebalance's transfers, all of them, as red arrows labelled\n"
+	"\"step: tasks\" (hcubectl rebalance --dry-run --transfers lists the\n"
+	"plan of a rebalance now).\n",
 	.nlcmd = HCUBE_CMD_VERTEX_GET,
 	.flags = HC_DUMP,
 	.handler = show,

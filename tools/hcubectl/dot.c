@@ -4,8 +4,9 @@
  * (its label, state, CPUs, load; faulty ones red with what marked them,
  * offline grey, absent dashed, the balancing subcube's vertices with a
  * thick border), the cube's edges light, the trees' edges (parent to
- * child) blue, and with --plan the transfers of the plan a rebalance
- * would apply now (a dry run) as red arrows labelled by step.
+ * child) blue, and with --plan the transfers of the last rebalance's plan
+ * (a REBALANCE dump: all of them, past the report's limit too) as red
+ * arrows labelled by step.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,6 @@ static int plan_reply(const struct hc_msg *m, void *arg)
 	struct plan *p = arg;
 	int rem;
 
-	if (p->got)
-		return -1;
 	p->got = true;
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		if (nla_type(a) != HCUBE_R_A_TRANSFER)
@@ -45,7 +44,7 @@ static int plan_reply(const struct hc_msg *m, void *arg)
 	return 0;
 }
 
-/* The plan of a rebalance now with the node's policy, moving nothing. */
+/* The last rebalance's plan, every transfer of it, by a REBALANCE dump. */
 static int fetch_plan(struct hc_ctx *c, struct plan *p)
 {
 	struct hc_req r;
@@ -53,8 +52,7 @@ static int fetch_plan(struct hc_ctx *c, struct plan *p)
 	int ret;
 
 	snprintf(what, sizeof(what), "%s: plan", c->what);
-	hc_req_init(&r, HCUBE_CMD_REBALANCE, false, 64, what);
-	hc_req_flag(&r, HCUBE_R_A_DRY_RUN, "--plan");
+	hc_req_init(&r, HCUBE_CMD_REBALANCE, true, 64, what);
 	ret = hc_req_send(c, &r, plan_reply, p, NULL);
 	hc_req_free(&r);
 	if (!ret && !p->got) {
