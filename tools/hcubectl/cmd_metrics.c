@@ -26,13 +26,6 @@
 #define METRICS_DIR	"/var/lib/prometheus/node-exporter"
 #define METRICS_FILE	"hcube.prom"
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 /* The counters of `stats`: their metric, and a label when several share one. */
 static const struct {
 	int attr;
@@ -371,8 +364,8 @@ static int metrics(struct hc_ctx *c, int argc, char **argv)
 	const char *dir = hc_opt(c, 'd') ? hc_opt(c, 'd') : METRICS_DIR;
 	const char *count = hc_opt(c, 'c');
 	struct evsock ev = { 0 };
-	struct sigaction sa = { 0 };
-	sigset_t block, waitmask;
+	static const int sigs[] = { SIGINT, SIGTERM };
+	sigset_t waitmask;
 	struct nl_sock *sk;
 	struct nl_cb *cb;
 	struct stat st;
@@ -398,16 +391,7 @@ static int metrics(struct hc_ctx *c, int argc, char **argv)
 		return HC_EXIT_ERROR;
 	}
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	hc_signals_catch(sigs, ARRAY_SIZE(sigs), &waitmask);
 
 	/* Join the group before the first read: no event falls in between. */
 	sk = hc_sock_try(c) ? event_socket(c) : NULL;
@@ -427,7 +411,7 @@ static int metrics(struct hc_ctx *c, int argc, char **argv)
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &ev);
 
-	while (!stop_signal && (!limit || ev.seen < limit)) {
+	while (!hc_stop_signal && (!limit || ev.seen < limit)) {
 		struct pollfd pfd = { .fd = nl_socket_get_fd(sk), .events = POLLIN };
 		unsigned long before = ev.seen;
 		bool lost = false;

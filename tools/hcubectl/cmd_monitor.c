@@ -16,13 +16,6 @@
 #include <netlink/genl/ctrl.h>
 #include "hcubectl.h"
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
 struct monitor {
 	int family;
 	int dim;
@@ -217,8 +210,8 @@ static int monitor(struct hc_ctx *c, int argc, char **argv)
 {
 	struct monitor mon = { .dim = -1 };
 	const char *count = hc_opt(c, 'c');
-	struct sigaction sa = { 0 };
-	sigset_t block, waitmask;
+	static const int sigs[] = { SIGINT, SIGTERM };
+	sigset_t waitmask;
 	struct nl_sock *sk;
 	struct nl_cb *cb;
 	uint32_t n;
@@ -231,16 +224,7 @@ static int monitor(struct hc_ctx *c, int argc, char **argv)
 	mon.count = count ? n : 0;
 
 	/* Signals only interrupt the wait: no event is cut in half. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &waitmask);
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	hc_signals_catch(sigs, ARRAY_SIZE(sigs), &waitmask);
 
 	/* The dimension for labels, before any event can queue up. */
 	ret = hc_cube_dim(c, &mon.dim);
@@ -269,7 +253,7 @@ static int monitor(struct hc_ctx *c, int argc, char **argv)
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, &mon);
 
 	ret = 0;
-	while (!stop_signal && !mon.unloaded && (!mon.count || mon.seen < mon.count)) {
+	while (!hc_stop_signal && !mon.unloaded && (!mon.count || mon.seen < mon.count)) {
 		struct pollfd pfd = { .fd = nl_socket_get_fd(sk), .events = POLLIN };
 		int err;
 

@@ -25,36 +25,6 @@
 
 #define TOP_GAP_MS	200	/* least time between two refreshes on events */
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * SIGINT, SIGTERM and SIGHUP end top, but only interrupt the wait: they are
- * blocked but in @waitmask, the mask of the wait, so no request is cut in
- * half.
- */
-static void signals_catch(sigset_t *waitmask)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigset_t block;
-	size_t i;
-
-	sigemptyset(&block);
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaddset(&block, sigs[i]);
-	sigprocmask(SIG_BLOCK, &block, waitmask);
-	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
-		sigdelset(waitmask, sigs[i]);
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
-
 /* ---- the state ---- */
 
 struct nest_arg {
@@ -178,7 +148,7 @@ static int loop(struct top *t, unsigned long frames, const sigset_t *waitmask)
 		 */
 		sigprocmask(SIG_SETMASK, waitmask, &blocked);
 		sigprocmask(SIG_SETMASK, &blocked, NULL);
-		if (stop_signal)
+		if (hc_stop_signal)
 			return 0;
 		/* the terminal is gone (its window closed): as SIGHUP */
 		if (t->interactive && (p[n - 1].revents & (POLLHUP | POLLERR | POLLNVAL)))
@@ -202,6 +172,8 @@ static int top(struct hc_ctx *c, int argc, char **argv)
 {
 	const char *n_opt = hc_opt(c, 'n'), *d_opt = hc_opt(c, 'd');
 	struct top t = { .c = c, .delay = 2 };
+	/* they end top, but only interrupt its wait */
+	static const int top_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	sigset_t waitmask;
 	unsigned long frames = 0;
 	uint32_t n;
@@ -231,7 +203,7 @@ static int top(struct hc_ctx *c, int argc, char **argv)
 		hc_usage(c, "the full-screen view needs a terminal on stdin and stdout; "
 			 "-n N prints N frames as text");
 
-	signals_catch(&waitmask);
+	hc_signals_catch(top_sigs, ARRAY_SIZE(top_sigs), &waitmask);
 	top_events_open(&t);
 	if (t.interactive)
 		top_screen_begin();

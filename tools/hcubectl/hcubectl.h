@@ -3,6 +3,7 @@
 #ifndef HCUBECTL_H
 #define HCUBECTL_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -313,6 +314,8 @@ void hc_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void *hc_malloc(size_t size);
 void *hc_realloc(void *p, size_t size);
+extern volatile sig_atomic_t hc_stop_signal;
+void hc_signals_catch(const int *sigs, size_t n, sigset_t *waitmask);
 
 /* Parsers: false when @s is not what is asked for. */
 bool hc_parse_u32(const char *s, uint32_t *v);

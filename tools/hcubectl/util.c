@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hcubectl: errors, argument parsers, enum names, labels, tables. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,4 +451,34 @@ void hc_str_free(struct hc_str *b)
 	free(b->s);
 	b->s = NULL;
 	b->len = b->cap = 0;
+}
+
+/* The signal that ended a waiting command (monitor, metrics, top), or 0. */
+volatile sig_atomic_t hc_stop_signal;
+
+static void hc_on_signal(int sig)
+{
+	hc_stop_signal = sig;
+}
+
+/*
+ * The signals of @sigs (@n of them) end a waiting command but only interrupt
+ * its wait: they are blocked, and not in @waitmask, the mask to wait with
+ * (ppoll), so that no request or event is cut in half.
+ */
+void hc_signals_catch(const int *sigs, size_t n, sigset_t *waitmask)
+{
+	struct sigaction sa = { .sa_handler = hc_on_signal };
+	sigset_t block;
+	size_t i;
+
+	sigemptyset(&block);
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < n; i++)
+		sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, waitmask);
+	for (i = 0; i < n; i++) {
+		sigdelset(waitmask, sigs[i]);
+		sigaction(sigs[i], &sa, NULL);
+	}
 }
