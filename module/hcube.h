@@ -96,6 +96,12 @@ struct hcube_task {
 	struct pid *exit_pid;		/* referenced: its pid when it exited */
 	struct hcube_creds *creds;	/* the registrant's, referenced */
 	u64 reg_ns;			/* ktime_get_ns() when it was hashed */
+	/*
+	 * ktime_get_ns() just before hcube began to give the given mask, and
+	 * the previous one: which mask a task created at a given time
+	 * inherited (hcube_mask_inherited_at()). 0: none yet.
+	 */
+	u64 given_ns, prev_ns;
 	refcount_t ref;
 	u32 id;				/* index in hcube.tasks, once linked */
 	u32 job;			/* the TASK_ADD unit it belongs to */
@@ -352,6 +358,7 @@ static inline void hcube_lock(struct hcube *hc)
 }
 
 void hcube_moves_flush(struct hcube *hc);
+void hcube_moves_unlock_cpus(struct hcube *hc);
 void hcube_moves_done(struct hcube *hc);
 
 /*
@@ -453,7 +460,8 @@ int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
 void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
 		     const struct cpumask *allowed, struct cpumask *dst,
 		     char *buf, size_t size);
-int hcube_set_within(struct task_struct *p, const struct cpumask *want);
+int hcube_set_within(struct task_struct *p, const struct cpumask *want,
+		     const struct cpumask *expect);
 
 /* hcube_record.c */
 int hcube_tasks_init(struct hcube *hc);
@@ -658,6 +666,8 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w);
 bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
 			  const struct cpumask *creator_now);
+bool hcube_mask_inherited_at(struct hcube_task *c, const struct cpumask *mask,
+			     u64 start);
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
 
 /*

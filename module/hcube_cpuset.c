@@ -412,17 +412,23 @@ void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
  * hcube_set_within() - give @p the CPUs of @want that its cpuset allows
  * @p: the task
  * @want: the CPUs; when its cpuset allows none of them, all it allows
+ * @expect: the mask @p must still have: hcube's, judged before
  *
  * sched_setaffinity()'s way, for a task hcube lets go of outside an
  * operation (a new child given its creator's original affinity): set,
- * read the cpuset again, and set again if it changed meanwhile. Process
- * context, no lock held.
+ * read the cpuset again, and set again if it changed meanwhile. Check,
+ * then set: what sleeps (the cpuset read, the CPU hotplug lock) comes
+ * first, then the test of @p's mask against @expect (against the mask
+ * set, for a second set), then the change; a mask someone set meanwhile
+ * is kept (-ESTALE). Process context; no lock held but hcube.lock (not
+ * the CPU hotplug lock: see hcube_moves_unlock_cpus()).
  * Return: 0, or -errno.
  */
-int hcube_set_within(struct task_struct *p, const struct cpumask *want)
+int hcube_set_within(struct task_struct *p, const struct cpumask *want,
+		     const struct cpumask *expect)
 {
 	size_t size = hcube_cs_bufsize();
-	cpumask_var_t allowed, mask;
+	cpumask_var_t allowed, mask, set;
 	int err = -ENOMEM, tries;
 	char *buf;
 
@@ -433,12 +439,21 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want)
 		goto free_buf;
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		goto free_allowed;
+	if (!alloc_cpumask_var(&set, GFP_KERNEL))
+		goto free_mask;
+	cpumask_copy(set, expect);
 	err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 	for (tries = 0; !err && tries < 4; tries++) {
 		hcube_cs_within(p, want, allowed, mask, buf, size);
 		cpus_read_lock();
-		err = set_cpus_allowed_ptr(p, mask);
+		if (p->flags & PF_EXITING)
+			err = -ESRCH;
+		else if (!hcube_mask_is(p, set))
+			err = -ESTALE;
+		else
+			err = set_cpus_allowed_ptr(p, mask);
 		cpus_read_unlock();
+		cpumask_copy(set, mask);
 		if (!err)
 			err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 		if (err)
@@ -448,6 +463,8 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want)
 		if (cpumask_subset(mask, allowed))
 			break;
 	}
+	free_cpumask_var(set);
+free_mask:
 	free_cpumask_var(mask);
 free_allowed:
 	free_cpumask_var(allowed);

@@ -70,6 +70,17 @@ static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32
 	return !cpumask_empty(cpus);
 }
 
+/* Did a CPU of @cpus go offline since hcube's hotplug count was @gen? */
+static bool hcube_any_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) > 0)
+			return true;
+	return false;
+}
+
 /**
  * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
  * @hc: the cube
@@ -86,7 +97,10 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size, &id)) {
 		bool moved = id.serial != w->cs_serial;
 		bool cs_changed = !cpumask_equal(w->tmp, w->cs);
-		bool hotplug = !id.root && READ_ONCE(hc->hp_gen) != w->hp_gen;
+		/* a child cpuset rewrites its tasks when one of its CPUs goes */
+		bool hotplug = !id.root &&
+			       (hcube_any_went_offline(hc, w->cs, w->hp_gen) ||
+				hcube_any_went_offline(hc, w->tmp, w->hp_gen));
 
 		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
 		cpumask_and(w->tmp2, w->now, cpu_online_mask);
@@ -136,6 +150,36 @@ bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
 		return true;
 	return hcube_mask_equal(inherited, hcube_task_prev(c)) &&
 	       !hcube_mask_equal(inherited, creator_now);
+}
+
+/**
+ * hcube_mask_inherited_at() - did a task created at @start inherit a mask
+ *	hcube gave its creator?
+ * @c: the creator's record, under hcube.lock (its masks and times stable)
+ * @mask: the task's mask now
+ * @start: the task's start time (task_struct.start_time)
+ *
+ * For the lost-creation scan, which looks at a task after its creation,
+ * when its creator's mask may have changed since: which mask the creator
+ * had when the task was created is told by when hcube gave its masks, not
+ * by the creator's mask now. Yes when @mask is the creator's given mask,
+ * given since before @start (for a creator still registered), or the mask
+ * hcube gave before that, given before @start and replaced after it. A
+ * task created while hcube changed its creator's mask (copied before the
+ * change, its start time taken after) is not shown to be one, nor is a
+ * task created after its creator's unregistration that pinned itself to
+ * the creator's old mask: they are left alone.
+ */
+bool hcube_mask_inherited_at(struct hcube_task *c, const struct cpumask *mask,
+			     u64 start)
+{
+	if (!c->given_ns)
+		return false;
+	if (!test_bit(HCUBE_TF_REMOVED, &c->flags) && start >= c->given_ns &&
+	    hcube_mask_equal(mask, hcube_task_given(c)))
+		return true;
+	return c->prev_ns && start >= c->prev_ns && start < c->given_ns &&
+	       hcube_mask_equal(mask, hcube_task_prev(c));
 }
 
 /**

@@ -90,7 +90,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 {
 	const struct cpumask *allowed;
 	int to = g->vertex, err;
-	u64 serial;
+	u64 serial, now;
 
 	t->task = get_task_struct(p);
 	t->origin = HCUBE_REASON_ADMIN;
@@ -128,6 +128,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	 * Its mask must still be the one saved (hcube_batch_set()): one its
 	 * owner set meanwhile fails the registration (-EAGAIN).
 	 */
+	now = ktime_get_ns();
 	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to, NULL);
 	if (err == -ESTALE)
 		err = -EAGAIN;
@@ -139,6 +140,10 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	}
 	/* no mask hcube gave before: a child that copied the original is not hcube's */
 	cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
+	t->prev_ns = 0;
+	/* its mask was the vertex's already: given now all the same */
+	if (!t->given_ns)
+		t->given_ns = now;
 	hcube_task_link(hc, t, to);
 	hcube_task_notify(hc, t, HCUBE_REASON_ADDED);
 	return 0;

@@ -117,6 +117,18 @@ static void hcube_batch_unlock_cpus(struct hcube *hc)
 	}
 }
 
+/**
+ * hcube_moves_unlock_cpus() - before a change outside the batch
+ * @hc: the cube, locked
+ *
+ * hcube_set_within() takes the CPU hotplug lock itself: the batch's is
+ * dropped first (a second read lock waits behind a waiting writer).
+ */
+void hcube_moves_unlock_cpus(struct hcube *hc)
+{
+	hcube_batch_unlock_cpus(hc);
+}
+
 /*
  * Whose is @t's mask now? Under hcube.lock. The mask it judged is kept in
  * hcube.cs.seen for the last check before a change (hcube_batch_set()).
@@ -216,6 +228,17 @@ static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
 }
 
 /*
+ * May hcube still move @t? Not when its registrant could no longer change
+ * its affinity, nor when it became SCHED_DEADLINE (sched_setaffinity()
+ * refuses to narrow such a task's mask).
+ */
+static bool hcube_task_revoked(struct hcube_task *t)
+{
+	return READ_ONCE(t->task->policy) == SCHED_DEADLINE ||
+	       !hcube_creds_may_set(t->creds, t->task);
+}
+
+/*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
  * within the current batch, which has room (hcube_batch_room()).
  *
@@ -224,7 +247,8 @@ static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
  * and nothing sleeps between it and the change. The task's mask must
  * still be the given one, or @seen, the one its owner check judged the
  * kernel's (hcube_task_owner()): a sched_setaffinity() since is not
- * overwritten (-ESTALE: check it again).
+ * overwritten, and its registrant must still be allowed to change it
+ * (-ESTALE: check it again, hcube_task_prepare() lets it go).
  */
 static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 			   const struct cpumask *mask, const struct cpumask *seen,
@@ -232,6 +256,7 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 {
 	struct hcube_batch *b = &hc->batch;
 	struct task_struct *p = t->task;
+	u64 now;
 	int err;
 
 	if (!b->cpus_locked) {
@@ -240,15 +265,19 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 	}
 	if (p->flags & PF_EXITING)
 		return -ESRCH;
-	if (!hcube_mask_is(p, hcube_task_given(t)) &&
-	    (!seen || !hcube_mask_is(p, seen)))
+	if ((!hcube_mask_is(p, hcube_task_given(t)) &&
+	     (!seen || !hcube_mask_is(p, seen))) ||
+	    hcube_task_revoked(t))
 		return -ESTALE;
+	now = ktime_get_ns();
 	err = hcube_set_cpus_allowed(p, mask);
 	if (err)
 		return err;
 	if (!hcube_mask_equal(mask, hcube_task_given(t))) {
 		cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
 		cpumask_copy(hcube_task_given(t), mask);
+		t->prev_ns = t->given_ns;
+		t->given_ns = now;
 	}
 	t->epoch = epoch;
 	t->remask_pending = false;
@@ -430,17 +459,6 @@ void hcube_tasks_release_all(struct hcube *hc)
 		hcube_task_del(hc, t, 0);
 		cond_resched();
 	}
-}
-
-/*
- * May hcube still move @t? Not when its registrant could no longer change
- * its affinity, nor when it became SCHED_DEADLINE (sched_setaffinity()
- * refuses to narrow such a task's mask).
- */
-static bool hcube_task_revoked(struct hcube_task *t)
-{
-	return READ_ONCE(t->task->policy) == SCHED_DEADLINE ||
-	       !hcube_creds_may_set(t->creds, t->task);
 }
 
 /*
@@ -665,7 +683,9 @@ static void hcube_batch_verify(struct hcube *hc)
 				hcube_task_restore(hc, x, NULL);
 			} else {
 				/* a cpuset that keeps changing: as the kernel would */
-				hcube_set_within(x->task, hcube_task_given(x));
+				hcube_batch_unlock_cpus(hc);
+				hcube_set_within(x->task, hcube_task_given(x),
+						 hcube_task_given(x));
 				if (active)
 					hcube_task_set_changed(hc, x, NULL);
 			}
