@@ -9,8 +9,8 @@
  *   have set it since hcube did: the task's cpuset rewrote it (the mask is
  *   the cpuset's CPUs, and since hcube set the mask the task moved to
  *   another cpuset, or the cpuset's effective CPUs are not those hcube
- *   checked the mask against, or, for a cpuset other than the root's, a
- *   CPU went on or offline); or it is the cpuset's CPUs but for CPUs that
+ *   checked the mask against, or, for a cpuset other than the root's, one
+ *   of its CPUs went offline); or it is the cpuset's CPUs but for CPUs that
  *   went offline since hcube set the mask (the cpuset rewrote it while
  *   they were offline, and the root cgroup's tasks are not rewritten when
  *   they come back); or the scheduler fell back to every CPU (or on
