@@ -413,19 +413,22 @@ void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
  * @p: the task
  * @want: the CPUs; when its cpuset allows none of them, all it allows
  * @expect: the mask @p must still have: hcube's, judged before
+ * @creds: its registrant's credentials, which must still allow the change
  *
  * sched_setaffinity()'s way, for a task hcube lets go of outside an
  * operation (a new child given its creator's original affinity): set,
  * read the cpuset again, and set again if it changed meanwhile. Check,
  * then set: what sleeps (the cpuset read, the CPU hotplug lock) comes
- * first, then the test of @p's mask against @expect (against the mask
- * set, for a second set), then the change; a mask someone set meanwhile
- * is kept (-ESTALE). Process context; no lock held but hcube.lock (not
- * the CPU hotplug lock: see hcube_moves_unlock_cpus()).
+ * first, then the tests of @p (its mask against @expect, or against the
+ * mask set for a second set; its registrant's right to change it; a
+ * task hcube may not change), then the change; a mask someone set
+ * meanwhile is kept (-ESTALE), a task its registrant may no longer
+ * change is not touched (-EPERM). Process context; no lock held but
+ * hcube.lock (not the CPU hotplug lock: see hcube_moves_unlock_cpus()).
  * Return: 0, or -errno.
  */
 int hcube_set_within(struct task_struct *p, const struct cpumask *want,
-		     const struct cpumask *expect)
+		     const struct cpumask *expect, const struct hcube_creds *creds)
 {
 	size_t size = hcube_cs_bufsize();
 	cpumask_var_t allowed, mask, set;
@@ -450,6 +453,10 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want,
 			err = -ESRCH;
 		else if (!hcube_mask_is(p, set))
 			err = -ESTALE;
+		else if ((p->flags & (PF_KTHREAD | PF_IO_WORKER | PF_NO_SETAFFINITY)) ||
+			 READ_ONCE(p->policy) == SCHED_DEADLINE ||
+			 !hcube_creds_may_set(creds, p))
+			err = -EPERM;
 		else
 			err = set_cpus_allowed_ptr(p, mask);
 		cpus_read_unlock();

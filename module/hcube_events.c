@@ -119,7 +119,7 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
 			  struct task_struct *p, const struct cpumask *inherited)
 {
 	if (!cpumask_equal(inherited, hcube_task_orig(c)))
-		hcube_set_within(p, hcube_task_orig(c), inherited);
+		hcube_set_within(p, hcube_task_orig(c), inherited, c->creds);
 }
 
 /*
@@ -295,7 +295,8 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		if (!(p->flags & PF_EXITING) &&
 		    !cpumask_equal(hcube_task_given(t), hcube_task_orig(t))) {
 			hcube_moves_unlock_cpus(hc);
-			hcube_set_within(p, hcube_task_orig(t), hcube_task_given(t));
+			hcube_set_within(p, hcube_task_orig(t), hcube_task_given(t),
+					 t->creds);
 		}
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
@@ -363,6 +364,8 @@ static void hcube_drain(struct hcube *hc)
 	}
 	if (evacuate && !hc->stopping)
 		hcube_after_change(hc, HCUBE_REASON_FORK);
+	/* what the caller does next may read a cpuset or take the lock itself */
+	hcube_moves_unlock_cpus(hc);
 }
 
 /* Netlink commands that change or move tasks first link what is pending. */
@@ -404,6 +407,39 @@ struct hcube_orphan {
 };
 
 /*
+ * May a new thread of @p's process, in a job unit led by @c, be taken for
+ * a creation of a registered thread? Only when no other thread of the
+ * process is one hcube does not manage: unregistered (but for threads
+ * that may be lost creations too: created after the registration, with
+ * the leader's given mask), unregistered by a command, or changed. Under
+ * RCU and hcube.lock.
+ */
+static bool hcube_scan_threads_managed(struct hcube *hc, struct task_struct *p,
+				       struct hcube_task *c)
+{
+	struct task_struct *q;
+
+	for_each_thread(p, q) {
+		struct hcube_task *r;
+
+		/* io_uring's threads create no user thread */
+		if (q == p || (q->flags & (PF_EXITING | PF_IO_WORKER)))
+			continue;
+		r = hcube_task_lookup(hc, q);
+		if (!r) {
+			if (q->start_time < c->reg_ns ||
+			    !hcube_mask_is(q, hcube_task_given(c)))
+				return false;
+			continue;
+		}
+		if (test_bit(HCUBE_TF_REMOVED, &r->flags) ||
+		    READ_ONCE(r->state) == HCUBE_TASK_CHANGED)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Is @p, whose mask is @mask, a lost creation of a registered task? Its
  * creator's record, or NULL. Under RCU, a first look; under hcube.lock,
  * with @locked, the judgment.
@@ -426,7 +462,10 @@ static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p
 	if (!locked)
 		return hcube_mask_equal(mask, hcube_task_given(c)) ||
 		       hcube_mask_equal(mask, hcube_task_prev(c)) ? c : NULL;
-	return hcube_mask_inherited_at(c, mask, p->start_time) ? c : NULL;
+	if (!hcube_mask_inherited_at(c, mask, p->start_time) ||
+	    (thread && !hcube_scan_threads_managed(hc, p, c)))
+		return NULL;
+	return c;
 }
 
 /*

@@ -81,6 +81,23 @@ static bool hcube_any_went_offline(struct hcube *hc, const struct cpumask *cpus,
 	return false;
 }
 
+/*
+ * Did every CPU where @a and @b differ go on or offline since hcube's
+ * hotplug count was @gen? @diff: scratch.
+ */
+static bool hcube_hotplug_explains(struct hcube *hc, const struct cpumask *a,
+				   const struct cpumask *b, struct cpumask *diff, u32 gen)
+{
+	unsigned int cpu;
+
+	cpumask_xor(diff, a, b);
+	for_each_cpu(cpu, diff)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0 &&
+		    (s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) <= 0)
+			return false;
+	return true;
+}
+
 /**
  * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
  * @hc: the cube
@@ -96,7 +113,13 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 
 	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size, &id)) {
 		bool moved = id.serial != w->cs_serial;
-		bool cs_changed = !cpumask_equal(w->tmp, w->cs);
+		/*
+		 * The root cpuset's effective CPUs follow hotplug, but its
+		 * tasks are not rewritten then: only a partition counts.
+		 */
+		bool cs_changed = !cpumask_equal(w->tmp, w->cs) &&
+				  (!id.root ||
+				   !hcube_hotplug_explains(hc, w->tmp, w->cs, w->tmp2, w->hp_gen));
 		/* a child cpuset rewrites its tasks when one of its CPUs goes */
 		bool hotplug = !id.root &&
 			       (hcube_any_went_offline(hc, w->cs, w->hp_gen) ||
@@ -114,9 +137,8 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		    hcube_went_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
-	offline = w->vertex < hc->nv &&
-		  (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
-		   !cpumask_subset(w->given, cpu_active_mask));
+	/* the scheduler's fallback: every CPU of the mask went offline */
+	offline = hcube_went_offline(hc, w->given, w->hp_gen);
 	if (!offline)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))

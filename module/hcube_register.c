@@ -62,8 +62,10 @@ static struct hcube_task *hcube_task_live(struct hcube *hc,
 static int hcube_placeable(struct hcube *hc, struct task_struct *p, int vertex)
 {
 	u64 serial;
-	const struct cpumask *allowed = hcube_cs_allowed(hc, p, &serial);
+	const struct cpumask *allowed;
 
+	hcube_moves_unlock_cpus(hc);	/* a cpuset is read without it */
+	allowed = hcube_cs_allowed(hc, p, &serial);
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
 	if (vertex >= 0)
@@ -104,6 +106,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	/* until hcube gives it one, its mask is not hcube's: no other */
 	cpumask_copy(hcube_task_given(t), hcube_task_orig(t));
 	cpumask_copy(hcube_task_prev(t), hcube_task_orig(t));
+	hcube_moves_unlock_cpus(hc);	/* a cpuset is read without it */
 	allowed = hcube_cs_allowed(hc, p, &serial);
 	err = PTR_ERR_OR_ZERO(allowed);
 	if (!err && to < 0)

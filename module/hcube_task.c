@@ -86,20 +86,6 @@ int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed)
 }
 
 /*
- * Set a mask outside a batch, with the CPU hotplug lock held for reading
- * (see hcube_batch_set()).
- */
-int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
-{
-	int err;
-
-	cpus_read_lock();
-	err = set_cpus_allowed_ptr(p, mask);
-	cpus_read_unlock();
-	return err;
-}
-
-/*
  * Batches. A mask is set with the CPU hotplug lock held for reading: on
  * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
  * deactivation of the CPUs of its new mask can leave the task on a CPU
@@ -417,6 +403,22 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
 	struct task_struct *p = t->task;
 
+	/*
+	 * A full batch is verified before the checks below, not inside the
+	 * restore after them: the verification may itself let @t go (it is
+	 * then not to be unlinked again) and judges masks into hcube.cs.seen.
+	 */
+	if (reason != HCUBE_REASON_EXITED && hc->batch.n == HCUBE_BATCH &&
+	    !hc->batch.verifying) {
+		bool linked;
+
+		refcount_inc(&t->ref);
+		hcube_batch_verify(hc);
+		linked = test_bit(HCUBE_TF_LINKED, &t->flags);
+		hcube_task_put(t);	/* when still linked, the hash holds it */
+		if (!linked)
+			return;
+	}
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
 	    !(p->flags & PF_EXITING) &&
 	    hcube_task_owner(hc, t) != HCUBE_MASK_OTHER) {
@@ -602,6 +604,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r)
 {
 	const struct cpumask *allowed;
+	bool evacuated, pending;
 	int err, tries = 0;
 	u64 serial;
 
@@ -627,11 +630,17 @@ again:
 		goto again;
 	if (err == -ESTALE)
 		return 0;	/* the next look at it decides */
-	if (err == -EXDEV)
+	evacuated = err == -EXDEV;
+	if (evacuated) {
+		/* the evacuation may let it go: hold it until it is told */
+		refcount_inc(&t->ref);
 		err = hcube_task_evacuate(hc, t, r);
-	t->remask_pending = err && err != -EAGAIN && err != -EPERM &&
-			    err != -ESRCH;
-	return t->remask_pending ? err : 0;
+	}
+	pending = err && err != -EAGAIN && err != -EPERM && err != -ESRCH;
+	t->remask_pending = pending;
+	if (evacuated)
+		hcube_task_put(t);
+	return pending ? err : 0;
 }
 
 /*
@@ -685,7 +694,7 @@ static void hcube_batch_verify(struct hcube *hc)
 				/* a cpuset that keeps changing: as the kernel would */
 				hcube_batch_unlock_cpus(hc);
 				hcube_set_within(x->task, hcube_task_given(x),
-						 hcube_task_given(x));
+						 hcube_task_given(x), x->creds);
 				if (active)
 					hcube_task_set_changed(hc, x, NULL);
 			}

@@ -431,6 +431,47 @@ TEST_F(mask, taskset_of_every_cpu_is_kept)
 	EXPECT_EQ(HCUBE_TASK_CHANGED, state_of(&self->h, k));
 }
 
+/*
+ * The same pin with no look of hcube at the task before the hotplug: a
+ * CPU of another vertex going offline (the root cpuset's CPUs follow it,
+ * its tasks are not rewritten), then, in node mode, a CPU of the task's
+ * own vertex going off and on (the scheduler falls back only when every
+ * CPU of a mask is offline). Each time the pin is kept.
+ */
+TEST_F(mask, taskset_of_every_cpu_is_kept_across_hotplug_without_a_look)
+{
+	cpu_set_t all;
+	int cpu;
+	pid_t k;
+
+	HC_SETUP_SKIPPED();
+	k = pup_do(&self->p, 'f', 0);
+	ASSERT_GT(k, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, &k, 1, 3));
+	ASSERT_TRUE(one_cpu(k, vertex_cpu(3)));
+	all_cpus(&all);
+	ASSERT_EQ(0, sched_setaffinity(k, sizeof(all), &all));
+	ASSERT_EQ(0, hc_set_online(6, 0));
+	usleep(300000);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU 6 offline took back the admin's pin");
+	ASSERT_EQ(0, hc_set_online(6, 1));
+	usleep(300000);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU 6 online took back the admin's pin");
+	hc_task_del_all(&self->h);
+
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_NODE));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	if (cube.nv < 2 || CPU_COUNT(&cube.v[1].usable) < 2)
+		SKIP(return, "node mode: needs 2 NUMA nodes of 2+ CPUs");
+	ASSERT_EQ(0, hc_task_add(&self->h, &k, 1, 1));
+	ASSERT_EQ(0, sched_setaffinity(k, sizeof(all), &all));
+	cpu = vertex_cpu(1) + 1;
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
+	usleep(300000);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU %d of its vertex off and on took back the admin's pin", cpu);
+}
+
 #define CG "/sys/fs/cgroup/hcube-mask-test"
 #define CGE CG "/empty"
 #define PART "/sys/fs/cgroup/hcube-mask-part"
