@@ -10,8 +10,10 @@
  *   and the cpuset's callback_lock, taken by the cpuset's own code), and
  *   the CPU hotplug lock is taken (for reading) for a snapshot of the
  *   present CPUs' topology (TOPO_SET, and at load) and around a batch of
- *   at most HCUBE_BATCH mask changes (hcube_set_cpus()), never around a
- *   cpuset read. No path takes hcube.lock while holding the hotplug lock.
+ *   at most HCUBE_BATCH mask changes (hcube_batch_set()), never around a
+ *   cpuset read nor held when a command's work begins (hcube_drain() and
+ *   hcube_set_within() drop it: hcube_moves_unlock_cpus()). No path
+ *   takes hcube.lock while holding the hotplug lock.
  * - hcube.hp_lock, a spinlock, guards what the CPU hotplug callbacks
  *   record: hp_online, hp_pending and the offline counts. The callbacks
  *   take only it, record the change and queue the worker, which applies
@@ -96,6 +98,12 @@ struct hcube_task {
 	struct pid *exit_pid;		/* referenced: its pid when it exited */
 	struct hcube_creds *creds;	/* the registrant's, referenced */
 	u64 reg_ns;			/* ktime_get_ns() when it was hashed */
+	/*
+	 * ktime_get_ns() just before hcube began to give the given mask, and
+	 * the previous one: which mask a task created at a given time
+	 * inherited (hcube_mask_inherited_at()). 0: none yet.
+	 */
+	u64 given_ns, prev_ns;
 	refcount_t ref;
 	u32 id;				/* index in hcube.tasks, once linked */
 	u32 job;			/* the TASK_ADD unit it belongs to */
@@ -271,6 +279,7 @@ struct hcube {
 	u32 *voff;			/* HCUBE_MAX_VERTICES: times a CPU of each went offline */
 	u32 hp_gen;			/* CPU hotplug operations seen, WRITE_ONCE */
 	u32 *cpu_off_gen;		/* nr_cpu_ids: hp_gen at each CPU's last offline */
+	u32 *cpu_on_gen;		/* nr_cpu_ids: hp_gen at each CPU's last online */
 	cpumask_var_t faulty;		/* CPUs marked faulty */
 	cpumask_var_t online;		/* CPUs online, as last applied by the worker */
 	spinlock_t hp_lock;		/* the hotplug callbacks' record: */
@@ -352,6 +361,7 @@ static inline void hcube_lock(struct hcube *hc)
 }
 
 void hcube_moves_flush(struct hcube *hc);
+void hcube_moves_unlock_cpus(struct hcube *hc);
 void hcube_moves_done(struct hcube *hc);
 
 /*
@@ -453,7 +463,8 @@ int hcube_cs_read(struct task_struct *p, bool fallback, struct cpumask *dst,
 void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
 		     const struct cpumask *allowed, struct cpumask *dst,
 		     char *buf, size_t size);
-int hcube_set_within(struct task_struct *p, const struct cpumask *want);
+int hcube_set_within(struct task_struct *p, const struct cpumask *want,
+		     const struct cpumask *expect, const struct hcube_creds *creds);
 
 /* hcube_record.c */
 int hcube_tasks_init(struct hcube *hc);
@@ -514,7 +525,6 @@ bool hcube_task_others(struct hcube *hc, struct hcube_task *t);
 void hcube_task_notify(struct hcube *hc, struct hcube_task *t, u32 reason);
 void hcube_task_set_changed(struct hcube *hc, struct hcube_task *t,
 			    struct hcube_report *r);
-int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask);
 int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed);
 void hcube_tasks_release_all(struct hcube *hc);
 void hcube_report_task(struct hcube_report_task *rt, struct hcube_task *t,
@@ -658,6 +668,8 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask);
 int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w);
 bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
 			  const struct cpumask *creator_now);
+bool hcube_mask_inherited_at(struct hcube_task *c, const struct cpumask *mask,
+			     u64 start);
 u32 hcube_task_state(struct hcube *hc, struct hcube_task *t, char *buf, size_t size);
 
 /*

@@ -485,6 +485,7 @@ static int hcube_cpu_up(unsigned int cpu)
 	spin_lock(&hc->hp_lock);
 	cpumask_set_cpu(cpu, hc->hp_online);
 	WRITE_ONCE(hc->hp_gen, hc->hp_gen + 1);	/* hcube_mask.c */
+	WRITE_ONCE(hc->cpu_on_gen[cpu], hc->hp_gen);
 	hc->hp_pending = true;
 	spin_unlock(&hc->hp_lock);
 	hcube_events_kick(hc);
@@ -619,7 +620,8 @@ int hcube_cpu_init(struct hcube *hc, u32 mode, bool use_isolated)
 	hc->cpu_vertex = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_vertex), GFP_KERNEL);
 	hc->voff = kcalloc(HCUBE_MAX_VERTICES, sizeof(*hc->voff), GFP_KERNEL);
 	hc->cpu_off_gen = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_off_gen), GFP_KERNEL);
-	if (!hc->cpu_vertex || !hc->voff || !hc->cpu_off_gen ||
+	hc->cpu_on_gen = kcalloc(nr_cpu_ids, sizeof(*hc->cpu_on_gen), GFP_KERNEL);
+	if (!hc->cpu_vertex || !hc->voff || !hc->cpu_off_gen || !hc->cpu_on_gen ||
 	    !zalloc_cpumask_var(&hc->faulty, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->hp_online, GFP_KERNEL) ||
 	    !zalloc_cpumask_var(&hc->online, GFP_KERNEL) ||
@@ -661,6 +663,7 @@ void hcube_cpu_exit(struct hcube *hc)
 	free_cpumask_var(hc->hp_online);
 	free_cpumask_var(hc->faulty);
 	kfree(hc->voff);
+	kfree(hc->cpu_on_gen);
 	kfree(hc->cpu_off_gen);
 	kfree(hc->cpu_vertex);
 }

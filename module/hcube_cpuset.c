@@ -412,17 +412,26 @@ void hcube_cs_within(struct task_struct *p, const struct cpumask *want,
  * hcube_set_within() - give @p the CPUs of @want that its cpuset allows
  * @p: the task
  * @want: the CPUs; when its cpuset allows none of them, all it allows
+ * @expect: the mask @p must still have: hcube's, judged before
+ * @creds: its registrant's credentials, which must still allow the change
  *
  * sched_setaffinity()'s way, for a task hcube lets go of outside an
  * operation (a new child given its creator's original affinity): set,
- * read the cpuset again, and set again if it changed meanwhile. Process
- * context, no lock held.
+ * read the cpuset again, and set again if it changed meanwhile. Check,
+ * then set: what sleeps (the cpuset read, the CPU hotplug lock) comes
+ * first, then the tests of @p (its mask against @expect, or against the
+ * mask set for a second set; its registrant's right to change it; a
+ * task hcube may not change), then the change; a mask someone set
+ * meanwhile is kept (-ESTALE), a task its registrant may no longer
+ * change is not touched (-EPERM). Process context; no lock held but
+ * hcube.lock (not the CPU hotplug lock: see hcube_moves_unlock_cpus()).
  * Return: 0, or -errno.
  */
-int hcube_set_within(struct task_struct *p, const struct cpumask *want)
+int hcube_set_within(struct task_struct *p, const struct cpumask *want,
+		     const struct cpumask *expect, const struct hcube_creds *creds)
 {
 	size_t size = hcube_cs_bufsize();
-	cpumask_var_t allowed, mask;
+	cpumask_var_t allowed, mask, set;
 	int err = -ENOMEM, tries;
 	char *buf;
 
@@ -433,12 +442,25 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want)
 		goto free_buf;
 	if (!alloc_cpumask_var(&mask, GFP_KERNEL))
 		goto free_allowed;
+	if (!alloc_cpumask_var(&set, GFP_KERNEL))
+		goto free_mask;
+	cpumask_copy(set, expect);
 	err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 	for (tries = 0; !err && tries < 4; tries++) {
 		hcube_cs_within(p, want, allowed, mask, buf, size);
 		cpus_read_lock();
-		err = set_cpus_allowed_ptr(p, mask);
+		if (p->flags & PF_EXITING)
+			err = -ESRCH;
+		else if (!hcube_mask_is(p, set))
+			err = -ESTALE;
+		else if ((p->flags & (PF_KTHREAD | PF_IO_WORKER | PF_NO_SETAFFINITY)) ||
+			 READ_ONCE(p->policy) == SCHED_DEADLINE ||
+			 !hcube_creds_may_set(creds, p))
+			err = -EPERM;
+		else
+			err = set_cpus_allowed_ptr(p, mask);
 		cpus_read_unlock();
+		cpumask_copy(set, mask);
 		if (!err)
 			err = hcube_cs_read(p, false, allowed, buf, size, NULL);
 		if (err)
@@ -448,6 +470,8 @@ int hcube_set_within(struct task_struct *p, const struct cpumask *want)
 		if (cpumask_subset(mask, allowed))
 			break;
 	}
+	free_cpumask_var(set);
+free_mask:
 	free_cpumask_var(mask);
 free_allowed:
 	free_cpumask_var(allowed);

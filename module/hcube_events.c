@@ -119,7 +119,7 @@ static void hcube_release(struct hcube *hc, struct hcube_task *c,
 			  struct task_struct *p, const struct cpumask *inherited)
 {
 	if (!cpumask_equal(inherited, hcube_task_orig(c)))
-		hcube_set_within(p, hcube_task_orig(c));
+		hcube_set_within(p, hcube_task_orig(c), inherited, c->creds);
 }
 
 /*
@@ -171,6 +171,7 @@ static bool hcube_born(struct hcube *hc, struct hcube_task *c,
 	cpumask_copy(hcube_task_orig(t), hcube_task_orig(c));
 	cpumask_copy(hcube_task_given(t), inherited);
 	cpumask_copy(hcube_task_prev(t), inherited);
+	t->given_ns = p->start_time;	/* what it creates inherits it */
 	/* what its creator's mask was checked against: the cpuset it inherited */
 	cpumask_copy(hcube_task_cs(t), hcube_task_cs(c));
 	t->cs_serial = READ_ONCE(c->cs_serial);
@@ -292,9 +293,11 @@ static bool hcube_adopt(struct hcube *hc, struct hcube_task *t)
 		}
 		/* its mask still the one it inherited: hcube's to give back */
 		if (!(p->flags & PF_EXITING) &&
-		    hcube_mask_is(p, hcube_task_given(t)) &&
-		    !cpumask_equal(hcube_task_given(t), hcube_task_orig(t)))
-			hcube_set_within(p, hcube_task_orig(t));
+		    !cpumask_equal(hcube_task_given(t), hcube_task_orig(t))) {
+			hcube_moves_unlock_cpus(hc);
+			hcube_set_within(p, hcube_task_orig(t), hcube_task_given(t),
+					 t->creds);
+		}
 		atomic_dec(&hc->nrecords);
 		hcube_task_hash_del(hc, t);
 		return false;
@@ -361,6 +364,8 @@ static void hcube_drain(struct hcube *hc)
 	}
 	if (evacuate && !hc->stopping)
 		hcube_after_change(hc, HCUBE_REASON_FORK);
+	/* what the caller does next may read a cpuset or take the lock itself */
+	hcube_moves_unlock_cpus(hc);
 }
 
 /* Netlink commands that change or move tasks first link what is pending. */
@@ -370,18 +375,24 @@ void hcube_events_drain(struct hcube *hc)
 }
 
 /*
- * The lost-creation scan: tasks with no record whose creator (its
- * process's leader for a thread, else its parent) has one, that were
- * created after it was registered and carry a mask hcube gave it
- * (hcube_mask_inherited()); never kernel or io threads (io_uring's are
- * made by create_io_thread(), which the fork tracepoint never sees, and
- * pin themselves) nor PF_NO_SETAFFINITY tasks, and only those the
- * registrant may change (hcube_born()). A task the user pinned, before or
- * after, is not one. Each pass finds one more generation; the scan stops
- * at a pass that finds none. A pass walks the threads in slices of
- * HCUBE_SCAN_SLICE, each in one RCU read-side section, resumed from the
- * last process looked at (held by a reference; from the start again when
- * it is gone). Without hcube.lock but to link what it found.
+ * The lost-creation scan: tasks with no record whose creator has one, that
+ * were created after it was registered and carry a mask hcube gave it then
+ * (hcube_mask_inherited_at(): judged by when hcube gave its creator each
+ * mask, not by the creator's mask now); never kernel or io threads
+ * (io_uring's are made by create_io_thread(), which the fork tracepoint
+ * never sees, and pin themselves) nor PF_NO_SETAFFINITY tasks, and only
+ * those the registrant may change (hcube_born()). The creator of a child
+ * is its parent (the thread that forked it: real_parent), that of a
+ * thread is not recorded by the kernel: a thread is taken for its
+ * leader's only in a job unit, where every thread that can create one is
+ * registered. A task the user pinned, before or after, is not one. Each
+ * pass finds one more generation; the scan stops at a pass that finds
+ * none. A pass walks the threads in slices of HCUBE_SCAN_SLICE, each in
+ * one RCU read-side section, resumed from the last process looked at
+ * (held by a reference; from the start again when it is gone); what a
+ * slice finds is judged again, under hcube.lock, with the mask it had when
+ * it was found, and that mask is the one a change must find (check, then
+ * set: hcube_born(), hcube_set_within()).
  */
 #define HCUBE_SCAN_SLICE	1024
 #define HCUBE_SCAN_ROOM		64
@@ -392,22 +403,67 @@ struct hcube_orphan {
 	struct task_struct *p;
 	struct hcube_task *c;
 	bool thread;
+	struct cpumask *mask;		/* its mask when it was found */
 };
 
-/* Is @p a lost creation of a registered task? Its creator's record, or NULL. */
-static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p)
+/*
+ * May a new thread of @p's process, in a job unit led by @c, be taken for
+ * a creation of a registered thread? Only when no other thread of the
+ * process is one hcube does not manage: unregistered (but for threads
+ * that may be lost creations too: created after the registration, with
+ * the leader's given mask), unregistered by a command, or changed. Under
+ * RCU and hcube.lock.
+ */
+static bool hcube_scan_threads_managed(struct hcube *hc, struct task_struct *p,
+				       struct hcube_task *c)
+{
+	struct task_struct *q;
+
+	for_each_thread(p, q) {
+		struct hcube_task *r;
+
+		/* io_uring's threads create no user thread */
+		if (q == p || (q->flags & (PF_EXITING | PF_IO_WORKER)))
+			continue;
+		r = hcube_task_lookup(hc, q);
+		if (!r) {
+			if (q->start_time < c->reg_ns ||
+			    !hcube_mask_is(q, hcube_task_given(c)))
+				return false;
+			continue;
+		}
+		if (test_bit(HCUBE_TF_REMOVED, &r->flags) ||
+		    READ_ONCE(r->state) == HCUBE_TASK_CHANGED)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is @p, whose mask is @mask, a lost creation of a registered task? Its
+ * creator's record, or NULL. Under RCU, a first look; under hcube.lock,
+ * with @locked, the judgment.
+ */
+static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p,
+					 const struct cpumask *mask, bool locked)
 {
 	struct task_struct *cp;
 	struct hcube_task *c;
+	bool thread = !thread_group_leader(p);
 
 	if ((p->flags & (PF_KTHREAD | PF_IO_WORKER | PF_NO_SETAFFINITY | PF_EXITING)) ||
-	    hcube_mask_vertex(hc, &p->cpus_mask) < 0 || hcube_task_lookup(hc, p))
+	    hcube_mask_vertex(hc, mask) < 0 || hcube_task_lookup(hc, p))
 		return NULL;
-	cp = thread_group_leader(p) ? rcu_dereference(p->real_parent) : p->group_leader;
+	cp = thread ? p->group_leader : rcu_dereference(p->real_parent);
 	c = hcube_task_lookup(hc, cp);
 	if (!c || READ_ONCE(c->state) == HCUBE_TASK_CHANGED ||
-	    p->start_time < c->reg_ns ||
-	    !hcube_mask_inherited(c, &p->cpus_mask, &cp->cpus_mask))
+	    (thread && c->unit != HCUBE_UNIT_JOB) || p->start_time < c->reg_ns)
+		return NULL;
+	if (!locked)
+		return hcube_mask_equal(mask, hcube_task_given(c)) ||
+		       hcube_mask_equal(mask, hcube_task_prev(c)) ? c : NULL;
+	if (!hcube_mask_inherited_at(c, mask, p->start_time) ||
+	    (thread && !hcube_scan_threads_managed(hc, p, c)))
 		return NULL;
 	return c;
 }
@@ -429,10 +485,14 @@ static u32 hcube_scan_slice(struct hcube *hc, struct hcube_orphan *o,
 	*cursor = NULL;
 	while ((g = next_task(g)) != &init_task) {
 		for_each_thread(g, p) {
-			struct hcube_task *c = hcube_scan_one(hc, p);
+			struct hcube_task *c;
 
 			looked++;
-			if (c && n < HCUBE_SCAN_ROOM && refcount_inc_not_zero(&c->ref)) {
+			if (n == HCUBE_SCAN_ROOM)
+				break;
+			hcube_mask_snap(p, o[n].mask);
+			c = hcube_scan_one(hc, p, o[n].mask, false);
+			if (c && refcount_inc_not_zero(&c->ref)) {
 				o[n].p = get_task_struct(p);
 				o[n].c = c;
 				o[n].thread = !thread_group_leader(p);
@@ -450,31 +510,53 @@ static u32 hcube_scan_slice(struct hcube *hc, struct hcube_orphan *o,
 	return n;
 }
 
+/* Judge what a slice found again, under hcube.lock, and act on it. */
+static u32 hcube_scan_act(struct hcube *hc, struct hcube_orphan *o, u32 n)
+{
+	u32 i, acted = 0;
+
+	hcube_lock(hc);
+	for (i = 0; i < n; i++) {
+		struct hcube_task *c;
+
+		rcu_read_lock();
+		c = pid_alive(o[i].p) ? hcube_scan_one(hc, o[i].p, o[i].mask, true) : NULL;
+		rcu_read_unlock();
+		/* the same creator as found, its record still referenced */
+		if (c == o[i].c)
+			acted += hcube_born(hc, c, o[i].p, o[i].thread, o[i].mask);
+		hcube_task_put(o[i].c);
+		put_task_struct(o[i].p);
+	}
+	hcube_unlock(hc);
+	return acted;
+}
+
 static void hcube_scan_lost(struct hcube *hc)
 {
 	struct task_struct *cursor;
 	u32 n, i, pass, slices, acted = 1;
 	struct hcube_orphan *o;
-	cpumask_var_t mask;
+	void *masks;
 
 	o = kcalloc(HCUBE_SCAN_ROOM, sizeof(*o), GFP_KERNEL);
-	if (!o || !alloc_cpumask_var(&mask, GFP_KERNEL)) {
+	masks = kcalloc(HCUBE_SCAN_ROOM, cpumask_size(), GFP_KERNEL);
+	if (!o || !masks) {
+		kfree(masks);
 		kfree(o);
 		pr_warn_ratelimited("lost-creation scan: out of memory\n");
 		return;
 	}
+	for (i = 0; i < HCUBE_SCAN_ROOM; i++)
+		o[i].mask = masks + i * cpumask_size();
 	for (pass = 0; acted && pass < 64; pass++) {
 		acted = 0;
 		cursor = NULL;
 		slices = 0;
 		do {
 			n = hcube_scan_slice(hc, o, &cursor);
-			for (i = 0; i < n; i++) {
-				hcube_mask_snap(o[i].p, mask);
-				acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread, mask);
-				hcube_task_put(o[i].c);
-				put_task_struct(o[i].p);
-			}
+			if (n)
+				acted += hcube_scan_act(hc, o, n);
 			cond_resched();
 		} while (cursor && ++slices < HCUBE_SCAN_SLICES);
 		if (cursor)
@@ -483,7 +565,7 @@ static void hcube_scan_lost(struct hcube *hc)
 		hcube_drain(hc);
 		hcube_unlock(hc);
 	}
-	free_cpumask_var(mask);
+	kfree(masks);
 	kfree(o);
 	if (acted)
 		pr_warn_ratelimited("lost-creation scan: still finding tasks after %u passes\n",
@@ -621,7 +703,16 @@ void hcube_events_stop(struct hcube *hc)
 	tracepoint_probe_unregister(ev->tp_exit, hcube_probe_exit, hc);
 	tracepoint_probe_unregister(ev->tp_fork, hcube_probe_fork, hc);
 	tracepoint_synchronize_unregister();
-	wait_event(hcube_births_idle, !atomic_read(&hcube_inflight));
+	/*
+	 * A birth runs when its child first returns to user space or exits,
+	 * before any stop (get_signal() runs task work first): this waits
+	 * for the children to be scheduled once, and says so when that takes
+	 * long (starved by real-time tasks, say).
+	 */
+	while (!wait_event_timeout(hcube_births_idle, !atomic_read(&hcube_inflight),
+				   10 * HZ))
+		pr_info("unload: waiting for %d new tasks to run for the first time\n",
+			atomic_read(&hcube_inflight));
 	/* each birth is past its last instruction of this module */
 	synchronize_rcu_tasks();
 	cancel_delayed_work_sync(&hc->auto_work);

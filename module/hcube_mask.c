@@ -9,8 +9,8 @@
  *   have set it since hcube did: the task's cpuset rewrote it (the mask is
  *   the cpuset's CPUs, and since hcube set the mask the task moved to
  *   another cpuset, or the cpuset's effective CPUs are not those hcube
- *   checked the mask against, or, for a cpuset other than the root's, a
- *   CPU went on or offline); or it is the cpuset's CPUs but for CPUs that
+ *   checked the mask against, or, for a cpuset other than the root's, one
+ *   of its CPUs went offline); or it is the cpuset's CPUs but for CPUs that
  *   went offline since hcube set the mask (the cpuset rewrote it while
  *   they were offline, and the root cgroup's tasks are not rewritten when
  *   they come back); or the scheduler fell back to every CPU (or on
@@ -70,6 +70,34 @@ static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32
 	return !cpumask_empty(cpus);
 }
 
+/* Did a CPU of @cpus go offline since hcube's hotplug count was @gen? */
+static bool hcube_any_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, cpus)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) > 0)
+			return true;
+	return false;
+}
+
+/*
+ * Did every CPU where @a and @b differ go on or offline since hcube's
+ * hotplug count was @gen? @diff: scratch.
+ */
+static bool hcube_hotplug_explains(struct hcube *hc, const struct cpumask *a,
+				   const struct cpumask *b, struct cpumask *diff, u32 gen)
+{
+	unsigned int cpu;
+
+	cpumask_xor(diff, a, b);
+	for_each_cpu(cpu, diff)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0 &&
+		    (s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) <= 0)
+			return false;
+	return true;
+}
+
 /**
  * hcube_mask_whose() - whose is a task's mask, which is not the one hcube gave
  * @hc: the cube
@@ -85,8 +113,17 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 
 	if (!hcube_cs_read(w->p, false, w->tmp, w->buf, w->size, &id)) {
 		bool moved = id.serial != w->cs_serial;
-		bool cs_changed = !cpumask_equal(w->tmp, w->cs);
-		bool hotplug = !id.root && READ_ONCE(hc->hp_gen) != w->hp_gen;
+		/*
+		 * The root cpuset's effective CPUs follow hotplug, but its
+		 * tasks are not rewritten then: only a partition counts.
+		 */
+		bool cs_changed = !cpumask_equal(w->tmp, w->cs) &&
+				  (!id.root ||
+				   !hcube_hotplug_explains(hc, w->tmp, w->cs, w->tmp2, w->hp_gen));
+		/* a child cpuset rewrites its tasks when one of its CPUs goes */
+		bool hotplug = !id.root &&
+			       (hcube_any_went_offline(hc, w->cs, w->hp_gen) ||
+				hcube_any_went_offline(hc, w->tmp, w->hp_gen));
 
 		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
 		cpumask_and(w->tmp2, w->now, cpu_online_mask);
@@ -100,9 +137,8 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		    hcube_went_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
-	offline = w->vertex < hc->nv &&
-		  (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
-		   !cpumask_subset(w->given, cpu_active_mask));
+	/* the scheduler's fallback: every CPU of the mask went offline */
+	offline = hcube_went_offline(hc, w->given, w->hp_gen);
 	if (!offline)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))
@@ -136,6 +172,36 @@ bool hcube_mask_inherited(struct hcube_task *c, const struct cpumask *inherited,
 		return true;
 	return hcube_mask_equal(inherited, hcube_task_prev(c)) &&
 	       !hcube_mask_equal(inherited, creator_now);
+}
+
+/**
+ * hcube_mask_inherited_at() - did a task created at @start inherit a mask
+ *	hcube gave its creator?
+ * @c: the creator's record, under hcube.lock (its masks and times stable)
+ * @mask: the task's mask now
+ * @start: the task's start time (task_struct.start_time)
+ *
+ * For the lost-creation scan, which looks at a task after its creation,
+ * when its creator's mask may have changed since: which mask the creator
+ * had when the task was created is told by when hcube gave its masks, not
+ * by the creator's mask now. Yes when @mask is the creator's given mask,
+ * given since before @start (for a creator still registered), or the mask
+ * hcube gave before that, given before @start and replaced after it. A
+ * task created while hcube changed its creator's mask (copied before the
+ * change, its start time taken after) is not shown to be one, nor is a
+ * task created after its creator's unregistration that pinned itself to
+ * the creator's old mask: they are left alone.
+ */
+bool hcube_mask_inherited_at(struct hcube_task *c, const struct cpumask *mask,
+			     u64 start)
+{
+	if (!c->given_ns)
+		return false;
+	if (!test_bit(HCUBE_TF_REMOVED, &c->flags) && start >= c->given_ns &&
+	    hcube_mask_equal(mask, hcube_task_given(c)))
+		return true;
+	return c->prev_ns && start >= c->prev_ns && start < c->given_ns &&
+	       hcube_mask_equal(mask, hcube_task_prev(c));
 }
 
 /**

@@ -62,8 +62,10 @@ static struct hcube_task *hcube_task_live(struct hcube *hc,
 static int hcube_placeable(struct hcube *hc, struct task_struct *p, int vertex)
 {
 	u64 serial;
-	const struct cpumask *allowed = hcube_cs_allowed(hc, p, &serial);
+	const struct cpumask *allowed;
 
+	hcube_moves_unlock_cpus(hc);	/* a cpuset is read without it */
+	allowed = hcube_cs_allowed(hc, p, &serial);
 	if (IS_ERR(allowed))
 		return PTR_ERR(allowed);
 	if (vertex >= 0)
@@ -90,7 +92,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 {
 	const struct cpumask *allowed;
 	int to = g->vertex, err;
-	u64 serial;
+	u64 serial, now;
 
 	t->task = get_task_struct(p);
 	t->origin = HCUBE_REASON_ADMIN;
@@ -104,6 +106,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	/* until hcube gives it one, its mask is not hcube's: no other */
 	cpumask_copy(hcube_task_given(t), hcube_task_orig(t));
 	cpumask_copy(hcube_task_prev(t), hcube_task_orig(t));
+	hcube_moves_unlock_cpus(hc);	/* a cpuset is read without it */
 	allowed = hcube_cs_allowed(hc, p, &serial);
 	err = PTR_ERR_OR_ZERO(allowed);
 	if (!err && to < 0)
@@ -128,6 +131,7 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	 * Its mask must still be the one saved (hcube_batch_set()): one its
 	 * owner set meanwhile fails the registration (-EAGAIN).
 	 */
+	now = ktime_get_ns();
 	err = (p->flags & PF_EXITING) ? -ESRCH : hcube_task_give(hc, t, to, NULL);
 	if (err == -ESTALE)
 		err = -EAGAIN;
@@ -139,6 +143,10 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 	}
 	/* no mask hcube gave before: a child that copied the original is not hcube's */
 	cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
+	t->prev_ns = 0;
+	/* its mask was the vertex's already: given now all the same */
+	if (!t->given_ns)
+		t->given_ns = now;
 	hcube_task_link(hc, t, to);
 	hcube_task_notify(hc, t, HCUBE_REASON_ADDED);
 	return 0;

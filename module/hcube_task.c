@@ -86,20 +86,6 @@ int hcube_pick_vertex(struct hcube *hc, const struct cpumask *allowed)
 }
 
 /*
- * Set a mask outside a batch, with the CPU hotplug lock held for reading
- * (see hcube_batch_set()).
- */
-int hcube_set_cpus(struct task_struct *p, const struct cpumask *mask)
-{
-	int err;
-
-	cpus_read_lock();
-	err = set_cpus_allowed_ptr(p, mask);
-	cpus_read_unlock();
-	return err;
-}
-
-/*
  * Batches. A mask is set with the CPU hotplug lock held for reading: on
  * 6.1, a set_cpus_allowed_ptr() of a running task that races with the
  * deactivation of the CPUs of its new mask can leave the task on a CPU
@@ -115,6 +101,18 @@ static void hcube_batch_unlock_cpus(struct hcube *hc)
 		cpus_read_unlock();
 		hc->batch.cpus_locked = false;
 	}
+}
+
+/**
+ * hcube_moves_unlock_cpus() - before a change outside the batch
+ * @hc: the cube, locked
+ *
+ * hcube_set_within() takes the CPU hotplug lock itself: the batch's is
+ * dropped first (a second read lock waits behind a waiting writer).
+ */
+void hcube_moves_unlock_cpus(struct hcube *hc)
+{
+	hcube_batch_unlock_cpus(hc);
 }
 
 /*
@@ -216,6 +214,17 @@ static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
 }
 
 /*
+ * May hcube still move @t? Not when its registrant could no longer change
+ * its affinity, nor when it became SCHED_DEADLINE (sched_setaffinity()
+ * refuses to narrow such a task's mask).
+ */
+static bool hcube_task_revoked(struct hcube_task *t)
+{
+	return READ_ONCE(t->task->policy) == SCHED_DEADLINE ||
+	       !hcube_creds_may_set(t->creds, t->task);
+}
+
+/*
  * Set @mask on @t's task (it is hcube's from then on: the given mask),
  * within the current batch, which has room (hcube_batch_room()).
  *
@@ -224,7 +233,8 @@ static bool hcube_batch_room_for(struct hcube *hc, struct hcube_task *t)
  * and nothing sleeps between it and the change. The task's mask must
  * still be the given one, or @seen, the one its owner check judged the
  * kernel's (hcube_task_owner()): a sched_setaffinity() since is not
- * overwritten (-ESTALE: check it again).
+ * overwritten, and its registrant must still be allowed to change it
+ * (-ESTALE: check it again, hcube_task_prepare() lets it go).
  */
 static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 			   const struct cpumask *mask, const struct cpumask *seen,
@@ -232,6 +242,7 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 {
 	struct hcube_batch *b = &hc->batch;
 	struct task_struct *p = t->task;
+	u64 now;
 	int err;
 
 	if (!b->cpus_locked) {
@@ -240,15 +251,19 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 	}
 	if (p->flags & PF_EXITING)
 		return -ESRCH;
-	if (!hcube_mask_is(p, hcube_task_given(t)) &&
-	    (!seen || !hcube_mask_is(p, seen)))
+	if ((!hcube_mask_is(p, hcube_task_given(t)) &&
+	     (!seen || !hcube_mask_is(p, seen))) ||
+	    hcube_task_revoked(t))
 		return -ESTALE;
+	now = ktime_get_ns();
 	err = hcube_set_cpus_allowed(p, mask);
 	if (err)
 		return err;
 	if (!hcube_mask_equal(mask, hcube_task_given(t))) {
 		cpumask_copy(hcube_task_prev(t), hcube_task_given(t));
 		cpumask_copy(hcube_task_given(t), mask);
+		t->prev_ns = t->given_ns;
+		t->given_ns = now;
 	}
 	t->epoch = epoch;
 	t->remask_pending = false;
@@ -388,6 +403,22 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 {
 	struct task_struct *p = t->task;
 
+	/*
+	 * A full batch is verified before the checks below, not inside the
+	 * restore after them: the verification may itself let @t go (it is
+	 * then not to be unlinked again) and judges masks into hcube.cs.seen.
+	 */
+	if (reason != HCUBE_REASON_EXITED && hc->batch.n == HCUBE_BATCH &&
+	    !hc->batch.verifying) {
+		bool linked;
+
+		refcount_inc(&t->ref);
+		hcube_batch_verify(hc);
+		linked = test_bit(HCUBE_TF_LINKED, &t->flags);
+		hcube_task_put(t);	/* when still linked, the hash holds it */
+		if (!linked)
+			return;
+	}
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
 	    !(p->flags & PF_EXITING) &&
 	    hcube_task_owner(hc, t) != HCUBE_MASK_OTHER) {
@@ -430,17 +461,6 @@ void hcube_tasks_release_all(struct hcube *hc)
 		hcube_task_del(hc, t, 0);
 		cond_resched();
 	}
-}
-
-/*
- * May hcube still move @t? Not when its registrant could no longer change
- * its affinity, nor when it became SCHED_DEADLINE (sched_setaffinity()
- * refuses to narrow such a task's mask).
- */
-static bool hcube_task_revoked(struct hcube_task *t)
-{
-	return READ_ONCE(t->task->policy) == SCHED_DEADLINE ||
-	       !hcube_creds_may_set(t->creds, t->task);
 }
 
 /*
@@ -584,6 +604,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 		      struct hcube_report *r)
 {
 	const struct cpumask *allowed;
+	bool evacuated, pending;
 	int err, tries = 0;
 	u64 serial;
 
@@ -609,11 +630,17 @@ again:
 		goto again;
 	if (err == -ESTALE)
 		return 0;	/* the next look at it decides */
-	if (err == -EXDEV)
+	evacuated = err == -EXDEV;
+	if (evacuated) {
+		/* the evacuation may let it go: hold it until it is told */
+		refcount_inc(&t->ref);
 		err = hcube_task_evacuate(hc, t, r);
-	t->remask_pending = err && err != -EAGAIN && err != -EPERM &&
-			    err != -ESRCH;
-	return t->remask_pending ? err : 0;
+	}
+	pending = err && err != -EAGAIN && err != -EPERM && err != -ESRCH;
+	t->remask_pending = pending;
+	if (evacuated)
+		hcube_task_put(t);
+	return pending ? err : 0;
 }
 
 /*
@@ -665,7 +692,9 @@ static void hcube_batch_verify(struct hcube *hc)
 				hcube_task_restore(hc, x, NULL);
 			} else {
 				/* a cpuset that keeps changing: as the kernel would */
-				hcube_set_within(x->task, hcube_task_given(x));
+				hcube_batch_unlock_cpus(hc);
+				hcube_set_within(x->task, hcube_task_given(x),
+						 hcube_task_given(x), x->creds);
 				if (active)
 					hcube_task_set_changed(hc, x, NULL);
 			}

@@ -1016,8 +1016,11 @@ TEST_F_TIMEOUT(job, tree_add_of_a_forking_job_skips_exits, 120)
 					continue;
 				pid = hnl_nested(a, HCUBE_T_A_PID);
 				err = hnl_nested(a, HCUBE_T_A_ERROR);
-				if ((pid && !hnl_u32(pid)) || err)
+				if ((pid && !hnl_u32(pid)) || err) {
 					bad++;
+					TH_LOG("round %d: pid %u, error %d", round,
+					       pid ? hnl_u32(pid) : 0, err ? (int)hnl_u32(err) : 0);
+				}
 			}
 		}
 		hreply_free(&rp);

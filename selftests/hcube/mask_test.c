@@ -13,7 +13,9 @@
 #include <linux/io_uring.h>
 #include <dirent.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -116,6 +118,44 @@ static void burst(int rep, int n)
 		_exit(1);
 }
 
+/* A thread that pins itself to a CPU and creates a sleeping thread. */
+static volatile pid_t grandthread;
+
+static void *sleeper_thread(void *arg)
+{
+	(void)arg;
+	grandthread = syscall(SYS_gettid);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static void *pinning_thread(void *arg)
+{
+	pthread_t t;
+
+	pin_self((int)(long)arg);
+	if (pthread_create(&t, NULL, sleeper_thread, NULL))
+		grandthread = -1;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* The tid of the thread a pinned thread created, or 0. */
+static pid_t thread_of_a_pinned_thread(int cpu)
+{
+	pthread_t t;
+	int tries;
+
+	grandthread = 0;
+	if (pthread_create(&t, NULL, pinning_thread, (void *)(long)cpu))
+		return 0;
+	for (tries = 0; tries < 1000 && !grandthread; tries++)
+		usleep(10000);
+	return grandthread > 0 ? grandthread : 0;
+}
+
 static void pup_main(int cmd, int rep)
 {
 	char c;
@@ -142,6 +182,9 @@ static void pup_main(int cmd, int rep)
 		case 'b':	/* n sleepers, none running before the last */
 			burst(rep, n);
 			continue;
+		case 'T':	/* a thread created by a thread pinned to CPU n */
+			k = thread_of_a_pinned_thread(n);
+			break;
 		case 'u':	/* an io_uring SQPOLL thread on CPU n */
 			k = sqpoll_on(n);
 			break;
@@ -388,6 +431,50 @@ TEST_F(mask, taskset_of_every_cpu_is_kept)
 	EXPECT_EQ(HCUBE_TASK_CHANGED, state_of(&self->h, k));
 }
 
+/*
+ * The same pin with no look of hcube at the task before the hotplug: a
+ * CPU of another vertex going offline (the root cpuset's CPUs follow it,
+ * its tasks are not rewritten), then, in node mode, a CPU of the task's
+ * own vertex going off and on (the scheduler falls back only when every
+ * CPU of a mask is offline). Each time the pin is kept.
+ */
+TEST_F(mask, taskset_of_every_cpu_is_kept_across_hotplug_without_a_look)
+{
+	cpu_set_t all;
+	int cpu;
+	pid_t k;
+
+	HC_SETUP_SKIPPED();
+	k = pup_do(&self->p, 'f', 0);
+	ASSERT_GT(k, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, &k, 1, 3));
+	ASSERT_TRUE(one_cpu(k, vertex_cpu(3)));
+	all_cpus(&all);
+	ASSERT_EQ(0, sched_setaffinity(k, sizeof(all), &all));
+	ASSERT_EQ(0, hc_set_online(6, 0));
+	usleep(300000);
+	/* sched_getaffinity() gives the active CPUs of the mask */
+	CPU_CLR(6, &all);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU 6 offline took back the admin's pin");
+	CPU_SET(6, &all);
+	ASSERT_EQ(0, hc_set_online(6, 1));
+	usleep(300000);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU 6 online took back the admin's pin");
+	hc_task_del_all(&self->h);
+
+	ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_NODE));
+	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
+	if (cube.nv < 2 || CPU_COUNT(&cube.v[1].usable) < 2)
+		SKIP(return, "node mode: needs 2 NUMA nodes of 2+ CPUs");
+	ASSERT_EQ(0, hc_task_add(&self->h, &k, 1, 1));
+	ASSERT_EQ(0, sched_setaffinity(k, sizeof(all), &all));
+	cpu = vertex_cpu(1) + 1;
+	ASSERT_EQ(0, hc_set_online(cpu, 0));
+	ASSERT_EQ(0, hc_set_online(cpu, 1));
+	usleep(300000);
+	EXPECT_TRUE(affinity_is(k, &all)) TH_LOG("CPU %d of its vertex off and on took back the admin's pin", cpu);
+}
+
 #define CG "/sys/fs/cgroup/hcube-mask-test"
 #define CGE CG "/empty"
 #define PART "/sys/fs/cgroup/hcube-mask-part"
@@ -553,6 +640,152 @@ TEST_F(mask, unload_leaves_the_pinned_child_of_a_thread_unit)
 	ASSERT_EQ(0, reload(""));
 	EXPECT_TRUE(one_cpu(k, 5)) TH_LOG("the unload reset the child %d that pinned itself", k);
 	ASSERT_EQ(0, hnl_open(&self->h));
+}
+
+/*
+ * A process registered and unregistered forks a child that pins itself to
+ * the CPU of the process's old vertex: at unload the child keeps its pin
+ * (it was created after the unregistration: the mask is not hcube's).
+ */
+TEST_F(mask, unload_leaves_a_child_pinned_to_its_creators_old_vertex)
+{
+	int cpu = vertex_cpu(2);
+	pid_t k;
+
+	HC_SETUP_SKIPPED();
+	if (!hc_module_ko())
+		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
+	ASSERT_EQ(0, hc_task_add(&self->h, &self->p.pid, 1, 2));
+	ASSERT_TRUE(one_cpu(self->p.pid, cpu));
+	ASSERT_EQ(0, hc_task_del_all(&self->h));
+	ASSERT_FALSE(one_cpu(self->p.pid, cpu));
+	k = pup_do(&self->p, 'c', cpu);
+	ASSERT_GT(k, 0);
+	usleep(300000);
+	ASSERT_TRUE(one_cpu(k, cpu));
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload(""));
+	EXPECT_TRUE(one_cpu(k, cpu)) TH_LOG("the unload reset the child %d that pinned itself", k);
+	ASSERT_EQ(0, hnl_open(&self->h));
+}
+
+/*
+ * A thread-unit registration of a process's leader: another thread pins
+ * itself to the leader's CPU and creates a thread. That thread is not the
+ * leader's creation: at unload it keeps the mask it inherited.
+ */
+TEST_F(mask, unload_leaves_a_thread_of_an_unregistered_thread)
+{
+	struct hreq *r;
+	int cpu = vertex_cpu(2);
+	pid_t k;
+
+	HC_SETUP_SKIPPED();
+	if (!hc_module_ko())
+		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
+	r = malloc(sizeof(*r));
+	hreq_init(r, &self->h, self->h.family, HCUBE_CMD_TASK_ADD, 0);
+	hreq_u32(r, HCUBE_A_PID, self->p.pid);
+	hreq_u32(r, HCUBE_A_VERTEX_ID, 2);
+	hreq_u32(r, HCUBE_A_UNIT, HCUBE_UNIT_THREAD);
+	ASSERT_EQ(0, hc_send(&self->h, r, NULL));
+	ASSERT_TRUE(one_cpu(self->p.pid, cpu));
+	k = pup_do(&self->p, 'T', cpu);
+	ASSERT_GT(k, 0);
+	usleep(300000);
+	ASSERT_TRUE(one_cpu(k, cpu));
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload(""));
+	EXPECT_TRUE(one_cpu(k, cpu)) TH_LOG("the unload reset thread %d, created by an unregistered thread", k);
+	ASSERT_EQ(0, hnl_open(&self->h));
+}
+
+/*
+ * A registered process traced with PTRACE_O_TRACEFORK forks: its child
+ * starts in a ptrace stop that nobody ends. Its birth ran all the same
+ * (get_signal() runs task work before it stops): the child is registered,
+ * and the unload does not wait for it.
+ */
+TEST_F(mask, unload_with_a_child_stopped_at_its_start)
+{
+	long opts = PTRACE_O_TRACEFORK;
+	unsigned long msg = 0;
+	char c = 'f';
+	int n = 0, st, tries;
+	pid_t k = 0, rk;
+
+	HC_SETUP_SKIPPED();
+	if (!hc_module_ko())
+		SKIP(return, "HCUBE_KO is not set: the test reloads the module");
+	ASSERT_EQ(0, hc_task_add(&self->h, &self->p.pid, 1, 2));
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->p.pid, 0, opts));
+	ASSERT_EQ(1, write(self->p.cmd, &c, 1));
+	ASSERT_EQ(sizeof(n), write(self->p.cmd, &n, sizeof(n)));
+	/* the fork event stop of the puppet; the child's pid */
+	ASSERT_EQ(self->p.pid, waitpid(self->p.pid, &st, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(st));
+	ASSERT_EQ(SIGTRAP | (PTRACE_EVENT_FORK << 8), st >> 8);
+	ASSERT_EQ(0, ptrace(PTRACE_GETEVENTMSG, self->p.pid, 0, &msg));
+	k = msg;
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->p.pid, 0, 0));
+	ASSERT_EQ(k, waitpid(k, &st, __WALL));
+	ASSERT_TRUE(WIFSTOPPED(st));
+	ASSERT_EQ(sizeof(rk), read(self->p.rep, &rk, sizeof(rk)));
+	ASSERT_EQ(k, rk);
+	/* stopped, and registered: its birth ran before the stop */
+	for (tries = 0; tries < 300 && state_of(&self->h, k) < 0; tries++)
+		usleep(10000);
+	EXPECT_EQ(HCUBE_TASK_ACTIVE, state_of(&self->h, k));
+	self->reloaded = 1;
+	hnl_close(&self->h);
+	ASSERT_EQ(0, reload(""));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	ptrace(PTRACE_DETACH, k, 0, 0);
+	ptrace(PTRACE_DETACH, self->p.pid, 0, 0);
+	kill(k, SIGKILL);
+}
+
+#define CGP "/sys/fs/cgroup/hcube-mask-pin"
+
+/*
+ * A registered task in a cgroup whose cpuset is CPUs 0-5, pinned by the
+ * admin to 0-5 (what its cpuset allows): a CPU outside the cpuset going
+ * offline and online does not rewrite the task's mask, so the pin is the
+ * admin's and is kept.
+ */
+TEST_F(mask, taskset_in_a_cpuset_is_kept_across_other_cpus_hotplug)
+{
+	cpu_set_t six;
+	pid_t k;
+	int cpu;
+
+	HC_SETUP_SKIPPED();
+	if (hc_write_file("/sys/fs/cgroup/cgroup.subtree_control", "+cpuset"))
+		SKIP(return, "no cgroup v2 cpuset controller");
+	rmdir(CGP);
+	ASSERT_EQ(0, mkdir(CGP, 0755));
+	ASSERT_EQ(0, hc_write_file(CGP "/cpuset.cpus", "0-5"));
+	k = pup_do(&self->p, 'f', 0);
+	ASSERT_GT(k, 0);
+	ASSERT_EQ(0, in_cgroup(CGP, k));
+	ASSERT_EQ(0, hc_task_add(&self->h, &k, 1, 3));
+	ASSERT_TRUE(one_cpu(k, vertex_cpu(3)));
+	CPU_ZERO(&six);
+	for (cpu = 0; cpu < 6; cpu++)
+		CPU_SET(cpu, &six);
+	ASSERT_EQ(0, sched_setaffinity(k, sizeof(six), &six));
+	ASSERT_EQ(0, hc_set_online(7, 0));
+	ASSERT_EQ(0, hc_set_online(7, 1));
+	usleep(300000);
+	ASSERT_EQ(0, rebalance(&self->h));
+	EXPECT_TRUE(affinity_is(k, &six)) TH_LOG("a hotplug of a CPU outside its cpuset took back the admin's pin");
+	EXPECT_EQ(HCUBE_TASK_CHANGED, state_of(&self->h, k));
+	hc_task_del_all(&self->h);
+	kill(k, SIGKILL);
+	waitpid(k, NULL, 0);
+	rmdir(CGP);
 }
 
 /*
