@@ -368,7 +368,7 @@ static void hcube_drain(struct hcube *hc)
 	hcube_moves_unlock_cpus(hc);
 }
 
-/* Netlink commands that change or move tasks first link what is pending. */
+/* Link the pending records and unregister the exited ones; under hcube.lock. */
 void hcube_events_drain(struct hcube *hc)
 {
 	hcube_drain(hc);
@@ -607,7 +607,10 @@ static void hcube_events_workfn(struct work_struct *work)
 		hcube_scan_lost(hc);
 }
 
-/* The automatic trigger: what is pending linked first. */
+/*
+ * Link the pending records and unregister the exited ones, then let the
+ * automatic trigger rebalance if the loads drifted apart.
+ */
 static void hcube_auto_workfn(struct work_struct *work)
 {
 	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,
