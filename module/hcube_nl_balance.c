@@ -120,6 +120,7 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
 		    ((flags & HCUBE_POLICY_F_CONTENTION) &&
 		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
+		    (p->stopped_short && nla_put_flag(skb, HCUBE_R_A_STOPPED_SHORT)) ||
 		    hcube_put_transfers(skb, hc, p))
 			return -EMSGSIZE;
 		/* the balancing subcube and trees of the plans that use them */

@@ -4,7 +4,8 @@
  * caller alone (the last rebalance's plan, the events group and the
  * counters but dry_runs stay as they were); a reply and an event carry
  * report_transfers transfers at most, and say when they cut the list,
- * which a REBALANCE dump gives whole; an unload while births send events
+ * which a REBALANCE dump gives whole; a plan the core stopped short of
+ * raising the maximum says so in both; an unload while births send events
  * to a listener.
  */
 #include <poll.h>
@@ -17,6 +18,8 @@ HC_MODULE(HC_MODULE_ITSELF)
 #define NKIDS 24
 
 static struct hc_report rep, dump;
+/* STOPPED_SHORT in the last reply, and in the last event rebalance_events() saw */
+static int rep_short, ev_short;
 
 static int load(const char *params)
 {
@@ -104,6 +107,7 @@ static int rebalance_events(int fd, uint16_t family, int ms, int *nests, int *cu
 			hnl_for_each_attr(a, head, len, rem)
 				*nests += (a->nla_type & NLA_TYPE_MASK) == HCUBE_R_A_TRANSFER;
 			*cut = !!hnl_msg_attr(nlh, HCUBE_R_A_TRANSFERS_CUT);
+			ev_short = !!hnl_msg_attr(nlh, HCUBE_R_A_STOPPED_SHORT);
 		}
 	}
 }
@@ -126,6 +130,7 @@ static int rebalance(struct hnl *h, int policy, int dry_run, int *cut)
 	if (!err) {
 		hc_parse_report(rp.msgs[0], &rep);
 		*cut = !!hnl_msg_attr(rp.msgs[0], HCUBE_R_A_TRANSFERS_CUT);
+		rep_short = !!hnl_msg_attr(rp.msgs[0], HCUBE_R_A_STOPPED_SHORT);
 	}
 	hreply_free(&rp);
 	free(r);
@@ -239,6 +244,53 @@ TEST_F_TIMEOUT(rp, transfers_past_the_bound_by_dump, 120)
 	ASSERT_EQ(0, rebalance_dump(&self->h, -1, 0));
 	EXPECT_EQ(rep.plan_ntransfers, dump.ntransfers);
 	EXPECT_TRUE(same_transfers(dump.x, rep.x, 2));
+}
+
+static uint32_t max_load(const uint32_t *l, uint32_t n)
+{
+	uint32_t i, m = 0;
+
+	for (i = 0; i < n; i++)
+		m = l[i] > m ? l[i] : m;
+	return m;
+}
+
+/*
+ * Never worse: on vertices 0-3 loaded 2, 5, 6, 1, Das et al.'s SBN
+ * operation would leave some vertex above 6 (hcube-sim plan --policy sbn
+ * --json: stopped_short). The core cuts it, the tasks move by the cut
+ * plan, and the reply and the event say STOPPED_SHORT; a plan that runs
+ * whole (mcwa) does not.
+ */
+TEST_F_TIMEOUT(rp, stopped_short_in_reply_and_event, 120)
+{
+	static const int loads[] = { 2, 5, 6, 1 };
+	int cut, nests, v;
+
+	ASSERT_EQ(0, load("mode=cpu"));
+	ASSERT_EQ(0, hnl_open(&self->h));
+	for (v = 0; v < 4; v++) {
+		int first = self->nkids, i;
+
+		for (i = 0; i < loads[v]; i++)
+			self->kids[self->nkids++] = hc_spawn(0);
+		ASSERT_EQ(0, hc_task_add(&self->h, self->kids + first, loads[v], v));
+	}
+	self->ev = join_events(&self->h);
+	ASSERT_GE(self->ev, 0);
+
+	ASSERT_EQ(0, rebalance(&self->h, HCUBE_POLICY_SBN, 0, &cut));
+	ASSERT_EQ(6, max_load(rep.before, rep.nv)) TH_LOG("the loads are not the test's");
+	EXPECT_TRUE(rep_short) TH_LOG("a cut SBN plan without STOPPED_SHORT in the reply");
+	EXPECT_GT(rep.moved, 0) TH_LOG("the cut plan moved nothing: the test shows less");
+	EXPECT_LE(max_load(rep.planned, rep.nv), 6);
+	EXPECT_LE(max_load(rep.after, rep.nv), 6);
+	ev_short = 0;
+	EXPECT_EQ(1, rebalance_events(self->ev, self->h.family, 500, &nests, &cut));
+	EXPECT_TRUE(ev_short) TH_LOG("a cut SBN plan without STOPPED_SHORT in the event");
+
+	ASSERT_EQ(0, rebalance(&self->h, HCUBE_POLICY_MCWA, 1, &cut));
+	EXPECT_FALSE(rep_short) TH_LOG("a whole MCWA plan with STOPPED_SHORT");
 }
 
 /* A registered process that forks children that exit at once, until killed. */

@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include "fake.h"
+#include "hcube_core_ext.h"
 
 /* An event of the fake family: no sequence number, no port. */
 static void event_begin(struct mb *b, int cmd)
@@ -47,6 +48,7 @@ void queue_events(void)
 		.has_reason = true, .reason = HCUBE_REASON_EXITED,
 	};
 	struct mb b = { 0 };
+	int policy;
 
 	cube_init();
 	/* as the module: the CPU, its vertex, the event, the state, the cube */
@@ -69,8 +71,11 @@ void queue_events(void)
 	exited.vertex = cube.n - 1;
 	queue_task_event(&b, &exited);
 
+	/* HCUBE_FAKE_EVENT_POLICY: the rebalance's policy by name, mcwa if unset */
+	policy = getenv("HCUBE_FAKE_EVENT_POLICY") ?
+		 hcube_policy_parse(getenv("HCUBE_FAKE_EVENT_POLICY")) : HCUBE_POLICY_MCWA;
 	event_begin(&b, HCUBE_CMD_REBALANCE_NTF);
-	put_report(&b, HCUBE_POLICY_MCWA, false, HCUBE_REASON_AUTO);
+	put_report(&b, policy < 0 ? HCUBE_POLICY_MCWA : (u32)policy, false, HCUBE_REASON_AUTO);
 	msg_end_queue(&b);
 
 	/* vertex 1 (the controller of cluster 0 here) failed: 2 took over */

@@ -72,6 +72,8 @@ bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
 	if (p.applied == HCUBE_POLICY_PEBBLE)
 		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
+	if (p.stopped_short)
+		put_attr(b, HCUBE_R_A_STOPPED_SHORT, NULL, 0);
 	for (i = 0; i < p.ntransfers && i < report_transfers(); i++)
 		put_transfer(b, &p.transfers[i]);
 	if (i < p.ntransfers)

@@ -16,6 +16,7 @@
 # - farm (a task farm written from the public header only: items of
 #   uneven size and cost, balanced by weight, a rank drained mid-run while
 #   it keeps spawning work) on 3, 7 and 12 ranks, and with ASan on 5;
+# - heavy: the settle's exchange on 4 ranks, a rank of heavy units only;
 # - big: one message of 2.2 GB (two units of 1.1 GB) on 2 ranks;
 # - misuse: open before MPI_Init and after MPI_Finalize; a pack() or
 #   unpack() that loses units aborts the job with the library's message;
@@ -130,6 +131,10 @@ done
 ASAN_OPTIONS=detect_leaks=0 run_test "farm under ASan+UBSan on 5 ranks" 5 "$tmp/farm-san.log" \
 	"$OUT/farm-san" 24
 t3=$(date +%s)
+
+# The settle's exchange: heavy units on the busiest rank, light ones elsewhere.
+run_test "heavy: a rank of heavy units only ends within 1.02 (the exchange)" 4 \
+	"$tmp/heavy.log" "$OUT/heavy"
 
 # One message above 2 GiB.
 run_test "big: a message above 2 GiB on 2 ranks" 2 "$tmp/big.log" "$OUT/big"

@@ -74,7 +74,9 @@ struct hcube_mpi_ops {
 	 * weight comes as close to @t->weight as you can, set @t->units and
 	 * @t->taken to their number and weight, and return their bytes.
 	 * Asked first with @buf NULL and @cap 0 (choose, take nothing), then
-	 * with that room (take and write the same units). The rule that
+	 * with that room (take and write the same units); the library may ask
+	 * for the size several times and take none of them (an exchange that
+	 * does not fit: choose again each time). The rule that
 	 * keeps the library's bound (Documentation/mpi.md): go through the
 	 * units in any order and take one while its weight is at most twice
 	 * what is still missing; @t->weight at or above the queue's weight:
@@ -207,8 +209,9 @@ HCUBE_MPI_API int hcube_mpi_is_faulty(const struct hcube_mpi *h, int rank);
  * same plan with the core. No call ends with a higher maximum load than
  * it started with (the core stops a plan short; by count, an SBN
  * operation that raised it is settled). By weight, the policy runs on the
- * weights and a settle follows, until no single unit moved off the busiest
- * rank lowers the maximum (Documentation/mpi.md). @r may be NULL.
+ * weights and a settle follows, until neither a single unit moved off the
+ * busiest rank nor an exchange of one of its units for lighter ones
+ * lowers the maximum (Documentation/mpi.md). @r may be NULL.
  */
 HCUBE_MPI_API int hcube_mpi_balance(struct hcube_mpi *h, const char *policy,
 				    struct hcube_mpi_report *r);

@@ -175,6 +175,23 @@ double hm_imbalance(const struct hcube_mpi *h, const u64 *load, u32 stride);
  */
 u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 	    u32 nval, u64 amount, u32 round, u32 hop, u32 dst);
+/*
+ * What the application chose to send, before it takes it: the first of
+ * the two calls of pack() or pack_weight() (hm_pack_size()), so that the
+ * caller can look at @t.taken before it sends (hm_send_chosen()). Units of
+ * 0 bytes are taken at the first call: @need 0 with @t.units > 0.
+ */
+struct hm_pack {
+	struct hcube_mpi_take t;
+	ssize_t need;
+	u32 before;		/* count() before the first call */
+};
+
+void hm_pack_size(struct hcube_mpi *h, u32 to, u64 amount, struct hm_pack *p);
+/* Send what hm_pack_size() chose to rank @p->t.to, logged at @step. */
+u64 hm_send_chosen(struct hcube_mpi *h, const struct hm_pack *p, int tag, u32 step);
+/* Send a message back to its sender unchanged, its units not taken. */
+void hm_bounce(struct hcube_mpi *h, struct hm_msg *m, u32 step);
 /* A message between neighbours, its units logged at @step. */
 u64 hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,
 		 u32 nval, u64 amount, u32 step);

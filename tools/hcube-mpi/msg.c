@@ -87,60 +87,78 @@ static void post(struct hcube_mpi *h, u32 to, int tag, char *buf, size_t len,
  * units it did not announce, or writes other bytes than it announced,
  * would lose units.
  */
-static char *pack_units(struct hcube_mpi *h, u32 to, u64 amount, size_t hb,
-			size_t *len, u32 *units, u64 *weight)
+/* The first call: choose @p->t.weight (or @p->t.units) and say the bytes. */
+void hm_pack_size(struct hcube_mpi *h, u32 to, u64 amount, struct hm_pack *p)
 {
-	u32 before = h->ops->count(h->queue), after;
-	struct hcube_mpi_take t = { .to = (int)to, .weight = amount }, t2 = t;
-	ssize_t need, got = 0;
-	char *buf;
+	struct hcube_mpi_take *t = &p->t;
+	u32 after;
 
+	p->before = h->ops->count(h->queue);
+	*t = (struct hcube_mpi_take){ .to = (int)to, .weight = amount };
 	if (!h->by_weight) {
-		t.units = amount == HM_ALL ? before : (u32)amount;
-		if (t.units > before)
+		t->units = amount == HM_ALL ? p->before : (u32)amount;
+		if (t->units > p->before)
 			hm_fatal(h, "internal: %u units to send, %u in the queue",
-				 t.units, before);
-		t.taken = t.units;
-		need = h->ops->pack(h->queue, t.units, NULL, 0);
+				 t->units, p->before);
+		t->taken = t->units;
+		p->need = h->ops->pack(h->queue, t->units, NULL, 0);
 	} else {
-		need = h->ops->pack_weight(h->queue, &t, NULL, 0);
+		p->need = h->ops->pack_weight(h->queue, t, NULL, 0);
 	}
-	if (need < 0)
-		hm_fatal(h, "the application's pack() failed for rank %u (%zd)", to, need);
-	if (t.units > before)
+	if (p->need < 0)
+		hm_fatal(h, "the application's pack() failed for rank %u (%zd)", to, p->need);
+	if (t->units > p->before)
 		hm_fatal(h, "the application's pack_weight() chose %u units of the %u in the queue",
-			 t.units, before);
+			 t->units, p->before);
 	/* what fits in no room is taken at once (units of 0 bytes) */
 	after = h->ops->count(h->queue);
-	if (after != (need ? before : before - t.units))
+	if (after != (p->need ? p->before : p->before - t->units))
 		hm_fatal(h, "the application's pack() left %u units of %u when asked the size of %u (%zd bytes)",
-			 after, before, t.units, need);
+			 after, p->before, t->units, p->need);
+}
+
+/*
+ * The second call: take and write what hm_pack_size() chose, after @hb
+ * bytes of header: the message's buffer, its length in *@len. Both calls
+ * are checked against each other and against count(): a pack that takes
+ * units it did not announce, or writes other bytes than it announced,
+ * would lose units.
+ */
+static char *pack_commit(struct hcube_mpi *h, const struct hm_pack *p, size_t hb,
+			 size_t *len)
+{
+	struct hcube_mpi_take t2 = p->t;
+	ssize_t need = p->need, got = 0;
+	u32 after;
+	char *buf;
+
 	buf = malloc(hb + (size_t)need);
 	if (!buf)
 		hm_fatal(h, "out of memory for a message of %zu bytes", hb + (size_t)need);
 	if (need) {
 		if (!h->by_weight) {
-			got = h->ops->pack(h->queue, t.units, buf + hb, (size_t)need);
+			got = h->ops->pack(h->queue, p->t.units, buf + hb, (size_t)need);
 		} else {
+			t2.units = 0;
+			t2.taken = 0;
 			got = h->ops->pack_weight(h->queue, &t2, buf + hb, (size_t)need);
-			if (t2.units != t.units || t2.taken != t.taken)
+			if (t2.units != p->t.units || t2.taken != p->t.taken)
 				hm_fatal(h, "the application's pack_weight() took %u units of weight %llu, %u of weight %llu announced",
-					 t2.units, (unsigned long long)t2.taken, t.units,
-					 (unsigned long long)t.taken);
+					 t2.units, (unsigned long long)t2.taken, p->t.units,
+					 (unsigned long long)p->t.taken);
 		}
 		after = h->ops->count(h->queue);
-		if (got != need || after != before - t.units)
+		if (got != need || after != p->before - p->t.units)
 			hm_fatal(h, "the application's pack() wrote %zd bytes for %u units and left %u of %u, %zd bytes announced",
-				 got, t.units, after, before, need);
+				 got, p->t.units, after, p->before, need);
 	}
 	*len = hb + (size_t)need;
-	*units = t.units;
-	*weight = t.taken;
 	return buf;
 }
 
-u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
-	    u32 nval, u64 amount, u32 round, u32 hop, u32 dst)
+/* Send the header and what @p chose (NULL: no units); the weight or units sent. */
+static u64 send_packed(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
+		       u32 nval, const struct hm_pack *p, u32 round, u32 hop, u32 dst)
 {
 	size_t hb = hdr_bytes(nval), len = hb;
 	struct hm_hdr hdr = {
@@ -151,8 +169,10 @@ u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 
 	if (nval > HM_MAX_VAL)
 		hm_fatal(h, "internal: too many values");
-	if (amount) {
-		buf = pack_units(h, to, amount, hb, &len, &hdr.units, &hdr.weight);
+	if (p) {
+		buf = pack_commit(h, p, hb, &len);
+		hdr.units = p->t.units;
+		hdr.weight = p->t.taken;
 	} else {
 		buf = malloc(hb);
 		if (!buf)
@@ -175,6 +195,43 @@ u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
 		       (u32)h->rank, to, hdr.units, hdr.weight);
 	}
 	return h->by_weight ? hdr.weight : hdr.units;
+}
+
+u64 hm_send(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64 *val,
+	    u32 nval, u64 amount, u32 round, u32 hop, u32 dst)
+{
+	struct hm_pack p;
+
+	if (!amount)
+		return send_packed(h, to, tag, type, val, nval, NULL, round, hop, dst);
+	hm_pack_size(h, to, amount, &p);
+	return send_packed(h, to, tag, type, val, nval, &p, round, hop, dst);
+}
+
+u64 hm_send_chosen(struct hcube_mpi *h, const struct hm_pack *p, int tag, u32 step)
+{
+	u32 to = (u32)p->t.to;
+
+	return send_packed(h, to, tag, 0, NULL, 0, p, 0, step, to);
+}
+
+/*
+ * Send @m, received from rank @to and not taken, back to it unchanged: the
+ * units never entered this rank's queue. Logged as received and sent.
+ */
+void hm_bounce(struct hcube_mpi *h, struct hm_msg *m, u32 step)
+{
+	u32 to = (u32)m->source;
+
+	if (m->taken)
+		hm_fatal(h, "internal: a message bounced after it was taken");
+	h->rep.units_recv += m->hdr.units;
+	hm_log(h, &h->recvd, 0, 0, m->hdr.hop, to, (u32)h->rank, m->hdr.units,
+	       m->hdr.weight);
+	post(h, to, m->tag, m->buf, m->len, m->hdr.units);
+	hm_log(h, &h->sent, 0, 0, step, (u32)h->rank, to, m->hdr.units, m->hdr.weight);
+	m->buf = NULL;
+	m->taken = true;
 }
 
 u64 hm_send_step(struct hcube_mpi *h, u32 to, int tag, const s64 *val,

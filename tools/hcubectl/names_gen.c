@@ -380,6 +380,7 @@ static const char *const report_attr_names[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_IMBALANCE] = "HCUBE_R_A_IMBALANCE",
 	[HCUBE_R_A_CONTENDED] = "HCUBE_R_A_CONTENDED",
 	[HCUBE_R_A_TRANSFERS_CUT] = "HCUBE_R_A_TRANSFERS_CUT",
+	[HCUBE_R_A_STOPPED_SHORT] = "HCUBE_R_A_STOPPED_SHORT",
 };
 
 static const char *const report_attr_keys[HCUBE_R_A_MAX + 1] = {
@@ -408,6 +409,7 @@ static const char *const report_attr_keys[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_IMBALANCE] = "imbalance",
 	[HCUBE_R_A_CONTENDED] = "contended",
 	[HCUBE_R_A_TRANSFERS_CUT] = "transfers_cut",
+	[HCUBE_R_A_STOPPED_SHORT] = "stopped_short",
 };
 
 static const struct nla_policy report_attr_policy[HCUBE_R_A_MAX + 1] = {
@@ -433,6 +435,7 @@ static const struct nla_policy report_attr_policy[HCUBE_R_A_MAX + 1] = {
 	[HCUBE_R_A_IMBALANCE] = { .type = NLA_U32 },
 	[HCUBE_R_A_CONTENDED] = { .type = NLA_U32 },
 	[HCUBE_R_A_TRANSFERS_CUT] = { .type = NLA_FLAG },
+	[HCUBE_R_A_STOPPED_SHORT] = { .type = NLA_FLAG },
 };
 
 const struct hc_attr_set hc_set_report = {

@@ -367,6 +367,8 @@ static void print_line_tail(struct nlattr **tb)
 		 u32_or0(tb[HCUBE_R_A_FAILED]), u32_or0(tb[HCUBE_R_A_EXITED]),
 		 u32_or0(tb[HCUBE_R_A_EVACUATED]));
 	print_attr_u32(PRINT_FP, NULL, " imbalance %u", tb[HCUBE_R_A_IMBALANCE]);
+	if (tb[HCUBE_R_A_STOPPED_SHORT])
+		print_fp(" stopped-short");
 	print_attr_u64(PRINT_FP, NULL, " duration %llu ns", tb[HCUBE_R_A_DURATION_NS]);
 }
 
@@ -463,6 +465,11 @@ int print_report(const struct hc_msg *m, int dim, bool line)
 		print_null(PRINT_JSON, "imbalance", NULL);
 		print_attr_u32(PRINT_JSON, "contended", NULL, tb[HCUBE_R_A_CONTENDED]);
 	}
+	/* the core cut the policy's operation before it raised the maximum */
+	print_bool(PRINT_JSON, "stopped_short", NULL, tb[HCUBE_R_A_STOPPED_SHORT]);
+	if (tb[HCUBE_R_A_STOPPED_SHORT])
+		print_fp("stopped short: the policy's whole operation would have left a higher\n"
+			 "  maximum load than before; the plan is its first steps only\n");
 	print_attr_u64(PRINT_JSON, "migrations", NULL, tb[HCUBE_R_A_MIGRATIONS]);
 	print_attr_u32(PRINT_JSON, "moved_tasks", NULL, tb[HCUBE_R_A_MOVED]);
 	print_attr_u32(PRINT_ANY | PRINT_ZERO, "failed", "failed %u, ", tb[HCUBE_R_A_FAILED]);

@@ -450,6 +450,13 @@ enum hcube_report_attr {
 	 * report_transfers); a REBALANCE dump gives them all
 	 */
 	HCUBE_R_A_TRANSFERS_CUT,
+	/*
+	 * flag: the policy's whole operation would have left a higher maximum
+	 * load than the cube had before (Das et al.'s SBN operation often
+	 * does): the plan is cut after the step that leaves the lowest maximum
+	 * not above the one before, possibly before its first step
+	 */
+	HCUBE_R_A_STOPPED_SHORT,
 	__HCUBE_R_A_MAX,
 	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
 };
