@@ -60,13 +60,15 @@
 	"HCUBE_A_PID: too many tasks (module parameter max_tasks)"
 #define HCUBE_ERR_PID_PERM \
 	"HCUBE_A_PID: not permitted: only the task's owner, or CAP_SYS_NICE in its user namespace, may change its affinity"
+#define HCUBE_ERR_PID_CAPS \
+	"HCUBE_A_PID: not permitted: the task has permitted capabilities the caller lacks; only CAP_SYS_NICE in its user namespace may change its affinity"
 #define HCUBE_ERR_PID_DEADLINE \
 	"HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)"
 #define HCUBE_ERR_PID_UNREGISTERED	"HCUBE_A_PID: the task is not registered"
 #define HCUBE_ERR_ALL_WITH_PID \
 	"HCUBE_A_ALL: not with HCUBE_A_PID or HCUBE_A_UNIT"
 #define HCUBE_ERR_ALL_OTHERS \
-	"HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)"
+	"HCUBE_A_ALL: tasks the caller may not change are registered (of others, or with capabilities it lacks): it takes CAP_SYS_NICE"
 
 /* rebalancing and settings */
 /* printf format: the policy's name, its fallback's name */

@@ -260,6 +260,9 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 	case -EACCES:
 		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_PERM);
 		break;
+	case -HCUBE_ECAPS:
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_CAPS);
+		break;
 	case -EBUSY:
 		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_DEADLINE);
 		break;
@@ -275,7 +278,7 @@ static int hcube_check_errno(int err)
 {
 	if (err == -ENOTUNIQ)
 		return -EEXIST;
-	return err == -EACCES ? -EPERM : err;
+	return err == -EACCES || err == -HCUBE_ECAPS ? -EPERM : err;
 }
 
 /* Task nests a TASK_ADD reply lists: named tasks, then refused ones. */

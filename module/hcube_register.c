@@ -154,8 +154,8 @@ static int hcube_register_check(struct hcube *hc, struct hcube_taskset *s,
 	struct task_struct *p = s->task[i];
 	int err = hcube_task_check(hc, p);
 
-	if (!err && !hcube_may_set(who, p))
-		err = -EACCES;	/* EPERM to the caller: not theirs to change */
+	if (!err)
+		err = hcube_may_set(who, p);	/* EPERM to the caller */
 	if (!err)
 		err = hcube_placeable(hc, p, vertex);
 	if (!err && hcube_task_live(hc, p))
@@ -394,7 +394,8 @@ static int hcube_u32_cmp(const void *a, const void *b)
  * @bad: the named entry an error is about
  *
  * A pid none of whose tasks is registered is an error (-ENOENT), so is a
- * named task @who may not change (-EACCES), and then nothing changes.
+ * named task @who may not change (-EACCES, -HCUBE_ECAPS), and then nothing
+ * changes.
  * Unless the unit is a thread, a named job's root takes its whole job
  * with it: every thread and child that joined it. Threads, descendants
  * and members of a job that @who may not change stay.
@@ -434,8 +435,8 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			continue;
 		if (!any[s->src[i]])
 			err = -ENOENT;
-		else if (!hcube_may_set(who, s->task[i]))
-			err = -EACCES;
+		else
+			err = hcube_may_set(who, s->task[i]);
 		if (err) {
 			*bad = i;
 			kvfree(any);
@@ -447,13 +448,13 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 	for (i = 0; i < s->n; i++) {
 		t = hcube_task_lookup(hc, s->task[i]);
 		if (t && test_bit(HCUBE_TF_LINKED, &t->flags) &&
-		    hcube_may_set(who, t->task))
+		    !hcube_may_set(who, t->task))
 			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 	}
 	if (njobs) {
 		sort(jobs, njobs, sizeof(*jobs), hcube_u32_cmp, NULL);
 		xa_for_each(&hc->tasks, id, t) {
-			if (hcube_in_jobs(jobs, njobs, t) && hcube_may_set(who, t->task))
+			if (hcube_in_jobs(jobs, njobs, t) && !hcube_may_set(who, t->task))
 				hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 			cond_resched();
 		}
@@ -476,7 +477,7 @@ int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who)
 	unsigned long id;
 
 	xa_for_each(&hc->tasks, id, t) {
-		if (!hcube_may_set(who, t->task))
+		if (hcube_may_set(who, t->task))
 			return -EACCES;
 		cond_resched();
 	}
