@@ -49,6 +49,8 @@
 #define HCUBE_ERR_PID_NONE \
 	"HCUBE_A_PID: no such process in the caller's pid namespace"
 #define HCUBE_ERR_PID_KTHREAD		"HCUBE_A_PID: a kernel thread cannot be registered"
+#define HCUBE_ERR_PID_IO_THREAD \
+	"HCUBE_A_PID: an io_uring thread (PF_IO_WORKER) cannot be registered: io_uring sets its affinity (IORING_SETUP_SQ_AFF, IORING_REGISTER_IOWQ_AFF)"
 #define HCUBE_ERR_PID_EXITING		"HCUBE_A_PID: the process is exiting"
 #define HCUBE_ERR_PID_NO_SETAFFINITY \
 	"HCUBE_A_PID: the task does not allow affinity changes (PF_NO_SETAFFINITY)"

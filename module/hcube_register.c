@@ -5,7 +5,8 @@
  *
  * Registration. A task a pid names must pass every check (else the request
  * fails and nothing changes); the threads and descendants its unit brings
- * are left out when they cannot be registered, counted (exited, refused).
+ * are left out when they cannot be registered, counted (exited, refused),
+ * but for io_uring's threads, which are left alone and not counted.
  * Then, as the processes may have created threads and children while
  * they were registered, before the probes could see their creator, the
  * unit is collected once more and what is new is registered too: a task
@@ -146,7 +147,11 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 
 /*
  * The checks of entry @i of @s: 0, or the errno that refuses it (-EEXIST
- * for a task registered already).
+ * for a task registered already). An io_uring thread (PF_IO_WORKER: the
+ * SQPOLL thread, io-wq workers) is no task to balance: 6.1 lets
+ * sched_setaffinity() change it, but io_uring sets its affinity itself
+ * (IORING_SETUP_SQ_AFF, IORING_REGISTER_IOWQ_AFF), and later kernels mark
+ * it PF_NO_SETAFFINITY (-EINVAL, as a kernel thread).
  */
 static int hcube_register_check(struct hcube *hc, struct hcube_taskset *s,
 				u32 i, const struct hcube_caller *who, int vertex)
@@ -154,6 +159,8 @@ static int hcube_register_check(struct hcube *hc, struct hcube_taskset *s,
 	struct task_struct *p = s->task[i];
 	int err = hcube_task_check(hc, p);
 
+	if (!err && (p->flags & PF_IO_WORKER))
+		err = -EINVAL;
 	if (!err)
 		err = hcube_may_set(who, p);	/* EPERM to the caller */
 	if (!err)
@@ -252,8 +259,9 @@ static void hcube_register_late(struct hcube *hc, struct hcube_taskset *s,
 
 		a->out[i] = NULL;
 		hcube_mask_snap(p, hc->scratch);
-		if (hcube_task_lookup(hc, p) || hcube_mask_vertex(hc, hc->scratch) >= 0)
-			goto skip;	/* registered, or a birth's */
+		if (hcube_task_lookup(hc, p) || hcube_mask_vertex(hc, hc->scratch) >= 0 ||
+		    (p->flags & PF_IO_WORKER))
+			goto skip;	/* registered, a birth's, or io_uring's */
 		err = hcube_register_check(hc, s, i, who, g->vertex);
 		if (err == -EEXIST)
 			goto skip;
@@ -321,6 +329,12 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 		if (!s->task[i])
 			continue;
 		npids = max(npids, s->src[i] + 1);
+		if (!s->named[i] && (s->task[i]->flags & PF_IO_WORKER)) {
+			/* io_uring's (hcube_register_check()): not counted */
+			put_task_struct(s->task[i]);
+			s->task[i] = NULL;
+			continue;
+		}
 		err = hcube_register_check(hc, s, i, who, vertex);
 		if (err && s->named[i]) {
 			*bad = i;
