@@ -554,6 +554,67 @@ TEST_F(sec, task_with_capabilities_the_caller_lacks_needs_cap_sys_nice)
 	EXPECT_EQ(1, ntasks(&self->h));
 }
 
+struct opener {
+	struct hnl h;
+	int err;
+};
+
+/*
+ * A thread that becomes nobody with CAP_NET_ADMIN only (credentials are
+ * a thread's: the raw system calls change this one alone) and opens a
+ * socket, which keeps its opener's credentials.
+ */
+static void *open_as_nobody(void *arg)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	struct opener *o = arg;
+
+	d[0].effective = d[0].permitted = 1U << CAP_NET_ADMIN;
+	if (prctl(PR_SET_KEEPCAPS, 1) ||
+	    syscall(SYS_setresgid, NOBODY, NOBODY, NOBODY) ||
+	    syscall(SYS_setresuid, NOBODY, NOBODY, NOBODY) ||
+	    syscall(SYS_capset, &hdr, d))
+		o->err = -errno;
+	else
+		o->err = hnl_open(&o->h);
+	return NULL;
+}
+
+/*
+ * The opener of the socket passes the same tests as its sender: root
+ * sending on a socket nobody (CAP_NET_ADMIN only) opened may not register
+ * nobody's task that holds CAP_NET_RAW.
+ */
+TEST_F(sec, opener_lacking_the_task_capabilities_is_refused)
+{
+	struct opener op = { .err = -1 };
+	struct outcome o;
+	char path[128];
+	pthread_t th;
+	pid_t t;
+
+	ASSERT_EQ(0, capped_sleep(self, path, sizeof(path)))
+		TH_LOG("a file-capability copy of sleep: %s", strerror(errno));
+	t = spawn_nobody_exec(path, -1);
+	ASSERT_GT(t, 0);
+	self->kids[self->nkids++] = t;
+	ASSERT_EQ(0, wait_nobody_with(t, CAPS_NET_RAW));
+	ASSERT_EQ(0, pthread_create(&th, NULL, open_as_nobody, &op));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, op.err) TH_LOG("nobody's socket: %s", strerror(-op.err));
+	ASSERT_EQ(0, geteuid());
+	task_req(&op.h, HCUBE_CMD_TASK_ADD, t, &o);
+	hnl_close(&op.h);
+	EXPECT_EQ(-EPERM, o.err);
+	EXPECT_NE(NULL, strstr(o.msg, "capabilities the caller lacks")) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(0, ntasks(&self->h));
+	/* root's own socket: accepted */
+	task_req(&self->h, HCUBE_CMD_TASK_ADD, t, &o);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(1, ntasks(&self->h));
+}
+
 /*
  * nobody registers its own task, which then runs a file-capability
  * program: from then on nobody may not sched_setaffinity() it (the
