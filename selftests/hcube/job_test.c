@@ -347,10 +347,12 @@ static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
 	return hc_send(h, r, rp);
 }
 
+/* Every registration ended, one way or another, or is still there. */
 static int balanced(uint64_t *s)
 {
 	return s[HCUBE_S_A_REGISTERED] ==
-	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
+	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_REVOKED] +
+	       s[HCUBE_S_A_TASKS];
 }
 
 /* Reload the module with @params (HCUBE_KO); "" for the defaults. */
