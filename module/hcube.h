@@ -435,7 +435,14 @@ struct hcube_caller {
 	struct file *file;		/* the socket's, for its opener */
 };
 
-bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p);
+/*
+ * hcube_may_set()'s refusals: -EACCES, neither the task's owner nor
+ * CAP_SYS_NICE in its user namespace; -HCUBE_ECAPS, the task has permitted
+ * capabilities the caller lacks (and no CAP_SYS_NICE). Both are EPERM to
+ * the caller.
+ */
+#define HCUBE_ECAPS	EKEYREJECTED
+int hcube_may_set(const struct hcube_caller *who, struct task_struct *p);
 bool hcube_same_euid(const struct cred *cred, struct task_struct *p);
 struct hcube_creds *hcube_creds_get(const struct hcube_caller *who);
 void hcube_creds_put(struct hcube_creds *c);

@@ -49,6 +49,8 @@
 #define HCUBE_ERR_PID_NONE \
 	"HCUBE_A_PID: no such process in the caller's pid namespace"
 #define HCUBE_ERR_PID_KTHREAD		"HCUBE_A_PID: a kernel thread cannot be registered"
+#define HCUBE_ERR_PID_IO_THREAD \
+	"HCUBE_A_PID: an io_uring thread (PF_IO_WORKER) cannot be registered: io_uring sets its affinity (IORING_SETUP_SQ_AFF, IORING_REGISTER_IOWQ_AFF)"
 #define HCUBE_ERR_PID_EXITING		"HCUBE_A_PID: the process is exiting"
 #define HCUBE_ERR_PID_NO_SETAFFINITY \
 	"HCUBE_A_PID: the task does not allow affinity changes (PF_NO_SETAFFINITY)"
@@ -60,13 +62,15 @@
 	"HCUBE_A_PID: too many tasks (module parameter max_tasks)"
 #define HCUBE_ERR_PID_PERM \
 	"HCUBE_A_PID: not permitted: only the task's owner, or CAP_SYS_NICE in its user namespace, may change its affinity"
+#define HCUBE_ERR_PID_CAPS \
+	"HCUBE_A_PID: not permitted: the task has permitted capabilities the caller lacks; only CAP_SYS_NICE in its user namespace may change its affinity"
 #define HCUBE_ERR_PID_DEADLINE \
 	"HCUBE_A_PID: a SCHED_DEADLINE task (sched_setaffinity() refuses it too)"
 #define HCUBE_ERR_PID_UNREGISTERED	"HCUBE_A_PID: the task is not registered"
 #define HCUBE_ERR_ALL_WITH_PID \
 	"HCUBE_A_ALL: not with HCUBE_A_PID or HCUBE_A_UNIT"
 #define HCUBE_ERR_ALL_OTHERS \
-	"HCUBE_A_ALL: tasks of others are registered (it takes CAP_SYS_NICE)"
+	"HCUBE_A_ALL: tasks the caller may not change are registered (of others, or with capabilities it lacks): it takes CAP_SYS_NICE"
 
 /* rebalancing and settings */
 /* printf format: the policy's name, its fallback's name */

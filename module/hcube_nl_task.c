@@ -231,13 +231,20 @@ static void hcube_caller_of(struct hcube_caller *who, struct sk_buff *skb)
 	who->file = sk && sk->sk_socket ? sk->sk_socket->file : NULL;
 }
 
-/* The message of a refusal of the task set's entry that came from @a. */
+/*
+ * The message of a refusal of the task set's entry @p (NULL: none in
+ * particular) that came from @a.
+ */
 static void hcube_check_msg(struct netlink_ext_ack *extack,
-			    const struct nlattr *a, int err)
+			    const struct nlattr *a, struct task_struct *p,
+			    int err)
 {
 	switch (err) {
 	case -EINVAL:
-		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_KTHREAD);
+		if (p && (p->flags & PF_IO_WORKER))
+			NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_IO_THREAD);
+		else
+			NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_KTHREAD);
 		break;
 	case -ESRCH:
 		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_EXITING);
@@ -260,6 +267,9 @@ static void hcube_check_msg(struct netlink_ext_ack *extack,
 	case -EACCES:
 		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_PERM);
 		break;
+	case -HCUBE_ECAPS:
+		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_CAPS);
+		break;
 	case -EBUSY:
 		NL_SET_ERR_MSG_ATTR(extack, a, HCUBE_ERR_PID_DEADLINE);
 		break;
@@ -275,7 +285,7 @@ static int hcube_check_errno(int err)
 {
 	if (err == -ENOTUNIQ)
 		return -EEXIST;
-	return err == -EACCES ? -EPERM : err;
+	return err == -EACCES || err == -HCUBE_ECAPS ? -EPERM : err;
 }
 
 /* Task nests a TASK_ADD reply lists: named tasks, then refused ones. */
@@ -372,7 +382,8 @@ int hcube_nl_task_add_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	err = hcube_tasks_register(hc, &s, &who, vertex, &a, &bad);
 	if (err) {
-		hcube_check_msg(info->extack, pa[bad == U32_MAX ? 0 : s.src[bad]], err);
+		hcube_check_msg(info->extack, pa[bad == U32_MAX ? 0 : s.src[bad]],
+				bad == U32_MAX ? NULL : s.task[bad], err);
 		err = hcube_check_errno(err);
 		goto out;
 	}
@@ -422,7 +433,7 @@ int hcube_nl_task_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err) {
 		err = hcube_tasks_unregister(hc, &s, &who, &bad);
 		if (err)
-			hcube_check_msg(info->extack, pa[s.src[bad]], err);
+			hcube_check_msg(info->extack, pa[s.src[bad]], s.task[bad], err);
 		err = hcube_check_errno(err);
 	}
 	kvfree(pa);

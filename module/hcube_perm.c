@@ -2,11 +2,18 @@
 /*
  * hcube: who may have hcube change a task's affinity.
  *
- * The rule is sched_setaffinity()'s: the task's owner (the caller's
- * effective uid is the task's uid or effective uid), or CAP_SYS_NICE in the
- * task's user namespace. Both the sender of a request and the opener of
- * its socket must pass, as netlink_ns_capable() asks of both. LSM hooks
- * (security_task_setscheduler()) are not callable from a module.
+ * The rule is sched_setaffinity()'s (kernel/sched/core.c): the task's
+ * owner (the caller's effective uid is the task's uid or effective uid),
+ * or CAP_SYS_NICE in the task's user namespace; and then
+ * security_task_setscheduler(), whose commoncap part, always there
+ * (cap_task_setscheduler(), cap_safe_nice() in security/commoncap.c), asks
+ * CAP_SYS_NICE in the task's user namespace of a caller whose permitted
+ * capabilities do not include all of the task's: even its owner may not
+ * change a task that runs with more power than itself (a file-capability
+ * program it started, say). Both the sender of a request and the opener
+ * of its socket must pass, as netlink_ns_capable() asks of both. The hooks
+ * of other security modules are not callable from a module (the admin
+ * guide says what that means).
  *
  * A registration keeps its registrant's credentials (struct hcube_creds,
  * shared by the job's records), and every later move asks the same
@@ -27,26 +34,53 @@ static bool hcube_owner(const struct cred *cred, const struct cred *pcred)
 	return uid_eq(cred->euid, pcred->euid) || uid_eq(cred->euid, pcred->uid);
 }
 
+/* cap_safe_nice()'s test: has @cred every capability @pcred may use? */
+static bool hcube_caps_within(const struct cred *cred, const struct cred *pcred)
+{
+	return cap_issubset(pcred->cap_permitted, cred->cap_permitted);
+}
+
+/*
+ * Both tests for one credential of the caller, @cred (the sender's, or
+ * the opener's with @file), on a task with @pcred. CAP_SYS_NICE is asked
+ * for only when the first tests fail, as the kernel asks: ns_capable()
+ * audits and marks the caller PF_SUPERPRIV. Under RCU.
+ */
+static int hcube_may_one(const struct cred *cred, struct file *file,
+			 const struct cred *pcred)
+{
+	bool owner = hcube_owner(cred, pcred);
+
+	if (owner && hcube_caps_within(cred, pcred))
+		return 0;
+	if (file ? file_ns_capable(file, pcred->user_ns, CAP_SYS_NICE) :
+		   ns_capable(pcred->user_ns, CAP_SYS_NICE))
+		return 0;
+	return owner ? -HCUBE_ECAPS : -EACCES;
+}
+
 /**
  * hcube_may_set() - could the caller change @p's affinity itself?
  * @who: the request's sender and its socket's opener
  * @p: the task
  *
- * Return: true when both pass sched_setaffinity()'s test for @p.
+ * Return: 0 when both pass sched_setaffinity()'s tests for @p; else
+ * -EACCES (not the task's owner) or -HCUBE_ECAPS (the task has permitted
+ * capabilities the caller lacks), without CAP_SYS_NICE in its user
+ * namespace either.
  */
-bool hcube_may_set(const struct hcube_caller *who, struct task_struct *p)
+int hcube_may_set(const struct hcube_caller *who, struct task_struct *p)
 {
 	const struct cred *pcred;
-	bool ok;
+	int err;
 
 	rcu_read_lock();
 	pcred = __task_cred(p);
-	ok = (hcube_owner(who->cred, pcred) ||
-	      ns_capable(pcred->user_ns, CAP_SYS_NICE)) &&
-	     (!who->file || hcube_owner(who->file->f_cred, pcred) ||
-	      file_ns_capable(who->file, pcred->user_ns, CAP_SYS_NICE));
+	err = hcube_may_one(who->cred, NULL, pcred);
+	if (!err && who->file)
+		err = hcube_may_one(who->file->f_cred, who->file, pcred);
 	rcu_read_unlock();
-	return ok;
+	return err;
 }
 
 /* Does @p run with the effective uid of @cred (what an unprivileged reader sees)? */
@@ -82,7 +116,7 @@ static bool hcube_cred_capable(const struct cred *cred,
 
 static bool hcube_cred_may_set(const struct cred *cred, const struct cred *pcred)
 {
-	return hcube_owner(cred, pcred) ||
+	return (hcube_owner(cred, pcred) && hcube_caps_within(cred, pcred)) ||
 	       hcube_cred_capable(cred, pcred->user_ns, CAP_SYS_NICE);
 }
 
@@ -123,7 +157,11 @@ void hcube_creds_put(struct hcube_creds *c)
  * @c: the registrant's credentials
  * @p: the task
  *
- * The test of hcube_may_set(), with the credentials kept at registration.
+ * The tests of hcube_may_set(), with the credentials kept at
+ * registration: a task that since gained a capability its registrant
+ * lacks (it exec'd a file-capability program) fails them, as one that
+ * changed its uid does. No lock, nothing that sleeps: callable wherever
+ * RCU is.
  * Return: true when both the sender and the opener still pass.
  */
 bool hcube_creds_may_set(const struct hcube_creds *c, struct task_struct *p)

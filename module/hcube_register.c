@@ -5,7 +5,8 @@
  *
  * Registration. A task a pid names must pass every check (else the request
  * fails and nothing changes); the threads and descendants its unit brings
- * are left out when they cannot be registered, counted (exited, refused).
+ * are left out when they cannot be registered, counted (exited, refused),
+ * but for io_uring's threads, which are left alone and not counted.
  * Then, as the processes may have created threads and children while
  * they were registered, before the probes could see their creator, the
  * unit is collected once more and what is new is registered too: a task
@@ -154,7 +155,11 @@ static int hcube_register_one(struct hcube *hc, struct hcube_task *t,
 
 /*
  * The checks of entry @i of @s: 0, or the errno that refuses it (-EEXIST
- * for a task registered already).
+ * for a task registered already). An io_uring thread (PF_IO_WORKER: the
+ * SQPOLL thread, io-wq workers) is no task to balance: 6.1 lets
+ * sched_setaffinity() change it, but io_uring sets its affinity itself
+ * (IORING_SETUP_SQ_AFF, IORING_REGISTER_IOWQ_AFF), and later kernels mark
+ * it PF_NO_SETAFFINITY (-EINVAL, as a kernel thread).
  */
 static int hcube_register_check(struct hcube *hc, struct hcube_taskset *s,
 				u32 i, const struct hcube_caller *who, int vertex)
@@ -162,8 +167,10 @@ static int hcube_register_check(struct hcube *hc, struct hcube_taskset *s,
 	struct task_struct *p = s->task[i];
 	int err = hcube_task_check(hc, p);
 
-	if (!err && !hcube_may_set(who, p))
-		err = -EACCES;	/* EPERM to the caller: not theirs to change */
+	if (!err && (p->flags & PF_IO_WORKER))
+		err = -EINVAL;
+	if (!err)
+		err = hcube_may_set(who, p);	/* EPERM to the caller */
 	if (!err)
 		err = hcube_placeable(hc, p, vertex);
 	if (!err && hcube_task_live(hc, p))
@@ -260,8 +267,9 @@ static void hcube_register_late(struct hcube *hc, struct hcube_taskset *s,
 
 		a->out[i] = NULL;
 		hcube_mask_snap(p, hc->scratch);
-		if (hcube_task_lookup(hc, p) || hcube_mask_vertex(hc, hc->scratch) >= 0)
-			goto skip;	/* registered, or a birth's */
+		if (hcube_task_lookup(hc, p) || hcube_mask_vertex(hc, hc->scratch) >= 0 ||
+		    (p->flags & PF_IO_WORKER))
+			goto skip;	/* registered, a birth's, or io_uring's */
 		err = hcube_register_check(hc, s, i, who, g->vertex);
 		if (err == -EEXIST)
 			goto skip;
@@ -329,6 +337,12 @@ int hcube_tasks_register(struct hcube *hc, struct hcube_taskset *s,
 		if (!s->task[i])
 			continue;
 		npids = max(npids, s->src[i] + 1);
+		if (!s->named[i] && (s->task[i]->flags & PF_IO_WORKER)) {
+			/* io_uring's (hcube_register_check()): not counted */
+			put_task_struct(s->task[i]);
+			s->task[i] = NULL;
+			continue;
+		}
 		err = hcube_register_check(hc, s, i, who, vertex);
 		if (err && s->named[i]) {
 			*bad = i;
@@ -402,7 +416,8 @@ static int hcube_u32_cmp(const void *a, const void *b)
  * @bad: the named entry an error is about
  *
  * A pid none of whose tasks is registered is an error (-ENOENT), so is a
- * named task @who may not change (-EACCES), and then nothing changes.
+ * named task @who may not change (-EACCES, -HCUBE_ECAPS), and then nothing
+ * changes.
  * Unless the unit is a thread, a named job's root takes its whole job
  * with it: every thread and child that joined it. Threads, descendants
  * and members of a job that @who may not change stay.
@@ -442,8 +457,8 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 			continue;
 		if (!any[s->src[i]])
 			err = -ENOENT;
-		else if (!hcube_may_set(who, s->task[i]))
-			err = -EACCES;
+		else
+			err = hcube_may_set(who, s->task[i]);
 		if (err) {
 			*bad = i;
 			kvfree(any);
@@ -455,13 +470,13 @@ int hcube_tasks_unregister(struct hcube *hc, struct hcube_taskset *s,
 	for (i = 0; i < s->n; i++) {
 		t = hcube_task_lookup(hc, s->task[i]);
 		if (t && test_bit(HCUBE_TF_LINKED, &t->flags) &&
-		    hcube_may_set(who, t->task))
+		    !hcube_may_set(who, t->task))
 			hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 	}
 	if (njobs) {
 		sort(jobs, njobs, sizeof(*jobs), hcube_u32_cmp, NULL);
 		xa_for_each(&hc->tasks, id, t) {
-			if (hcube_in_jobs(jobs, njobs, t) && hcube_may_set(who, t->task))
+			if (hcube_in_jobs(jobs, njobs, t) && !hcube_may_set(who, t->task))
 				hcube_task_del(hc, t, HCUBE_REASON_REMOVED);
 			cond_resched();
 		}
@@ -484,7 +499,7 @@ int hcube_tasks_unregister_all(struct hcube *hc, const struct hcube_caller *who)
 	unsigned long id;
 
 	xa_for_each(&hc->tasks, id, t) {
-		if (!hcube_may_set(who, t->task))
+		if (hcube_may_set(who, t->task))
 			return -EACCES;
 		cond_resched();
 	}

@@ -18,6 +18,13 @@
  *
  * Bit 12 is the correction-report filter bit of cache and TLB codes; the
  * kernel's mce_is_memory_error() ignores it the same way.
+ *
+ * What counts against the CPU that logged a record is an error of the
+ * core itself: its cache and TLB errors of levels L0-L2 and its internal
+ * errors, the classified simple ones (ROM parity, FRC, internal parity)
+ * and the internal unclassified ones with the internal timer error among
+ * them; never memory controller, bus or interconnect errors nor those of
+ * the generic (shared) level.
  */
 #include "hcube_mca.h"
 
@@ -33,6 +40,11 @@ static enum hcube_mca_class level_class(u32 code)
 						    HCUBE_MCA_CORE;
 }
 
+/*
+ * The decoding of the Intel SDM, Vol. 3B, "Interpreting the MCA Error
+ * Codes" (its tables of simple and compound error codes), bit by bit from
+ * the highest, as in the layouts above.
+ */
 enum hcube_mca_class hcube_mca_code_class(u64 status)
 {
 	u32 code = (u32)(status & MCA_CODE_MASK);
@@ -43,7 +55,7 @@ enum hcube_mca_class hcube_mca_code_class(u64 status)
 	if (code & 0x0800U)
 		return HCUBE_MCA_BUS;
 	if (code & 0x0400U)
-		return HCUBE_MCA_OTHER;		/* internal unclassified */
+		return HCUBE_MCA_CORE;		/* internal (0x0400: its timer) */
 	if (code & 0x0200U)
 		return HCUBE_MCA_OTHER;		/* reserved */
 	if (code & 0x0100U)

@@ -64,11 +64,11 @@ struct hcube_mca_rec {
  * are the core's, of the generic level (LL = 11) shared; memory
  * controller and generic cache hierarchy errors are memory; bus and
  * interconnect errors, I/O errors and the external error (0x0003) are
- * bus; microcode ROM parity (0x0002), FRC (0x0004) and internal parity
- * (0x0005) are the core's; internal unclassified errors (0x0400-0x07ff,
- * the internal timer error 0x0400 among them), the unclassified error
- * 0x0001, the SMM handler access violation 0x0006 and reserved codes are
- * other.
+ * bus; internal errors are the core's: microcode ROM parity (0x0002),
+ * FRC (0x0004), internal parity (0x0005) and the internal unclassified
+ * errors (0x0400-0x07ff, the internal timer error 0x0400 among them);
+ * the unclassified error 0x0001, the SMM handler access violation 0x0006
+ * and reserved codes are other.
  *
  * Return: the class.
  */

@@ -65,9 +65,10 @@ static const struct code_case cases[] = {
 	{ 0x0002, HCUBE_MCA_CORE, "microcode ROM parity" },
 	{ 0x0004, HCUBE_MCA_CORE, "FRC" },
 	{ 0x0005, HCUBE_MCA_CORE, "internal parity" },
-	{ 0x0400, HCUBE_MCA_OTHER, "internal timer" },
-	{ 0x0402, HCUBE_MCA_OTHER, "internal unclassified" },
-	{ 0x07ff, HCUBE_MCA_OTHER, "internal unclassified, highest" },
+	{ 0x0400, HCUBE_MCA_CORE, "internal timer" },
+	{ 0x0402, HCUBE_MCA_CORE, "internal unclassified" },
+	{ 0x07ff, HCUBE_MCA_CORE, "internal unclassified, highest" },
+	{ 0x1402, HCUBE_MCA_CORE, "internal unclassified with bit 12" },
 	/* the rest */
 	{ 0x0000, HCUBE_MCA_OTHER, "no error" },
 	{ 0x0001, HCUBE_MCA_OTHER, "unclassified" },
@@ -120,7 +121,8 @@ TEST(every_code)
 	EXPECT_EQ(2 * (2048 + 1), n[HCUBE_MCA_BUS]);		/* 0x0800-0x0fff, 0x0003 */
 	EXPECT_EQ(2 * (128 + 4), n[HCUBE_MCA_MEMORY]);		/* 0x0080-0x00ff, 0x000c-f */
 	EXPECT_EQ(2 * (64 + 4), n[HCUBE_MCA_SHARED_CACHE]);	/* 0x01x3 levels, 0x001{3,7,b,f} */
-	EXPECT_EQ(2 * (192 + 12 + 3), n[HCUBE_MCA_CORE]);	/* cache L0-L2, TLB L0-L2, 2 4 5 */
+	/* cache L0-L2, TLB L0-L2, 2 4 5, internal 0x0400-0x07ff */
+	EXPECT_EQ(2 * (192 + 12 + 3 + 1024), n[HCUBE_MCA_CORE]);
 	EXPECT_EQ(65536 - n[HCUBE_MCA_BUS] - n[HCUBE_MCA_MEMORY] -
 		  n[HCUBE_MCA_SHARED_CACHE] - n[HCUBE_MCA_CORE], n[HCUBE_MCA_OTHER]);
 	EXPECT_EQ(0, n[HCUBE_MCA_FIRMWARE]);

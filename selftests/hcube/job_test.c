@@ -10,14 +10,17 @@
  *
  * A "puppet" process does what the test tells it over a pipe: fork a
  * sleeping child, start a sleeping thread, fork short-lived children, grow
- * a tree, exec from a non-leader thread. Runs in the VM with the module
- * loaded; tests that need other module parameters reload it (HCUBE_KO).
+ * a tree, exec from a non-leader thread. io_uring's threads are not the
+ * job's: they are left where io_uring put them. Runs in the VM with the
+ * module loaded; tests that need other module parameters reload it
+ * (HCUBE_KO).
  */
 #include <dirent.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <linux/io_uring.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
 #include "hcube_module.h"
@@ -344,10 +347,12 @@ static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
 	return hc_send(h, r, rp);
 }
 
+/* Every registration ended, one way or another, or is still there. */
 static int balanced(uint64_t *s)
 {
 	return s[HCUBE_S_A_REGISTERED] ==
-	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
+	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_REVOKED] +
+	       s[HCUBE_S_A_TASKS];
 }
 
 /* Reload the module with @params (HCUBE_KO); "" for the defaults. */
@@ -1122,6 +1127,142 @@ TEST_F_TIMEOUT(job, rmmod_during_a_fork_storm_restores_every_task, 180)
 		ASSERT_EQ(0, hnl_open(&self->h));
 		ASSERT_EQ(0, hc_topo(&self->h, HCUBE_MODE_CPU));
 	}
+}
+
+/*
+ * A child that sets up an io_uring with an SQPOLL thread pinned to @cpu
+ * (IORING_SETUP_SQ_AFF) and sleeps; 0 or -errno of io_uring_setup() comes
+ * on *@rep.
+ */
+static pid_t ring_start(int cpu, int *rep)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		struct io_uring_params p = {
+			.flags = IORING_SETUP_SQPOLL | IORING_SETUP_SQ_AFF,
+			.sq_thread_cpu = cpu,
+			.sq_thread_idle = 1000,
+		};
+		int fd = syscall(SYS_io_uring_setup, 4, &p), err = fd < 0 ? -errno : 0;
+
+		if (write(fds[1], &err, sizeof(err)) != sizeof(err) || fd < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (pid < 0 || read(fds[0], rep, sizeof(*rep)) != sizeof(*rep))
+		*rep = -EIO;
+	close(fds[0]);
+	return pid;
+}
+
+/* The tid of @pid's SQPOLL thread (comm iou-sqp-PID), or 0. */
+static pid_t sq_thread_of(pid_t pid)
+{
+	char path[320], want[32], comm[64];
+	struct dirent *e;
+	pid_t tid = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	snprintf(want, sizeof(want), "iou-sqp-%d\n", pid);
+	d = opendir(path);
+	while (d && !tid && (e = readdir(d))) {
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid, e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(comm, sizeof(comm), f) && !strcmp(comm, want))
+			tid = atoi(e->d_name);
+		if (f)
+			fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return tid;
+}
+
+/*
+ * io_uring's threads are the process's (PF_IO_WORKER) and 6.1 lets
+ * sched_setaffinity() change them, but io_uring pins them itself: a
+ * process with an SQPOLL thread pinned by IORING_SETUP_SQ_AFF is
+ * registered without it, a TASK_ADD naming the thread is refused (EINVAL,
+ * the ack naming the pid and why), and the thread keeps its CPU across a
+ * rebalance, a fault of its CPU's vertex and rmmod.
+ */
+TEST_F(job, io_uring_threads_are_left_alone)
+{
+	struct hc_report *rep = malloc(sizeof(*rep));
+	int cpu = get_nprocs() - 1, err = 0, units[2] = { HCUBE_UNIT_THREAD, -1 };
+	pid_t ring, sq = 0;
+	cpu_set_t pin, a;
+	struct hreply rp;
+	int i, n;
+
+	ASSERT_NE(NULL, rep);
+	CPU_ZERO(&pin);
+	CPU_SET(cpu, &pin);
+	ring = ring_start(cpu, &err);
+	ASSERT_GT(ring, 0);
+	if (err) {
+		kill(ring, SIGKILL);
+		waitpid(ring, NULL, 0);
+		free(rep);
+		SKIP(return, "io_uring_setup(SQPOLL | SQ_AFF): %s", strerror(-err));
+	}
+	for (i = 0; i < 500 && !sq; i++) {
+		sq = sq_thread_of(ring);
+		if (!sq)
+			usleep(10000);
+	}
+	ASSERT_GT(sq, 0) TH_LOG("no SQPOLL thread in process %d", ring);
+	ASSERT_EQ(0, wait_affinity(sq, &pin)) TH_LOG("the SQPOLL thread is not on CPU %d", cpu);
+
+	for (i = 0; i < 2; i++) {
+		memset(&rp, 0, sizeof(rp));
+		EXPECT_EQ(-EINVAL, task_req(&self->h, HCUBE_CMD_TASK_ADD, &sq, 1, -1,
+					    units[i], &rp)) TH_LOG("unit %d", units[i]);
+		EXPECT_NE(NULL, strstr(rp.msg, "io_uring thread")) TH_LOG("'%s'", rp.msg);
+		EXPECT_TRUE(rp.has_off);
+		hreply_free(&rp);
+	}
+
+	ASSERT_EQ(0, task_req(&self->h, HCUBE_CMD_TASK_ADD, &ring, 1, -1, -1, NULL));
+	n = hc_get_tasks(&self->h, list, MAXP);
+	EXPECT_NE(NULL, row_of(list, n, ring));
+	EXPECT_EQ(NULL, row_of(list, n, sq)) TH_LOG("the SQPOLL thread was registered");
+	ASSERT_EQ(0, sched_getaffinity(sq, sizeof(a), &a));
+	EXPECT_TRUE(CPU_EQUAL(&a, &pin)) TH_LOG("registration moved the SQPOLL thread");
+
+	ASSERT_EQ(0, hc_rebalance(&self->h, HCUBE_POLICY_MCWA, 0, rep));
+	ASSERT_EQ(0, sched_getaffinity(sq, sizeof(a), &a));
+	EXPECT_TRUE(CPU_EQUAL(&a, &pin)) TH_LOG("a rebalance moved the SQPOLL thread");
+
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	ASSERT_EQ(0, sched_getaffinity(sq, sizeof(a), &a));
+	EXPECT_TRUE(CPU_EQUAL(&a, &pin)) TH_LOG("a fault of CPU %d moved the SQPOLL thread", cpu);
+	ASSERT_EQ(0, sched_getaffinity(ring, sizeof(a), &a));
+	EXPECT_FALSE(CPU_ISSET(cpu, &a)) TH_LOG("the registered process stayed on CPU %d", cpu);
+
+	if (hc_module_ko()) {
+		self->reloaded = 1;	/* the teardown loads it again */
+		ASSERT_EQ(0, system("rmmod hcube"));
+		ASSERT_EQ(0, sched_getaffinity(sq, sizeof(a), &a));
+		EXPECT_TRUE(CPU_EQUAL(&a, &pin)) TH_LOG("rmmod moved the SQPOLL thread");
+	} else {
+		hc_fault(&self->h, 0, cpu, -1, NULL);
+	}
+	kill(ring, SIGKILL);
+	waitpid(ring, NULL, 0);
+	free(rep);
 }
 
 TEST_HARNESS_MAIN

@@ -302,7 +302,7 @@ static uint64_t delta(FIXTURE_DATA(mce) *self, int k)
 
 /*
  * One record of each class of MCA error code on one CPU: those of the core
- * (cache and TLB of levels L0-L2, internal parity) count in its window and
+ * (cache and TLB of levels L0-L2, internal errors) count in its window and
  * its records; the others only move the counter that says why.
  */
 struct mce_class {
@@ -317,6 +317,8 @@ static const struct mce_class classes[] = {
 	{ 0x9c00000000000146ULL, 0, "L2 data cache write" },
 	{ 0x9c00000000000015ULL, 0, "L1 data TLB" },
 	{ 0x9c00000000000005ULL, 0, "internal parity" },
+	{ 0x9c00000000000402ULL, 0, "internal unclassified" },
+	{ 0x9c00000000000400ULL, 0, "internal timer" },
 	{ 0x9c0000000000009fULL, HCUBE_S_A_MCE_MEMORY, "memory controller read" },
 	{ 0x9c000000000000c0ULL, HCUBE_S_A_MCE_MEMORY, "memory scrubbing" },
 	{ 0x9c0000000000000fULL, HCUBE_S_A_MCE_MEMORY, "generic cache hierarchy" },
@@ -324,8 +326,6 @@ static const struct mce_class classes[] = {
 	{ 0x9c00000000000e0bULL, HCUBE_S_A_MCE_BUS, "I/O error" },
 	{ 0x9c0000000000010bULL, HCUBE_S_A_MCE_SHARED_CACHE, "generic-level (L3) cache" },
 	{ 0x9c00000000000017ULL, HCUBE_S_A_MCE_SHARED_CACHE, "generic-level TLB" },
-	{ 0x9c00000000000402ULL, HCUBE_S_A_MCE_OTHER, "internal unclassified" },
-	{ 0x9c00000000000400ULL, HCUBE_S_A_MCE_OTHER, "internal timer" },
 	{ 0x9c00000000000001ULL, HCUBE_S_A_MCE_OTHER, "unclassified" },
 };
 

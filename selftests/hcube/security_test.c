@@ -9,16 +9,21 @@
  * (accepted), a SCHED_DEADLINE task (EBUSY), the task list and the events
  * group without CAP_NET_ADMIN, and a second user and pid namespace
  * (unshare -Urpf --mount-proc) where only the reader's own task shows,
- * under its pid there. Runs in the VM with the module loaded.
+ * under its pid there, and commoncap's rule of sched_setaffinity()
+ * (cap_safe_nice()): a task with a permitted capability the caller lacks,
+ * its own or not, takes CAP_SYS_NICE. Runs in the VM with the module
+ * loaded.
  */
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
+#include <sys/xattr.h>
 #include <linux/capability.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
@@ -42,6 +47,15 @@ static int drop_to_nobody(uint64_t caps)
 	return syscall(SYS_capset, &hdr, d);
 }
 
+/* Give up every capability, permitted ones too. */
+static int drop_all_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+
+	return syscall(SYS_capset, &hdr, d);
+}
+
 #define CAPS_NET_ADMIN	(1ULL << CAP_NET_ADMIN)
 #define CAPS_SYS_NICE	(1ULL << CAP_SYS_NICE)
 
@@ -61,6 +75,7 @@ static pid_t spawn_nobody(void)
 
 struct outcome {
 	int err;		/* the request's answer */
+	int set_err;		/* sched_setaffinity()'s, for a control */
 	int has_off;		/* the ack names an attribute */
 	uint32_t off;
 	char msg[512];
@@ -127,6 +142,29 @@ static void add_one(struct hnl *h, pid_t pid, struct outcome *o)
 	task_req(h, HCUBE_CMD_TASK_ADD, pid, o);
 }
 
+/*
+ * The kernel's answer first (sched_setaffinity() of the mask it has:
+ * permission checked, nothing changed), then TASK_ADD: the control that
+ * the module's rule is the kernel's.
+ */
+static void set_then_add(struct hnl *h, pid_t pid, struct outcome *o)
+{
+	cpu_set_t m;
+
+	o->set_err = sched_getaffinity(pid, sizeof(m), &m) ||
+		     sched_setaffinity(pid, sizeof(m), &m) ? -errno : 0;
+	task_req(h, HCUBE_CMD_TASK_ADD, pid, o);
+}
+
+/* sched_setaffinity() of the mask it has, alone. */
+static void set_only(struct hnl *h, pid_t pid, struct outcome *o)
+{
+	cpu_set_t m;
+
+	o->set_err = sched_getaffinity(pid, sizeof(m), &m) ||
+		     sched_setaffinity(pid, sizeof(m), &m) ? -errno : 0;
+}
+
 static void del_one(struct hnl *h, pid_t pid, struct outcome *o)
 {
 	task_req(h, HCUBE_CMD_TASK_DEL, pid, o);
@@ -150,6 +188,7 @@ FIXTURE(sec) {
 	struct hnl h;
 	pid_t kids[4];
 	int nkids;
+	char capdir[64];	/* a tmpfs for a file-capability program */
 };
 
 FIXTURE_SETUP(sec)
@@ -157,6 +196,7 @@ FIXTURE_SETUP(sec)
 	ASSERT_EQ(0, hnl_open(&self->h)) TH_LOG("is the hcube module loaded?");
 	ASSERT_EQ(0, hc_reset(&self->h, HCUBE_MODE_CPU));
 	self->nkids = 0;
+	self->capdir[0] = 0;
 }
 
 FIXTURE_TEARDOWN(sec)
@@ -165,6 +205,10 @@ FIXTURE_TEARDOWN(sec)
 	hc_kill_all(self->kids, self->nkids);
 	hc_reset(&self->h, HCUBE_MODE_CPU);
 	hnl_close(&self->h);
+	if (self->capdir[0]) {
+		umount2(self->capdir, MNT_DETACH);
+		rmdir(self->capdir);
+	}
 }
 
 static uint32_t ntasks(struct hnl *h)
@@ -320,8 +364,13 @@ TEST_F(sec, task_its_registrant_may_no_longer_set_is_released)
 	if (t == 0) {
 		char ch;
 
-		/* nobody, keeping root as the saved uid to take back */
-		if (setresgid(NOBODY, NOBODY, 0) || setresuid(NOBODY, NOBODY, 0))
+		/*
+		 * nobody, keeping root as the saved uid to take back; and no
+		 * capability: with root's permitted set (what a saved uid 0
+		 * keeps) sched_setaffinity() would refuse nobody already
+		 */
+		if (setresgid(NOBODY, NOBODY, 0) || setresuid(NOBODY, NOBODY, 0) ||
+		    drop_all_caps())
 			_exit(1);
 		if (read(go[0], &ch, 1) != 1 || setresuid(0, 0, 0))
 			_exit(1);
@@ -332,7 +381,8 @@ TEST_F(sec, task_its_registrant_may_no_longer_set_is_released)
 	close(go[0]);
 	usleep(50000);
 	ASSERT_EQ(0, sched_getaffinity(t, sizeof(orig), &orig));
-	as_nobody(CAPS_NET_ADMIN, add_one, t, &o);
+	as_nobody(CAPS_NET_ADMIN, set_then_add, t, &o);
+	ASSERT_EQ(0, o.set_err) TH_LOG("the kernel refuses nobody already");
 	ASSERT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
 	ASSERT_EQ(1, ntasks(&self->h));
 	/* it takes root back: nobody could no longer sched_setaffinity() it */
@@ -356,6 +406,263 @@ TEST_F(sec, task_its_registrant_may_no_longer_set_is_released)
 	/* a move: its vertex's CPU becomes faulty */
 	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
 	EXPECT_EQ(0, ntasks(&self->h)) TH_LOG("still registered");
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(now), &now));
+	EXPECT_TRUE(CPU_EQUAL(&now, &orig)) TH_LOG("not given its original affinity back");
+	hc_fault(&self->h, 0, cpu, -1, NULL);
+}
+
+#define CAPS_NET_RAW	(1ULL << CAP_NET_RAW)
+
+/*
+ * A copy of sleep(1) with the file capability cap_net_raw+ep (what
+ * `setcap cap_net_raw+ep` writes), on a tmpfs of its own in
+ * self->capdir; its path in @path. 0, or -1 with errno.
+ */
+static int capped_sleep(FIXTURE_DATA(sec) *self, char *path, size_t n)
+{
+	struct vfs_cap_data cap = {
+		.magic_etc = VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+	};
+	char buf[65536];
+	int in, out, err = 0;
+	ssize_t r;
+
+	snprintf(self->capdir, sizeof(self->capdir), "/tmp/hcube-caps.XXXXXX");
+	if (!mkdtemp(self->capdir)) {
+		self->capdir[0] = 0;
+		return -1;
+	}
+	if (mount("tmpfs", self->capdir, "tmpfs", 0, "mode=0755"))
+		return -1;
+	snprintf(path, n, "%s/sleep", self->capdir);
+	in = open("/bin/sleep", O_RDONLY);
+	out = open(path, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	if (in < 0 || out < 0)
+		err = -1;
+	while (!err && (r = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, r) != r)
+			err = -1;
+	cap.data[0].permitted = 1U << CAP_NET_RAW;
+	if (!err && fsetxattr(out, "security.capability", &cap, sizeof(cap), 0))
+		err = -1;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return err;
+}
+
+/*
+ * A child that becomes nobody, with no capability, and runs @path (sleep
+ * 1000) once a byte comes on @go (at once when @go < 0).
+ */
+static pid_t spawn_nobody_exec(const char *path, int go)
+{
+	pid_t pid = fork();
+	char c;
+
+	if (pid == 0) {
+		if (setresgid(NOBODY, NOBODY, NOBODY) || setresuid(NOBODY, NOBODY, NOBODY))
+			_exit(1);
+		if (go >= 0 && read(go, &c, 1) != 1)
+			_exit(1);
+		execl(path, "sleep", "1000", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* @pid's permitted capabilities (/proc/PID/status), or ~0 when unread. */
+static uint64_t cap_prm(pid_t pid)
+{
+	unsigned long long v = ~0ULL;
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapPrm: %llx", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+/* Wait until @pid runs as nobody with permitted capabilities @caps. */
+static int wait_nobody_with(pid_t pid, uint64_t caps)
+{
+	char path[64];
+	struct stat st;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	for (i = 0; i < 200; i++) {
+		if (!stat(path, &st) && st.st_uid == NOBODY && cap_prm(pid) == caps)
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+/*
+ * commoncap's rule (cap_task_setscheduler(), cap_safe_nice()): nobody's own
+ * task that runs a file-capability program (cap_net_raw+ep) has a
+ * permitted capability nobody with CAP_NET_ADMIN lacks. The kernel's
+ * sched_setaffinity() refuses nobody, and so does TASK_ADD (EPERM, the
+ * ack naming the pid and why); with CAP_NET_RAW itself, or with
+ * CAP_SYS_NICE, both accept. TASK_DEL follows the same rule.
+ */
+TEST_F(sec, task_with_capabilities_the_caller_lacks_needs_cap_sys_nice)
+{
+	struct outcome o;
+	char path[128];
+	pid_t t;
+
+	ASSERT_EQ(0, capped_sleep(self, path, sizeof(path)))
+		TH_LOG("a file-capability copy of sleep: %s", strerror(errno));
+	t = spawn_nobody_exec(path, -1);
+	ASSERT_GT(t, 0);
+	self->kids[self->nkids++] = t;
+	ASSERT_EQ(0, wait_nobody_with(t, CAPS_NET_RAW))
+		TH_LOG("pid %d did not run as nobody with CAP_NET_RAW permitted", t);
+
+	as_nobody(CAPS_NET_ADMIN, set_then_add, t, &o);
+	EXPECT_EQ(-EPERM, o.set_err) TH_LOG("the kernel let nobody set it");
+	EXPECT_EQ(-EPERM, o.err);
+	EXPECT_NE(NULL, strstr(o.msg, "capabilities the caller lacks")) TH_LOG("'%s'", o.msg);
+	EXPECT_TRUE(o.has_off);
+	EXPECT_EQ(NLMSG_HDRLEN + GENL_HDRLEN, o.off);
+	EXPECT_EQ(0, ntasks(&self->h));
+
+	as_nobody(CAPS_NET_ADMIN | CAPS_NET_RAW, set_then_add, t, &o);
+	EXPECT_EQ(0, o.set_err);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(1, ntasks(&self->h));
+	as_nobody(CAPS_NET_ADMIN, del_one, t, &o);
+	EXPECT_EQ(-EPERM, o.err);
+	EXPECT_NE(NULL, strstr(o.msg, "capabilities the caller lacks")) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(1, ntasks(&self->h));
+	as_nobody(CAPS_NET_ADMIN | CAPS_NET_RAW, del_one, t, &o);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(0, ntasks(&self->h));
+
+	as_nobody(CAPS_NET_ADMIN | CAPS_SYS_NICE, set_then_add, t, &o);
+	EXPECT_EQ(0, o.set_err);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(1, ntasks(&self->h));
+}
+
+struct opener {
+	struct hnl h;
+	int err;
+};
+
+/*
+ * A thread that becomes nobody with CAP_NET_ADMIN only (credentials are
+ * a thread's: the raw system calls change this one alone) and opens a
+ * socket, which keeps its opener's credentials.
+ */
+static void *open_as_nobody(void *arg)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	struct opener *o = arg;
+
+	d[0].effective = d[0].permitted = 1U << CAP_NET_ADMIN;
+	if (prctl(PR_SET_KEEPCAPS, 1) ||
+	    syscall(SYS_setresgid, NOBODY, NOBODY, NOBODY) ||
+	    syscall(SYS_setresuid, NOBODY, NOBODY, NOBODY) ||
+	    syscall(SYS_capset, &hdr, d))
+		o->err = -errno;
+	else
+		o->err = hnl_open(&o->h);
+	return NULL;
+}
+
+/*
+ * The opener of the socket passes the same tests as its sender: root
+ * sending on a socket nobody (CAP_NET_ADMIN only) opened may not register
+ * nobody's task that holds CAP_NET_RAW.
+ */
+TEST_F(sec, opener_lacking_the_task_capabilities_is_refused)
+{
+	struct opener op = { .err = -1 };
+	struct outcome o;
+	char path[128];
+	pthread_t th;
+	pid_t t;
+
+	ASSERT_EQ(0, capped_sleep(self, path, sizeof(path)))
+		TH_LOG("a file-capability copy of sleep: %s", strerror(errno));
+	t = spawn_nobody_exec(path, -1);
+	ASSERT_GT(t, 0);
+	self->kids[self->nkids++] = t;
+	ASSERT_EQ(0, wait_nobody_with(t, CAPS_NET_RAW));
+	ASSERT_EQ(0, pthread_create(&th, NULL, open_as_nobody, &op));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	ASSERT_EQ(0, op.err) TH_LOG("nobody's socket: %s", strerror(-op.err));
+	ASSERT_EQ(0, geteuid());
+	task_req(&op.h, HCUBE_CMD_TASK_ADD, t, &o);
+	hnl_close(&op.h);
+	EXPECT_EQ(-EPERM, o.err);
+	EXPECT_NE(NULL, strstr(o.msg, "capabilities the caller lacks")) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(0, ntasks(&self->h));
+	/* root's own socket: accepted */
+	task_req(&self->h, HCUBE_CMD_TASK_ADD, t, &o);
+	EXPECT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	EXPECT_EQ(1, ntasks(&self->h));
+}
+
+/*
+ * nobody registers its own task, which then runs a file-capability
+ * program: from then on nobody may not sched_setaffinity() it (the
+ * control), and hcube lets it go at its next move (a fault of its CPU)
+ * instead of moving it: unregistered, counted revoked, its original
+ * affinity back.
+ */
+TEST_F(sec, task_that_gains_a_capability_is_revoked_not_moved)
+{
+	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	static struct hc_cube c;
+	cpu_set_t orig, pinned, now;
+	int go[2], v, cpu = -1;
+	struct outcome o;
+	char path[128];
+	pid_t t;
+
+	ASSERT_EQ(0, capped_sleep(self, path, sizeof(path)))
+		TH_LOG("a file-capability copy of sleep: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(go));
+	t = spawn_nobody_exec(path, go[0]);
+	ASSERT_GT(t, 0);
+	self->kids[self->nkids++] = t;
+	close(go[0]);
+	ASSERT_EQ(0, wait_nobody_with(t, 0));
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(orig), &orig));
+	as_nobody(CAPS_NET_ADMIN, add_one, t, &o);
+	ASSERT_EQ(0, o.err) TH_LOG("'%s'", o.msg);
+	ASSERT_EQ(1, ntasks(&self->h));
+	ASSERT_EQ(0, sched_getaffinity(t, sizeof(pinned), &pinned));
+
+	ASSERT_EQ(1, write(go[1], "x", 1));
+	close(go[1]);
+	ASSERT_EQ(0, wait_nobody_with(t, CAPS_NET_RAW))
+		TH_LOG("pid %d did not run the file-capability program", t);
+	as_nobody(CAPS_NET_ADMIN, set_only, t, &o);
+	EXPECT_EQ(-EPERM, o.set_err) TH_LOG("the kernel still lets nobody set it");
+
+	ASSERT_EQ(0, hc_get_cube(&self->h, &c));
+	for (v = 0; v < (int)c.nv; v++)
+		if (CPU_EQUAL(&pinned, &c.v[v].usable))
+			cpu = first_cpu(&c, v);
+	ASSERT_GE(cpu, 0) TH_LOG("the task is on no vertex");
+	ASSERT_EQ(0, hc_stats(&self->h, s0));
+	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
+	ASSERT_EQ(0, hc_stats(&self->h, s1));
+	EXPECT_EQ(0, ntasks(&self->h)) TH_LOG("still registered");
+	EXPECT_EQ(1, s1[HCUBE_S_A_REVOKED] - s0[HCUBE_S_A_REVOKED]);
 	ASSERT_EQ(0, sched_getaffinity(t, sizeof(now), &now));
 	EXPECT_TRUE(CPU_EQUAL(&now, &orig)) TH_LOG("not given its original affinity back");
 	hc_fault(&self->h, 0, cpu, -1, NULL);

@@ -544,9 +544,9 @@ enum hcube_stats_attr {
 	 */
 	HCUBE_S_A_MCE_FIRMWARE,
 	/*
-	 * u64: records of no core's error: internal unclassified (internal
-	 * timer too), unclassified, reserved or model-specific codes, AMD SMCA
-	 * units of no core (PSP, SMU, ...): counted against no CPU
+	 * u64: records of no core's error: unclassified (0x0001), SMM handler
+	 * access violation, reserved or model-specific codes, AMD SMCA units of
+	 * no core (PSP, SMU, ...): counted against no CPU
 	 */
 	HCUBE_S_A_MCE_OTHER,
 	__HCUBE_S_A_MAX,
