@@ -404,15 +404,17 @@ struct hcube_orphan {
 	struct hcube_task *c;
 	bool thread;
 	struct cpumask *mask;		/* its mask when it was found */
+	struct hcube_task *judged;	/* its creator's record, judged again */
 };
 
 /*
  * May a new thread of @p's process, in a job unit led by @c, be taken for
  * a creation of a registered thread? Only when no other thread of the
- * process is one hcube does not manage: unregistered (but for threads
- * that may be lost creations too: created after the registration, with
- * the leader's given mask), unregistered by a command, or changed. Under
- * RCU and hcube.lock.
+ * process is one hcube does not manage as part of the leader's job:
+ * unregistered (but for threads that may be lost creations too: created
+ * after the registration, with the leader's given mask), unregistered by
+ * a command, changed, or registered apart (a thread unit, another job).
+ * Under RCU and hcube.lock.
  */
 static bool hcube_scan_threads_managed(struct hcube *hc, struct task_struct *p,
 				       struct hcube_task *c)
@@ -433,7 +435,8 @@ static bool hcube_scan_threads_managed(struct hcube *hc, struct task_struct *p,
 			continue;
 		}
 		if (test_bit(HCUBE_TF_REMOVED, &r->flags) ||
-		    READ_ONCE(r->state) == HCUBE_TASK_CHANGED)
+		    READ_ONCE(r->state) == HCUBE_TASK_CHANGED ||
+		    r->unit != HCUBE_UNIT_JOB || r->job != c->job)
 			return false;
 	}
 	return true;
@@ -444,9 +447,21 @@ static bool hcube_scan_threads_managed(struct hcube *hc, struct task_struct *p,
  * creator's record, or NULL. Under RCU, a first look; under hcube.lock,
  * with @locked, the judgment.
  */
+/*
+ * The last thread-group judgment of a slice's finds, all judged in one
+ * RCU section: one walk per process.
+ */
+struct hcube_scan_memo {
+	struct task_struct *leader;
+	struct hcube_task *c;
+	bool managed;
+};
+
 static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p,
-					 const struct cpumask *mask, bool locked)
+					 const struct cpumask *mask,
+					 struct hcube_scan_memo *memo)
 {
+	bool locked = memo;
 	struct task_struct *cp;
 	struct hcube_task *c;
 	bool thread = !thread_group_leader(p);
@@ -462,10 +477,14 @@ static struct hcube_task *hcube_scan_one(struct hcube *hc, struct task_struct *p
 	if (!locked)
 		return hcube_mask_equal(mask, hcube_task_given(c)) ||
 		       hcube_mask_equal(mask, hcube_task_prev(c)) ? c : NULL;
-	if (!hcube_mask_inherited_at(c, mask, p->start_time) ||
-	    (thread && !hcube_scan_threads_managed(hc, p, c)))
+	if (!hcube_mask_inherited_at(c, mask, p->start_time))
 		return NULL;
-	return c;
+	if (thread && (memo->leader != cp || memo->c != c)) {
+		memo->leader = cp;
+		memo->c = c;
+		memo->managed = hcube_scan_threads_managed(hc, p, c);
+	}
+	return !thread || memo->managed ? c : NULL;
 }
 
 /*
@@ -491,7 +510,7 @@ static u32 hcube_scan_slice(struct hcube *hc, struct hcube_orphan *o,
 			if (n == HCUBE_SCAN_ROOM)
 				break;
 			hcube_mask_snap(p, o[n].mask);
-			c = hcube_scan_one(hc, p, o[n].mask, false);
+			c = hcube_scan_one(hc, p, o[n].mask, NULL);
 			if (c && refcount_inc_not_zero(&c->ref)) {
 				o[n].p = get_task_struct(p);
 				o[n].c = c;
@@ -513,20 +532,23 @@ static u32 hcube_scan_slice(struct hcube *hc, struct hcube_orphan *o,
 /* Judge what a slice found again, under hcube.lock, and act on it. */
 static u32 hcube_scan_act(struct hcube *hc, struct hcube_orphan *o, u32 n)
 {
+	struct hcube_scan_memo memo = { };
 	u32 i, acted = 0;
 
 	hcube_lock(hc);
+	/* all judged in one RCU section: the memo's pointers stay valid */
+	rcu_read_lock();
+	for (i = 0; i < n; i++)
+		o[i].judged = pid_alive(o[i].p) ?
+			      hcube_scan_one(hc, o[i].p, o[i].mask, &memo) : NULL;
+	rcu_read_unlock();
 	for (i = 0; i < n; i++) {
-		struct hcube_task *c;
-
-		rcu_read_lock();
-		c = pid_alive(o[i].p) ? hcube_scan_one(hc, o[i].p, o[i].mask, true) : NULL;
-		rcu_read_unlock();
 		/* the same creator as found, its record still referenced */
-		if (c == o[i].c)
-			acted += hcube_born(hc, c, o[i].p, o[i].thread, o[i].mask);
+		if (o[i].judged == o[i].c)
+			acted += hcube_born(hc, o[i].c, o[i].p, o[i].thread, o[i].mask);
 		hcube_task_put(o[i].c);
 		put_task_struct(o[i].p);
+		cond_resched();
 	}
 	hcube_unlock(hc);
 	return acted;

@@ -9,13 +9,16 @@
  *   have set it since hcube did: the task's cpuset rewrote it (the mask is
  *   the cpuset's CPUs, and since hcube set the mask the task moved to
  *   another cpuset, or the cpuset's effective CPUs are not those hcube
- *   checked the mask against, or, for a cpuset other than the root's, one
- *   of its CPUs went offline); or it is the cpuset's CPUs but for CPUs that
- *   went offline since hcube set the mask (the cpuset rewrote it while
- *   they were offline, and the root cgroup's tasks are not rewritten when
+ *   checked the mask against (for the root's, whose effective CPUs follow
+ *   hotplug while its tasks are not rewritten, by more than hotplug
+ *   explains), or, for a cpuset other than the root's, one of its CPUs
+ *   went offline); or it is the cpuset's CPUs but for CPUs that were
+ *   offline at some time since hcube set the mask (the cpuset rewrote it
+ *   while they were, and the root cgroup's tasks are not rewritten when
  *   they come back); or the scheduler fell back to every CPU (or on
- *   cgroup v2 the cpuset's cpuset.cpus) after the CPUs of the given mask
- *   went offline. hcube sets such a mask again too.
+ *   cgroup v2 the cpuset's cpuset.cpus) after every CPU of the given mask
+ *   went offline. hcube sets such a mask again too. Since hcube set the
+ *   mask: since it gave it, or last found the task with it.
  * - Any other mask is someone else's: the task is "changed" (hcube_task.c
  *   leaves it alone from then on). So is a mask equal to the cpuset's CPUs
  *   when nothing changed the cpuset: `taskset -p <all CPUs>` is kept.
@@ -59,13 +62,18 @@ int hcube_mask_vertex(struct hcube *hc, const struct cpumask *mask)
 	return v;
 }
 
-/* Did every CPU of @cpus go offline since hcube's hotplug count was @gen? */
-static bool hcube_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
+/*
+ * Was every CPU of @cpus offline at some time since hcube's hotplug count
+ * was @gen: it went offline since, or it came online since (it was
+ * offline then)?
+ */
+static bool hcube_was_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
 {
 	unsigned int cpu;
 
 	for_each_cpu(cpu, cpus)
-		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0 &&
+		    (s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) <= 0)
 			return false;
 	return !cpumask_empty(cpus);
 }
@@ -82,20 +90,38 @@ static bool hcube_any_went_offline(struct hcube *hc, const struct cpumask *cpus,
 }
 
 /*
- * Did every CPU where @a and @b differ go on or offline since hcube's
- * hotplug count was @gen? @diff: scratch.
+ * Is every difference between a cpuset's CPUs @then, when hcube's hotplug
+ * count was @gen, and @now CPU hotplug's doing? A CPU it lost is offline
+ * now; a CPU it gained came online since. @diff: scratch.
  */
-static bool hcube_hotplug_explains(struct hcube *hc, const struct cpumask *a,
-				   const struct cpumask *b, struct cpumask *diff, u32 gen)
+static bool hcube_hotplug_explains(struct hcube *hc, const struct cpumask *now,
+				   const struct cpumask *then, struct cpumask *diff, u32 gen)
 {
 	unsigned int cpu;
 
-	cpumask_xor(diff, a, b);
+	if (cpumask_andnot(diff, then, now) && cpumask_intersects(diff, cpu_online_mask))
+		return false;
+	cpumask_andnot(diff, now, then);
 	for_each_cpu(cpu, diff)
-		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0 &&
-		    (s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) <= 0)
+		if ((s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) <= 0)
 			return false;
 	return true;
+}
+
+/*
+ * Did the scheduler fall back for a task whose mask was @given at hcube's
+ * hotplug count @gen? Only when every CPU of it went offline: since then,
+ * or it was offline already (hcube gave the mask before it applied the
+ * offline).
+ */
+static bool hcube_fell_back(struct hcube *hc, const struct cpumask *given, u32 gen)
+{
+	unsigned int cpu;
+
+	for_each_cpu(cpu, given)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) <= 0 && cpu_online(cpu))
+			return false;
+	return !cpumask_empty(given);
 }
 
 /**
@@ -131,14 +157,18 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		    cpumask_subset(w->now, cpu_possible_mask) &&
 		    (moved || cs_changed || hotplug))
 			return HCUBE_MASK_KERNEL;
-		/* what it allows but for CPUs that went offline since */
+		/*
+		 * What it allows but for CPUs that were offline since: the
+		 * cpuset rewrote it while they were (the root's tasks are
+		 * not rewritten when they come back).
+		 */
 		if (cpumask_subset(w->tmp2, w->tmp) &&
 		    cpumask_andnot(w->tmp, w->tmp, w->tmp2) &&
-		    hcube_went_offline(hc, w->tmp, w->hp_gen))
+		    hcube_was_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
 	/* the scheduler's fallback: every CPU of the mask went offline */
-	offline = hcube_went_offline(hc, w->given, w->hp_gen);
+	offline = hcube_fell_back(hc, w->given, w->hp_gen);
 	if (!offline)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))

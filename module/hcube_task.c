@@ -606,6 +606,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	const struct cpumask *allowed;
 	bool evacuated, pending;
 	int err, tries = 0;
+	u32 hp_gen;
 	u64 serial;
 
 	/* a vertex that is not healthy: its tasks are evacuation's */
@@ -613,6 +614,7 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	    hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
 		return 0;
 again:
+	hp_gen = READ_ONCE(hc->hp_gen);
 	err = hcube_task_prepare(hc, t, r);
 	if (err)
 		return 0;
@@ -622,6 +624,11 @@ again:
 	if (hcube_mask_equal(hc->cs.seen, hcube_task_given(t)) &&
 	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, allowed) &&
 	    cpumask_equal(hc->scratch, hcube_task_given(t))) {
+		/*
+		 * Found with hcube's mask: what hotplug did before is no
+		 * longer a reason to take a later mask for the kernel's.
+		 */
+		t->hp_gen = hp_gen;
 		t->remask_pending = false;
 		return 0;
 	}
