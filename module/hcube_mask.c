@@ -17,8 +17,7 @@
  *   while they were, and the root cgroup's tasks are not rewritten when
  *   they come back); or the scheduler fell back to every CPU (or on
  *   cgroup v2 the cpuset's cpuset.cpus) after every CPU of the given mask
- *   went offline. hcube sets such a mask again too. Since hcube set the
- *   mask: since it gave it, or last found the task with it.
+ *   went offline. hcube sets such a mask again too.
  * - Any other mask is someone else's: the task is "changed" (hcube_task.c
  *   leaves it alone from then on). So is a mask equal to the cpuset's CPUs
  *   when nothing changed the cpuset: `taskset -p <all CPUs>` is kept.

@@ -233,12 +233,13 @@ static bool hcube_task_revoked(struct hcube_task *t)
  * and nothing sleeps between it and the change. The task's mask must
  * still be the given one, or @seen, the one its owner check judged the
  * kernel's (hcube_task_owner()): a sched_setaffinity() since is not
- * overwritten, and its registrant must still be allowed to change it
- * (-ESTALE: check it again, hcube_task_prepare() lets it go).
+ * overwritten, and, for a move (not @restore: hcube's own mask undone),
+ * its registrant must still be allowed to change it (-ESTALE: check it
+ * again, hcube_task_prepare() lets it go).
  */
 static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 			   const struct cpumask *mask, const struct cpumask *seen,
-			   u32 epoch)
+			   u32 epoch, bool restore)
 {
 	struct hcube_batch *b = &hc->batch;
 	struct task_struct *p = t->task;
@@ -253,7 +254,7 @@ static int hcube_batch_set(struct hcube *hc, struct hcube_task *t,
 		return -ESRCH;
 	if ((!hcube_mask_is(p, hcube_task_given(t)) &&
 	     (!seen || !hcube_mask_is(p, seen))) ||
-	    hcube_task_revoked(t))
+	    (!restore && hcube_task_revoked(t)))
 		return -ESTALE;
 	now = ktime_get_ns();
 	err = hcube_set_cpus_allowed(p, mask);
@@ -306,7 +307,7 @@ int hcube_task_give(struct hcube *hc, struct hcube_task *t, u32 v,
 		return PTR_ERR(allowed);
 	if (!cpumask_and(hc->scratch, hc->v[v].usable, allowed))
 		return -EXDEV;
-	err = hcube_batch_set(hc, t, hc->scratch, seen, epoch);
+	err = hcube_batch_set(hc, t, hc->scratch, seen, epoch, false);
 	if (err)
 		return err;
 	cpumask_copy(hcube_task_cs(t), allowed);
@@ -334,7 +335,7 @@ static int hcube_task_restore(struct hcube *hc, struct hcube_task *t,
 	hcube_batch_unlock_cpus(hc);
 	hcube_cs_within(t->task, hcube_task_orig(t), allowed, hc->scratch,
 			hc->cs.buf, hc->cs.bufsize);
-	return hcube_batch_set(hc, t, hc->scratch, seen, t->epoch);
+	return hcube_batch_set(hc, t, hc->scratch, seen, t->epoch, true);
 }
 
 /*
@@ -606,7 +607,6 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	const struct cpumask *allowed;
 	bool evacuated, pending;
 	int err, tries = 0;
-	u32 hp_gen;
 	u64 serial;
 
 	/* a vertex that is not healthy: its tasks are evacuation's */
@@ -614,7 +614,6 @@ int hcube_task_remask(struct hcube *hc, struct hcube_task *t,
 	    hc->v[t->vertex].state != HCUBE_VERTEX_HEALTHY)
 		return 0;
 again:
-	hp_gen = READ_ONCE(hc->hp_gen);
 	err = hcube_task_prepare(hc, t, r);
 	if (err)
 		return 0;
@@ -624,11 +623,6 @@ again:
 	if (hcube_mask_equal(hc->cs.seen, hcube_task_given(t)) &&
 	    cpumask_and(hc->scratch, hc->v[t->vertex].usable, allowed) &&
 	    cpumask_equal(hc->scratch, hcube_task_given(t))) {
-		/*
-		 * Found with hcube's mask: what hotplug did before is no
-		 * longer a reason to take a later mask for the kernel's.
-		 */
-		t->hp_gen = hp_gen;
 		t->remask_pending = false;
 		return 0;
 	}

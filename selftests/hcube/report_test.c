@@ -9,6 +9,7 @@
  * to a listener.
  */
 #include <poll.h>
+#include <sys/sysinfo.h>
 #include "kselftest_harness.h"
 #include "hcube_util.h"
 #include "hcube_module.h"
@@ -267,6 +268,9 @@ TEST_F_TIMEOUT(rp, stopped_short_in_reply_and_event, 120)
 	static const int loads[] = { 2, 5, 6, 1 };
 	int cut, nests, v;
 
+	/* absent vertices (6 CPUs) change SBN's plan of these loads */
+	if (get_nprocs() & (get_nprocs() - 1))
+		SKIP(return, "needs a whole cube: a power of two CPUs");
 	ASSERT_EQ(0, load("mode=cpu"));
 	ASSERT_EQ(0, hnl_open(&self->h));
 	for (v = 0; v < 4; v++) {
