@@ -166,8 +166,16 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		    hcube_was_offline(hc, w->tmp, w->hp_gen))
 			return HCUBE_MASK_KERNEL;
 	}
-	/* the scheduler's fallback: every CPU of the mask went offline */
-	offline = hcube_fell_back(hc, w->given, w->hp_gen);
+	/*
+	 * The scheduler's fallback: every CPU of the mask went offline; or
+	 * a CPU of the task's vertex went offline since hcube set the mask,
+	 * or one of the mask is not active now (the offline counted before
+	 * its fallback was seen).
+	 */
+	offline = hcube_fell_back(hc, w->given, w->hp_gen) ||
+		  (w->vertex < hc->nv &&
+		   (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
+		    !cpumask_subset(w->given, cpu_active_mask)));
 	if (!offline)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))
