@@ -466,6 +466,15 @@ static void hcube_retry_workfn(struct work_struct *work)
 		hcube_pass_start(hc);
 	if (!hc->stopping && hc->settle) {
 		hc->settle--;
+		/*
+		 * Tasks an evacuation left on their vertex because no cpuset
+		 * had the CPUs that came online yet; at the last settle pass
+		 * (hc->settle 0) they get what their cpuset allows.
+		 */
+		hcube_report_reset(&hc->report, hc);
+		if (hcube_evacuate_all(hc, &hc->report))
+			hcube_rebalance(hc, hcube_policy_for(hc, hc->cfg.policy),
+					HCUBE_REASON_HOTPLUG, NULL);
 		mod_delayed_work(hc->wq, &hc->retry_work,
 				 msecs_to_jiffies(10U << (HCUBE_SETTLE_PASSES - hc->settle)));
 	}

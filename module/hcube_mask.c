@@ -12,12 +12,13 @@
  *   checked the mask against (for the root's, whose effective CPUs follow
  *   hotplug while its tasks are not rewritten, by more than hotplug
  *   explains), or, for a cpuset other than the root's, one of its CPUs
- *   went offline); or it is the cpuset's CPUs but for CPUs that were
+ *   went off or online); or it is the cpuset's CPUs but for CPUs that were
  *   offline at some time since hcube set the mask (the cpuset rewrote it
  *   while they were, and the root cgroup's tasks are not rewritten when
  *   they come back); or the scheduler fell back to every CPU (or on
  *   cgroup v2 the cpuset's cpuset.cpus) after every CPU of the given mask
- *   went offline. hcube sets such a mask again too.
+ *   was offline at some time since hcube gave it. hcube sets such a mask
+ *   again too.
  * - Any other mask is someone else's: the task is "changed" (hcube_task.c
  *   leaves it alone from then on). So is a mask equal to the cpuset's CPUs
  *   when nothing changed the cpuset: `taskset -p <all CPUs>` is kept.
@@ -77,13 +78,17 @@ static bool hcube_was_offline(struct hcube *hc, const struct cpumask *cpus, u32 
 	return !cpumask_empty(cpus);
 }
 
-/* Did a CPU of @cpus go offline since hcube's hotplug count was @gen? */
-static bool hcube_any_went_offline(struct hcube *hc, const struct cpumask *cpus, u32 gen)
+/*
+ * Did a CPU of @cpus go off or online since hcube's hotplug count was
+ * @gen? On cgroup v2 a child cpuset rewrites its tasks both ways.
+ */
+static bool hcube_any_hotplugged(struct hcube *hc, const struct cpumask *cpus, u32 gen)
 {
 	unsigned int cpu;
 
 	for_each_cpu(cpu, cpus)
-		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) > 0)
+		if ((s32)(READ_ONCE(hc->cpu_off_gen[cpu]) - gen) > 0 ||
+		    (s32)(READ_ONCE(hc->cpu_on_gen[cpu]) - gen) > 0)
 			return true;
 	return false;
 }
@@ -145,10 +150,10 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 		bool cs_changed = !cpumask_equal(w->tmp, w->cs) &&
 				  (!id.root ||
 				   !hcube_hotplug_explains(hc, w->tmp, w->cs, w->tmp2, w->hp_gen));
-		/* a child cpuset rewrites its tasks when one of its CPUs goes */
+		/* a child cpuset rewrites its tasks when one of its CPUs comes or goes */
 		bool hotplug = !id.root &&
-			       (hcube_any_went_offline(hc, w->cs, w->hp_gen) ||
-				hcube_any_went_offline(hc, w->tmp, w->hp_gen));
+			       (hcube_any_hotplugged(hc, w->cs, w->hp_gen) ||
+				hcube_any_hotplugged(hc, w->tmp, w->hp_gen));
 
 		cpumask_and(w->tmp, w->tmp, cpu_online_mask);
 		cpumask_and(w->tmp2, w->now, cpu_online_mask);
@@ -167,15 +172,15 @@ int hcube_mask_whose(struct hcube *hc, const struct hcube_whose *w)
 			return HCUBE_MASK_KERNEL;
 	}
 	/*
-	 * The scheduler's fallback: every CPU of the mask went offline; or
-	 * a CPU of the task's vertex went offline since hcube set the mask,
-	 * or one of the mask is not active now (the offline counted before
-	 * its fallback was seen).
+	 * The scheduler's fallback, which it takes only when no CPU of the
+	 * mask is active: every CPU of the given mask went offline, or was
+	 * offline at some time since hcube set the mask (it may have come
+	 * back before this look), or none is active now (going offline
+	 * before hcube counted it).
 	 */
 	offline = hcube_fell_back(hc, w->given, w->hp_gen) ||
-		  (w->vertex < hc->nv &&
-		   (READ_ONCE(hc->voff[w->vertex]) != w->epoch ||
-		    !cpumask_subset(w->given, cpu_active_mask)));
+		  hcube_was_offline(hc, w->given, w->hp_gen) ||
+		  !cpumask_intersects(w->given, cpu_active_mask);
 	if (!offline)
 		return HCUBE_MASK_OTHER;
 	if (cpumask_equal(w->now, cpu_possible_mask))

@@ -565,7 +565,9 @@ static int hcube_task_nearest(struct hcube *hc, struct hcube_task *t)
  * The nearest healthy vertex its cpuset allows a usable CPU of; with
  * none, it gets what its cpuset allows and becomes changed; but while its
  * vertex's CPUs go offline (the cpuset may have dropped them before hcube
- * applies it) it is left for that offline's evacuation.
+ * applies it) it is left for that offline's evacuation, and while the
+ * cpusets settle after hotplug (a CPU that came online is not in them
+ * yet) for the settle's passes.
  * Return: 0, -EBUSY when left for the offline, or the error of the move.
  */
 int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
@@ -573,7 +575,12 @@ int hcube_task_evacuate(struct hcube *hc, struct hcube_task *t,
 {
 	int to = hcube_task_nearest(hc, t), err;
 
-	if (to < 0 && !cpumask_subset(hc->v[t->vertex].usable, cpu_active_mask))
+	/*
+	 * While cpusets settle after hotplug (hcube_after_change()), a CPU
+	 * that came online is not in them yet: the settle's passes try again.
+	 */
+	if (to < 0 && (hc->settle ||
+		       !cpumask_subset(hc->v[t->vertex].usable, cpu_active_mask)))
 		return -EBUSY;
 	if (to >= 0)
 		err = hcube_task_move(hc, t, to, r);
