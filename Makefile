@@ -413,6 +413,7 @@ dkms-src:
 
 # install and uninstall into a temporary DESTDIR; the completion in bash.
 check-install: tools mpi spank
+	@$(SUBMAKE) -C selftests/hcubectl all
 	@scripts/checks/install/install_test.sh $(BUILD)
 
 # The man pages (groff -ww, man), the admin guide (docutils) and their

@@ -363,7 +363,7 @@ static void hcube_drain(struct hcube *hc)
 		hcube_after_change(hc, HCUBE_REASON_FORK);
 }
 
-/* Netlink commands that change or move tasks first link what is pending. */
+/* Link the pending records and unregister the exited ones; under hcube.lock. */
 void hcube_events_drain(struct hcube *hc)
 {
 	hcube_drain(hc);
@@ -525,7 +525,10 @@ static void hcube_events_workfn(struct work_struct *work)
 		hcube_scan_lost(hc);
 }
 
-/* The automatic trigger: what is pending linked first. */
+/*
+ * Link the pending records and unregister the exited ones, then let the
+ * automatic trigger rebalance if the loads drifted apart.
+ */
 static void hcube_auto_workfn(struct work_struct *work)
 {
 	struct hcube *hc = container_of(to_delayed_work(work), struct hcube,

@@ -8,7 +8,10 @@ struct reply {
 	bool got;
 };
 
-/* The reply's attributes are the report's (enum hcube_report_attr). */
+/*
+ * Keep the one REBALANCE reply's attributes (enum hcube_report_attr) in
+ * @arg, a struct reply; a second reply is an error.
+ */
 static int report_reply(const struct hc_msg *m, void *arg)
 {
 	struct reply *r = arg;
