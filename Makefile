@@ -123,7 +123,8 @@ check-spank: $(SHARED)
 ## check-slurm: the Slurm plugin in a VM with slurmd and the module
 # The SPANK plugin with a real Slurm in the VM (selftests/slurm): munged,
 # slurmctld and slurmd on one node of 8 CPUs and 2 NUMA nodes, task/cgroup
-# with ConstrainCores=yes; about 2.5 minutes under TCG.
+# with ConstrainCores=yes; 4 to 7 minutes under TCG, up to 15 when the
+# host is loaded (HCUBE_SLURM_TIMEOUT, 1500 s, guards against a hang).
 check-slurm: module tools spank
 	@$(SUBMAKE) -C selftests/slurm all
 	@KVER=$(KVER) selftests/slurm/check-slurm.sh $(BUILD)

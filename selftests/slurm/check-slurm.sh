@@ -12,6 +12,6 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 B=${1:-build}
 exec scripts/vm/run-vm.sh --cpus 8 --nodes 2 --mem 1024 --writable-root \
-	--timeout "${HCUBE_SLURM_TIMEOUT:-900}" --append "oops=panic" \
+	--timeout "${HCUBE_SLURM_TIMEOUT:-1500}" --append "oops=panic" \
 	--env HCUBE_KO --env HCUBE_SLURM_REPS --env HCUBE_SLURM_DEB -- \
 	selftests/slurm/slurm-in-vm.sh "$B"

@@ -340,9 +340,12 @@ plugstack user_policy=yes
 
 section "health"
 # 5b. hcube-slurm-health, the HealthCheckProgram: at least 6 healthy CPUs.
-# Two then three CPUs faulty: nothing; a fourth: the node drained within a
-# HealthCheckInterval with the reason naming the CPUs, the running job
-# untouched; the marks cleared: still drained (it never resumes a node).
+# Two then three CPUs faulty: nothing; a fourth: the node drained at a
+# later health check (waited for up to ten intervals and 30 s: slurmd runs
+# the program every HealthCheckInterval, and a loaded TCG VM can take
+# seconds to start it; how long it took is printed, not asserted), with
+# the reason naming the CPUs, the running job untouched; the marks
+# cleared: still drained (it never resumes a node).
 # state_reason: the node's state and reason, as sinfo shows them
 state_reason() { sinfo -h -n node1 -o '%T|%E'; }
 # not_drained SR: SR (state_reason's) is not a drain
@@ -366,8 +369,8 @@ if ready health 2; then
 		not_drained "$sr"
 	$HCUBECTL fault add cpu 5 >/dev/null
 	want="hcube: degraded: 5 of 8 cpus healthy (minimum 6), 5 of 8 vertices healthy (minimum 0); unusable cpus 5-7 (admin)"
-	if drained_within $((HEALTH_INTERVAL + 2)); then
-		ok "health: 5 healthy CPUs: drained within a HealthCheckInterval ($HEALTH_INTERVAL s) and the program's run"
+	if drained_within $((10 * HEALTH_INTERVAL + 30)); then
+		ok "health: 5 healthy CPUs: drained at a health check (every $HEALTH_INTERVAL s)"
 	else
 		not_ok "health: 5 healthy CPUs: not drained ($(state_reason))"
 	fi
