@@ -469,6 +469,30 @@ int hc_vertex_of(const struct hc_cube *c, pid_t pid)
 	return -2;
 }
 
+const char *hc_cpus_str(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+	int cpu, end;
+
+	buf[0] = '\0';
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu = end + 1) {
+		if (!CPU_ISSET(cpu, set)) {
+			end = cpu;
+			continue;
+		}
+		for (end = cpu; end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, set); end++)
+			;
+		if (len + 1 >= size)
+			break;
+		len += snprintf(buf + len, size - len, "%s%d", len ? "," : "", cpu);
+		if (end > cpu && len + 1 < size)
+			len += snprintf(buf + len, size - len, "-%d", end);
+	}
+	if (!len)
+		snprintf(buf, size, "(none)");
+	return buf;
+}
+
 int hc_proc_cpus(pid_t pid, cpu_set_t *set)
 {
 	char path[64], line[4096];

@@ -107,6 +107,8 @@ pid_t hc_spawn(int busy);
 void hc_kill_all(pid_t *pids, int n);
 /* The vertex whose usable CPUs equal @pid's affinity (as userspace sees it). */
 int hc_vertex_of(const struct hc_cube *c, pid_t pid);
+/* @set as a CPU list ("0-3,6") in @buf of @size: @buf. */
+const char *hc_cpus_str(const cpu_set_t *set, char *buf, size_t size);
 /* Cpus_allowed_list of /proc/PID/status as a set. */
 int hc_proc_cpus(pid_t pid, cpu_set_t *set);
 /*

@@ -366,7 +366,11 @@ int main(int argc, char **argv)
 			restored++;
 			short_by_hotplug++;
 		} else {
-			printf("# worker %d (pid %d): affinity not restored\n", i, workers[i]);
+			char a[256], b[256];
+
+			printf("# worker %d (pid %d): affinity %s, not its original %s\n",
+			       i, workers[i], hc_cpus_str(&now, a, sizeof(a)),
+			       hc_cpus_str(&orig[i], b, sizeof(b)));
 		}
 	}
 	printf("# %d of them given back a CPU short, while that CPU came online\n",
