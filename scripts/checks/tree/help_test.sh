@@ -12,22 +12,19 @@ files=$(make -s --no-print-directory -pnq help 2>/dev/null |
 defined=$(grep -ho '^[a-z][a-z0-9.-]*:' $files | grep -v ':=' | tr -d : | sort -u)
 listed=$(make -s --no-print-directory help | awk '{print $1}')
 bad=0
-for t in $defined; do
-	if ! grep -qx -- "$t" <<<"$listed"; then
-		echo "not ok make help: target '$t' has no '## $t: ...' line"
+# report FORMAT NAMES: one "not ok" line per name (FORMAT's %s, each time)
+report() {
+	local t
+	for t in $2; do
+		echo "not ok make help: ${1//%s/$t}"
 		bad=1
-	fi
-done
+	done
+}
+report "target '%s' has no '## %s: ...' line" \
+	"$(comm -23 <(echo "$defined") <(sort -u <<<"$listed"))"
+report "'%s' is listed but no rule defines it" \
+	"$(comm -13 <(echo "$defined") <(sort -u <<<"$listed"))"
 dups=$(sort <<<"$listed" | uniq -d)
-if [ -n "$dups" ]; then
-	echo "not ok make help: listed twice: $dups"
-	bad=1
-fi
-for t in $listed; do
-	if ! grep -qx -- "$t" <<<"$defined"; then
-		echo "not ok make help: '$t' is listed but no rule defines it"
-		bad=1
-	fi
-done
+[ -z "$dups" ] || report "listed twice: %s" "$(echo $dups)"
 [ $bad = 0 ] && echo "ok make help: $(wc -w <<<"$listed") targets, each with a line"
 exit $bad
