@@ -282,6 +282,28 @@ static struct run balance(const char *policy, bool sizer)
 	return out;
 }
 
+/* By count pack() chooses the units: a sizer there is refused. */
+static void bad_input(void)
+{
+	static const struct hcube_mpi_ops by_count = {
+		.count = count, .pack = pack, .unpack = unpack,
+	};
+	struct hcube_mpi *h;
+	int err;
+
+	fill();
+	if (hcube_mpi_open(MPI_COMM_WORLD, &by_count, &q, &h))
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	err = hcube_mpi_set_sizer(h, payload);
+	ok(err == HCUBE_MPI_E_ARG && strstr(hcube_mpi_errmsg(h), "weight callbacks") &&
+	   hcube_mpi_set_sizer(NULL, payload) == HCUBE_MPI_E_ARG &&
+	   hcube_mpi_set_sizer(h, NULL) == HCUBE_MPI_OK &&
+	   !hcube_mpi_payload_sent(NULL) && !hcube_mpi_payload_sent(h),
+	   "bad input: a sizer by count, or without a handle, is HCUBE_MPI_E_ARG (%g, %g)",
+	   (double)err, (double)HCUBE_MPI_E_ARG);
+	hcube_mpi_close(h);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const policies[] = { "mcwa", "dem", "optimal" };
@@ -292,7 +314,8 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	if (!rank)
-		printf("1..%zu\n", 4 * sizeof(policies) / sizeof(*policies));
+		printf("1..%zu\n", 4 * sizeof(policies) / sizeof(*policies) + 1);
+	bad_input();
 	for (k = 0; k < sizeof(policies) / sizeof(*policies); k++) {
 		struct run plain = balance(policies[k], false);
 		struct run cheap = balance(policies[k], true);
@@ -312,7 +335,7 @@ int main(int argc, char **argv)
 			       plain.policy, cheap.policy, plain.rounds, cheap.rounds,
 			       plain.settled, cheap.settled);
 		ok(plain.ok && cheap.ok,
-		   "every unit once, intact; payload_sent the bytes unpacked (%g, %g)",
+		   "every unit once, intact; payload_sent covers the bytes unpacked (%g, %g)",
 		   (double)plain.payload, (double)cheap.payload);
 		ok(plain.payload > 0, "something moved: %g bytes of payload, %g sent",
 		   (double)plain.payload, (double)plain.bytes);
