@@ -17,6 +17,8 @@
 #   uneven size and cost, balanced by weight, a rank drained mid-run while
 #   it keeps spawning work) on 3, 7 and 12 ranks, and with ASan on 5;
 # - heavy: the settle's exchange on 4 ranks, a rank of heavy units only;
+# - bytes: fewest bytes on 8 ranks, the same instance with and without a
+#   sizer: at most 2/3 of the payload, a max/avg no worse;
 # - big: one message of 2.2 GB (two units of 1.1 GB) on 2 ranks;
 # - misuse: open before MPI_Init and after MPI_Finalize; a pack() or
 #   unpack() that loses units aborts the job with the library's message;
@@ -135,6 +137,11 @@ t3=$(date +%s)
 # The settle's exchange: heavy units on the busiest rank, light ones elsewhere.
 run_test "heavy: a rank of heavy units only ends within 1.02 (the exchange)" 4 \
 	"$tmp/heavy.log" "$OUT/heavy"
+
+# Fewest bytes: cheap units of the weight needed, the balance no worse.
+run_test "bytes: with a sizer at most 2/3 of the payload bytes, max/avg no worse, on 8 ranks" 8 \
+	"$tmp/bytes.log" "$OUT/bytes" -v
+sed -n 's/^# \(.* on 8 ranks:\)/# bytes: \1/p' "$tmp/bytes.log"
 
 # One message above 2 GiB.
 run_test "big: a message above 2 GiB on 2 ranks" 2 "$tmp/big.log" "$OUT/big"

@@ -40,12 +40,25 @@ extern "C" {
 #define HCUBE_MPI_API
 #endif
 
-/* A pack_weight() request (@to, @weight) and what it took (@units, @taken). */
+/*
+ * A pack_weight() request (@to, @weight, @bytes_budget) and what it took
+ * (@units, @taken). The library allocates it and only hands it to
+ * pack_weight(), so it may grow at its end: an application built against
+ * an older header never reads past the fields it knows.
+ */
 struct hcube_mpi_take {
 	int to;			/* the rank the units go to */
 	uint64_t weight;	/* the weight asked for; UINT64_MAX: every unit */
 	uint32_t units;		/* set by pack_weight(): the units it takes */
 	uint64_t taken;		/* set by pack_weight(): their weight */
+	/*
+	 * 0: bytes do not matter (no sizer set, or every unit goes). Else,
+	 * with hcube_mpi_set_sizer(): what @weight costs at this queue's
+	 * average bytes per weight. Keep the rule all the same, and among
+	 * the units it allows prefer those of fewest bytes per weight (the
+	 * budget is a hint, never a reason to take less weight).
+	 */
+	uint64_t bytes_budget;
 };
 
 /* How the library reaches the application's queue of work units. */
@@ -80,10 +93,12 @@ struct hcube_mpi_ops {
 	 * keeps the library's bound (Documentation/mpi.md): go through the
 	 * units in any order and take one while its weight is at most twice
 	 * what is still missing; @t->weight at or above the queue's weight:
-	 * every unit. Taking none is allowed. Negative: an error. To move
-	 * the fewest bytes, go through the units by weight per byte, most
-	 * first: the library asks for weight, the units chosen decide the
-	 * bytes (report.bytes_sent).
+	 * every unit. Taking none is allowed. Negative: an error. The units chosen
+	 * decide the bytes moved: with hcube_mpi_set_sizer() the library
+	 * asks each time twice, with @t->bytes_budget set and at 0, and
+	 * sends the choice nearer @t->weight, the fewer bytes between two
+	 * as near (hcube_mpi_payload_sent()). Without it, to move few bytes
+	 * go through the units by weight per byte, most first.
 	 */
 	ssize_t (*pack_weight)(void *queue, struct hcube_mpi_take *t, void *buf,
 			       size_t cap);
@@ -233,6 +248,34 @@ HCUBE_MPI_API int hcube_mpi_plan(struct hcube_mpi *h, const char *policy,
  * next call).
  */
 HCUBE_MPI_API int hcube_mpi_set_tolerance(struct hcube_mpi *h, double tolerance);
+
+/*
+ * Fewest bytes, by weight: @bytes(queue) returns the payload bytes the
+ * queue's units take (what pack() would write for all of them), NULL
+ * (the default) turns it off. Then every choice of units by weight (the
+ * policies' transfers, the evacuation's, the settle's moves and
+ * exchanges; not one that takes every unit, which has no choice) asks
+ * pack_weight() twice, once with @bytes_budget the weight's cost at the
+ * queue's average bytes per weight and once with 0, and sends the choice
+ * whose weight is nearer the weight asked for, the one of fewer bytes
+ * when both are as near: balance first, bytes second, each choice as
+ * near the weight as without the sizer. The cost: weight(), the sizer and
+ * a second pack_weight() per choice. A
+ * function of its own and not a member of struct hcube_mpi_ops, which
+ * the application allocates: a new member would be read past the end of
+ * an older application's struct. HCUBE_MPI_E_ARG without the weight
+ * callbacks. Local; the ranks need not agree (each chooses its own
+ * units).
+ */
+HCUBE_MPI_API int hcube_mpi_set_sizer(struct hcube_mpi *h, uint64_t (*bytes)(void *queue));
+/*
+ * The payload bytes this rank sent in the last call on @h (the units as
+ * pack() or pack_weight() wrote them, each hop counted, no header):
+ * beside report.units_sent, as report.bytes_sent counts the headers too.
+ * A function and not a report field, since the application allocates the
+ * report. 0 without a handle.
+ */
+HCUBE_MPI_API uint64_t hcube_mpi_payload_sent(const struct hcube_mpi *h);
 
 HCUBE_MPI_API const char *hcube_mpi_strerror(int err);
 /* The last error's text on this handle, the same on every rank. */

@@ -103,6 +103,8 @@ struct hcube_mpi {
 	void *queue;
 	bool by_weight;
 	double tolerance;
+	/* hcube_mpi_set_sizer(): the queue's payload bytes, or NULL */
+	uint64_t (*sizer)(void *queue);
 	u8 state[HCUBE_MAX_VERTICES];
 	u16 comp[HCUBE_MAX_VERTICES];	/* component of a healthy label */
 	u32 ncomp;
@@ -140,6 +142,7 @@ struct hcube_mpi {
 
 	/* the report of the call under way */
 	struct hcube_mpi_report rep;
+	u64 payload_sent;	/* its units' bytes sent (hcube_mpi_payload_sent()) */
 	struct hm_logs sent, recvd;
 	struct hcube_mpi_xfer *xf, *ev, *im;
 	u32 capxf, capev, capim, nev;

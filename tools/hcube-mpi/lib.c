@@ -226,6 +226,7 @@ static int agree(struct hcube_mpi *h, int err, u64 hash, bool drain,
 static void begin(struct hcube_mpi *h)
 {
 	memset(&h->rep, 0, sizeof(h->rep));
+	h->payload_sent = 0;
 	h->rep.policy = -1;
 	h->rep.applied = -1;
 	h->rep.member = h->comm != MPI_COMM_NULL;
@@ -498,6 +499,24 @@ int hcube_mpi_set_tolerance(struct hcube_mpi *h, double tolerance)
 			       tolerance);
 	h->tolerance = tolerance;
 	return HCUBE_MPI_OK;
+}
+
+int hcube_mpi_set_sizer(struct hcube_mpi *h, uint64_t (*bytes)(void *queue))
+{
+	if (!h)
+		return HCUBE_MPI_E_ARG;
+	if (finalized(h))
+		return HCUBE_MPI_E_MPI;
+	if (bytes && !h->by_weight)
+		return hm_fail(h, HCUBE_MPI_E_ARG,
+			       "a sizer needs the weight callbacks: by count pack() chooses the units");
+	h->sizer = bytes;
+	return HCUBE_MPI_OK;
+}
+
+uint64_t hcube_mpi_payload_sent(const struct hcube_mpi *h)
+{
+	return h ? h->payload_sent : 0;
 }
 
 /* ---- evacuation ---- */

@@ -59,7 +59,7 @@ void hm_log(struct hcube_mpi *h, struct hm_logs *logs, u32 round, u32 hop,
  * HM_CHUNK bytes: MPI counts are ints, a message is not.
  */
 static void post(struct hcube_mpi *h, u32 to, int tag, char *buf, size_t len,
-		 u32 units)
+		 u32 units, size_t payload)
 {
 	size_t off = 0;
 
@@ -73,6 +73,7 @@ static void post(struct hcube_mpi *h, u32 to, int tag, char *buf, size_t len,
 	} while (off < len);
 	h->rep.msgs_sent++;
 	h->rep.bytes_sent += len;
+	h->payload_sent += payload;
 	if (units) {
 		h->rep.unit_msgs_sent++;
 		h->rep.units_sent += units;
@@ -87,14 +88,17 @@ static void post(struct hcube_mpi *h, u32 to, int tag, char *buf, size_t len,
  * units it did not announce, or writes other bytes than it announced,
  * would lose units.
  */
-/* The first call: choose @p->t.weight (or @p->t.units) and say the bytes. */
-void hm_pack_size(struct hcube_mpi *h, u32 to, u64 amount, struct hm_pack *p)
+/*
+ * One first call: choose for @p->t (to, weight, bytes_budget set) and say
+ * the bytes, nothing taken unless they fit in no room.
+ */
+static void ask(struct hcube_mpi *h, struct hm_pack *p)
 {
 	struct hcube_mpi_take *t = &p->t;
-	u32 after;
+	u32 after, to = (u32)t->to;
+	u64 amount = t->weight;
 
 	p->before = h->ops->count(h->queue);
-	*t = (struct hcube_mpi_take){ .to = (int)to, .weight = amount };
 	if (!h->by_weight) {
 		t->units = amount == HM_ALL ? p->before : (u32)amount;
 		if (t->units > p->before)
@@ -115,6 +119,63 @@ void hm_pack_size(struct hcube_mpi *h, u32 to, u64 amount, struct hm_pack *p)
 	if (after != (p->need ? p->before : p->before - t->units))
 		hm_fatal(h, "the application's pack() left %u units of %u when asked the size of %u (%zd bytes)",
 			 after, p->before, t->units, p->need);
+}
+
+/*
+ * With a sizer, the bytes @amount of weight costs at the queue's average
+ * bytes per weight (at least 1); 0 when bytes do not matter: no sizer, no
+ * bytes, or every unit goes.
+ */
+static u64 budget(struct hcube_mpi *h, u64 amount)
+{
+	uint64_t heaviest;
+	u64 w, b;
+
+	if (!h->sizer || !h->by_weight || amount == HM_ALL)
+		return 0;
+	w = h->ops->weight(h->queue, &heaviest);
+	if (!w || amount >= w)
+		return 0;
+	b = h->sizer(h->queue);
+	if (!b)
+		return 0;
+	b = (u64)((unsigned __int128)b * amount / w);
+	return b ? b : 1;
+}
+
+static u64 off_by(const struct hm_pack *p, u64 amount)
+{
+	return p->t.taken > amount ? p->t.taken - amount : amount - p->t.taken;
+}
+
+/*
+ * The first call of the two: what to send. With a sizer (by weight),
+ * pack_weight() chooses twice, with the bytes budget and without; the
+ * choice whose weight is nearer @amount goes, of two as near the one of
+ * fewer bytes. Units of 0 bytes taken at a choice go as they are.
+ */
+void hm_pack_size(struct hcube_mpi *h, u32 to, u64 amount, struct hm_pack *p)
+{
+	u64 b = budget(h, amount);
+	struct hm_pack cheap;
+
+	if (b) {
+		cheap.t = (struct hcube_mpi_take){
+			.to = (int)to, .weight = amount, .bytes_budget = b,
+		};
+		ask(h, &cheap);
+		if (!cheap.need && cheap.t.units) {
+			*p = cheap;
+			return;
+		}
+	}
+	p->t = (struct hcube_mpi_take){ .to = (int)to, .weight = amount };
+	ask(h, p);
+	if (!b || (!p->need && p->t.units))
+		return;
+	if (off_by(&cheap, amount) < off_by(p, amount) ||
+	    (off_by(&cheap, amount) == off_by(p, amount) && cheap.need < p->need))
+		*p = cheap;
 }
 
 /*
@@ -182,7 +243,7 @@ static u64 send_packed(struct hcube_mpi *h, u32 to, int tag, u32 type, const s64
 	memcpy(buf, &hdr, sizeof(hdr));
 	if (nval)
 		memcpy(buf + sizeof(hdr), val, nval * sizeof(s64));
-	post(h, to, tag, buf, len, hdr.units);
+	post(h, to, tag, buf, len, hdr.units, len - hb);
 	if (hdr.units && tag == HM_TAG_EVAC) {
 		/* logged apart from the plan's transfers, at step 0 */
 		hm_grow(h, (void **)&h->ev, &h->capev, h->nev + 1, sizeof(*h->ev));
@@ -228,7 +289,7 @@ void hm_bounce(struct hcube_mpi *h, struct hm_msg *m, u32 step)
 	h->rep.units_recv += m->hdr.units;
 	hm_log(h, &h->recvd, 0, 0, m->hdr.hop, to, (u32)h->rank, m->hdr.units,
 	       m->hdr.weight);
-	post(h, to, m->tag, m->buf, m->len, m->hdr.units);
+	post(h, to, m->tag, m->buf, m->len, m->hdr.units, m->len - m->payload);
 	hm_log(h, &h->sent, 0, 0, step, (u32)h->rank, to, m->hdr.units, m->hdr.weight);
 	m->buf = NULL;
 	m->taken = true;
@@ -469,7 +530,7 @@ static void relay(struct hcube_mpi *h, struct hm_msg *m)
 
 	hdr->hop++;
 	h->rep.units_recv += m->hdr.units;
-	post(h, next, HM_TAG_SBN, m->buf, m->len, m->hdr.units);
+	post(h, next, HM_TAG_SBN, m->buf, m->len, m->hdr.units, m->len - m->payload);
 	h->rep.relayed++;
 	if (m->hdr.units) {
 		hm_log(h, &h->recvd, m->hdr.round, m->hdr.hop, 0, (u32)m->source,

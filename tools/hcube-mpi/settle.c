@@ -20,7 +20,9 @@
  * When no pair may move, a component's heaviest rank may hold only units
  * about as heavy as its distance d to the lightest, or heavier: moving
  * one would make the lightest the heavier. Then the two exchange
- * (exchange()): the heavier sends one unit of weight t, the lighter
+ * (exchange()); of ranks as heavy, the one of fewest payload bytes per
+ * weight (hcube_mpi_set_sizer(); the round's all-gather carries it) is
+ * the heavier. The heavier sends one unit of weight t, the lighter
  * chooses from its own queue (before it takes the unit in) about t - d/2
  * of its units to send back, and does so only when both then end
  * strictly between their weights before; else it sends the unit back
@@ -38,11 +40,12 @@
  * The exchanges of a round: for each component whose heaviest rank @hi
  * holds units (not known to have failed an exchange since its queue last
  * changed) none of which a single move may send to the lightest @lo
- * (@least > 2a, a = (d - 1) / 2 >= 1), @xto[hi] = lo. The same on every
+ * (@least > 2a, a = (d - 1) / 2 >= 1), @xto[hi] = lo. Of ranks as heavy,
+ * the one of fewest bytes per weight (@cost) gives. The same on every
  * rank. Returns their number.
  */
 static u32 exchanges(u32 n, const u16 *comp, const u64 *load, const u64 *least,
-		     const u64 *failed, u16 *hi, u16 *lo, u16 *xto)
+		     const u64 *failed, const u64 *cost, u16 *hi, u16 *lo, u16 *xto)
 {
 	u32 r, c, nx = 0;
 
@@ -54,7 +57,8 @@ static u32 exchanges(u32 n, const u16 *comp, const u64 *load, const u64 *least,
 		c = comp[r];
 		if (c == HCUBE_COMP_NONE || c >= n)
 			continue;
-		if (hi[c] == HCUBE_VERTEX_NONE || load[r] > load[hi[c]])
+		if (hi[c] == HCUBE_VERTEX_NONE || load[r] > load[hi[c]] ||
+		    (load[r] == load[hi[c]] && cost[r] < cost[hi[c]]))
 			hi[c] = (u16)r;
 		if (lo[c] == HCUBE_VERTEX_NONE || load[r] <= load[lo[c]])
 			lo[c] = (u16)r;
@@ -148,14 +152,29 @@ static bool exchange_recv(struct hcube_mpi *h, u32 hi, u64 d, u32 step)
 	return ok || (!p.need && p.t.units);
 }
 
+/*
+ * This rank's payload bytes per weight, scaled by 2^16, from the sizer;
+ * UINT64_MAX (the dearest) without one or without weight.
+ */
+static u64 bytes_per_weight(struct hcube_mpi *h, u64 weight)
+{
+	unsigned __int128 c;
+
+	if (!h->sizer || !h->by_weight || !weight)
+		return UINT64_MAX;
+	c = ((unsigned __int128)h->sizer(h->queue) << 16) / weight;
+	return c < UINT64_MAX ? (u64)c : UINT64_MAX - 1;
+}
+
 void hm_settle(struct hcube_mpi *h, u32 first_step)
 {
 	u32 n = (u32)h->size, me = (u32)h->rank, round, r;
-	u64 *all = hm_alloc(h, (size_t)n * 3 * sizeof(u64)), mine[3], top;
+	u64 *all = hm_alloc(h, (size_t)n * 4 * sizeof(u64)), mine[4], top;
 	u64 *load = hm_alloc(h, (size_t)n * sizeof(u64));
 	u64 *least = hm_alloc(h, (size_t)n * sizeof(u64));
 	u64 *failed = hm_alloc(h, (size_t)n * sizeof(u64));
 	u64 *ask = hm_alloc(h, (size_t)n * sizeof(u64));
+	u64 *cost = hm_alloc(h, (size_t)n * sizeof(u64));
 	u16 *comp = hm_alloc(h, (size_t)n * sizeof(u16));
 	u16 *order = hm_alloc(h, (size_t)n * sizeof(u16));
 	u16 *to = hm_alloc(h, (size_t)n * sizeof(u16));
@@ -175,25 +194,27 @@ void hm_settle(struct hcube_mpi *h, u32 first_step)
 		/* a rank of units that weigh nothing has none worth moving */
 		mine[1] = mine[0] ? floor_mine : 0;
 		mine[2] = failed_mine;
-		MPI_Allgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, h->comm);
+		mine[3] = bytes_per_weight(h, mine[0]);
+		MPI_Allgather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, h->comm);
 		h->rep.collectives++;
 		/* an exchange that failed may go through once any weight moved */
 		for (r = 0; r < n && round; r++)
-			if (load[r] != all[3 * r])
+			if (load[r] != all[4 * r])
 				break;
 		changed = !round || r < n;
 		for (r = 0; r < n; r++) {
-			load[r] = all[3 * r];
-			least[r] = all[3 * r + 1];
-			failed[r] = changed ? 0 : all[3 * r + 2];
+			load[r] = all[4 * r];
+			least[r] = all[4 * r + 1];
+			failed[r] = changed ? 0 : all[4 * r + 2];
+			cost[r] = all[4 * r + 3];
 		}
 		if (!round)
-			h->rep.policy_weight_imbalance = hm_imbalance(h, all, 3);
+			h->rep.policy_weight_imbalance = hm_imbalance(h, all, 4);
 		if (!hcube_settle_round(n, comp, load, least, !h->by_weight, order,
 					to, ask)) {
 			/* no single move: an exchange, by weight only */
 			if (!h->by_weight ||
-			    !exchanges(n, comp, load, least, failed, hi, lo, to)) {
+			    !exchanges(n, comp, load, least, failed, cost, hi, lo, to)) {
 				h->rep.settled = 1;
 				break;
 			}
@@ -235,6 +256,7 @@ void hm_settle(struct hcube_mpi *h, u32 first_step)
 	free(least);
 	free(failed);
 	free(ask);
+	free(cost);
 	free(comp);
 	free(order);
 	free(to);
