@@ -304,7 +304,8 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 	EXPECT_EQ(s[HCUBE_A_STATS_REGISTERED],
 		  s[HCUBE_A_STATS_UNREGISTERED] + s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_TASKS]);
 	fprintf(stderr, "# %d storm operations; %llu tasks registered (%llu new threads and children), %llu exited, %llu refused, %llu creations lost and found\n",
-	       ops, (unsigned long long)(s[HCUBE_A_STATS_REGISTERED] - s0[HCUBE_A_STATS_REGISTERED]),
+	       ops,
+	       (unsigned long long)(s[HCUBE_A_STATS_REGISTERED] - s0[HCUBE_A_STATS_REGISTERED]),
 	       (unsigned long long)(s[HCUBE_A_STATS_ADOPTED] - s0[HCUBE_A_STATS_ADOPTED]),
 	       (unsigned long long)(s[HCUBE_A_STATS_EXITED] - s0[HCUBE_A_STATS_EXITED]),
 	       (unsigned long long)(s[HCUBE_A_STATS_REFUSED] - s0[HCUBE_A_STATS_REFUSED]),

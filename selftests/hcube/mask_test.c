@@ -574,7 +574,8 @@ TEST_F(mask, kernel_cpuset_changes_are_not_changes)
 		ASSERT_EQ(0, hc_stats(&self->h, s));
 		EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s[HCUBE_A_STATS_CHANGED])
 			TH_LOG("after step %d: %llu tasks taken for changed", step,
-			       (unsigned long long)(s[HCUBE_A_STATS_CHANGED] - s0[HCUBE_A_STATS_CHANGED]));
+			       (unsigned long long)(s[HCUBE_A_STATS_CHANGED] -
+						    s0[HCUBE_A_STATS_CHANGED]));
 	}
 	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(HCUBE_TASK_ACTIVE, state_of(&self->h, kids[i]));

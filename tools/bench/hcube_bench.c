@@ -1640,7 +1640,8 @@ static void run_policy(const struct inst *in, int pol, int threshold, int cooldo
 		o->moved = s1[HCUBE_A_STATS_MOVED] - s0[HCUBE_A_STATS_MOVED];
 		o->hops = s1[HCUBE_A_STATS_MIGRATIONS] - s0[HCUBE_A_STATS_MIGRATIONS];
 		o->rebalances = s1[HCUBE_A_STATS_REBALANCES] - s0[HCUBE_A_STATS_REBALANCES];
-		o->auto_rebalances = s1[HCUBE_A_STATS_AUTO_REBALANCES] - s0[HCUBE_A_STATS_AUTO_REBALANCES];
+		o->auto_rebalances = s1[HCUBE_A_STATS_AUTO_REBALANCES] -
+				     s0[HCUBE_A_STATS_AUTO_REBALANCES];
 		o->evacuated = s1[HCUBE_A_STATS_EVACUATIONS] - s0[HCUBE_A_STATS_EVACUATIONS];
 		for (u = 0; u < (int)cube.nv; u++)
 			if (in->faulty[u])

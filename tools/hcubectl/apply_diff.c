@@ -130,11 +130,12 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 			    nla_get_u32(tb[HCUBE_A_VERTEX_INFO_STATE]) == HCUBE_VERTEX_ABSENT;
 		v->marked = tb[HCUBE_A_VERTEX_INFO_MARKED] != NULL;
 		free(v->cpulist);
-		v->cpulist = tb[HCUBE_A_VERTEX_INFO_CPUS] ? hc_attr_str(tb[HCUBE_A_VERTEX_INFO_CPUS]) : strdup("");
+		v->cpulist = tb[HCUBE_A_VERTEX_INFO_CPUS] ?
+			     hc_attr_str(tb[HCUBE_A_VERTEX_INFO_CPUS]) : strdup("");
 		if (!hc_cpulist_bits(v->cpulist, v->cpus, AP_MAX_CPUS, &why))
 			return -1;
-		str = tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS] ? hc_attr_str(tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS]) :
-			strdup("");
+		str = tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS] ?
+		      hc_attr_str(tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS]) : strdup("");
 		if (!hc_cpulist_bits(str, faulty, AP_MAX_CPUS, &why)) {
 			free(str);
 			return -1;

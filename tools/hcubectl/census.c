@@ -111,8 +111,8 @@ int hc_census_fetch(struct hc_ctx *c, struct hc_census *cs)
 	cs->dim = hc_tb_dim(cs->cube.tb);
 	for (i = 0; i < cs->v.n; i++) {
 		const struct hc_attrs *v = &cs->v.v[i];
-		uint32_t st = v->tb[HCUBE_A_VERTEX_INFO_STATE] ? nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) :
-			      HCUBE_VERTEX_HEALTHY;
+		uint32_t st = v->tb[HCUBE_A_VERTEX_INFO_STATE] ?
+			      nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) : HCUBE_VERTEX_HEALTHY;
 
 		if (st == HCUBE_VERTEX_ABSENT)
 			continue;

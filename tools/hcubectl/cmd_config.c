@@ -21,7 +21,8 @@ static int config_reply(const struct hc_msg *m, void *arg)
 		print_null(PRINT_JSON, "auto", NULL);
 	}
 	print_attr_u32(PRINT_ANY, "threshold", "threshold  %u\n", tb[HCUBE_A_CONFIG_THRESHOLD]);
-	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n", tb[HCUBE_A_CONFIG_COOLDOWN_MS]);
+	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n",
+		       tb[HCUBE_A_CONFIG_COOLDOWN_MS]);
 	print_attr_u32(PRINT_ANY, "max_tasks", "max_tasks  %u\n", tb[HCUBE_A_CONFIG_MAX_TASKS]);
 	print_attr_u32(PRINT_ANY, "mce_ce_threshold", "mce_ce_threshold  %u\n",
 		       tb[HCUBE_A_CONFIG_MCE_CE_THRESHOLD]);
@@ -29,7 +30,8 @@ static int config_reply(const struct hc_msg *m, void *arg)
 		       tb[HCUBE_A_CONFIG_MCE_CE_WINDOW]);
 	if (tb[HCUBE_A_CONFIG_MCE_UC]) {
 		print_bool(PRINT_JSON, "mce_uc", NULL, nla_get_u32(tb[HCUBE_A_CONFIG_MCE_UC]));
-		print_fp("mce_uc            %s\n", nla_get_u32(tb[HCUBE_A_CONFIG_MCE_UC]) ? "on" : "off");
+		print_fp("mce_uc            %s\n",
+			 nla_get_u32(tb[HCUBE_A_CONFIG_MCE_UC]) ? "on" : "off");
 	} else {
 		print_null(PRINT_JSON, "mce_uc", NULL);
 	}

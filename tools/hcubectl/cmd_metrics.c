@@ -38,7 +38,8 @@ static const struct {
 	{ HCUBE_A_STATS_MIGRATIONS, "hcube_migrations_total", NULL,
 	  "Task-hops planned by applied rebalances." },
 	{ HCUBE_A_STATS_MOVED, "hcube_moved_tasks_total", NULL, "Tasks moved by rebalances." },
-	{ HCUBE_A_STATS_FAILURES, "hcube_move_failures_total", NULL, "Moves of tasks that failed." },
+	{ HCUBE_A_STATS_FAILURES, "hcube_move_failures_total", NULL,
+	  "Moves of tasks that failed." },
 	{ HCUBE_A_STATS_EVACUATIONS, "hcube_evacuated_tasks_total", NULL,
 	  "Tasks moved off failing vertices." },
 	{ HCUBE_A_STATS_EXITED, "hcube_exited_tasks_total", NULL, "Registered tasks that exited." },
@@ -70,9 +71,10 @@ static const struct {
 	{ HCUBE_A_STATS_MCE_IGNORED, "hcube_machine_check_ignored_records_total", "faulty", NULL },
 	{ HCUBE_A_STATS_MCE_MEMORY, "hcube_machine_check_ignored_records_total", "memory", NULL },
 	{ HCUBE_A_STATS_MCE_BUS, "hcube_machine_check_ignored_records_total", "bus", NULL },
-	{ HCUBE_A_STATS_MCE_SHARED_CACHE, "hcube_machine_check_ignored_records_total", "shared_cache",
+	{ HCUBE_A_STATS_MCE_SHARED_CACHE, "hcube_machine_check_ignored_records_total",
+	  "shared_cache", NULL },
+	{ HCUBE_A_STATS_MCE_FIRMWARE, "hcube_machine_check_ignored_records_total", "firmware",
 	  NULL },
-	{ HCUBE_A_STATS_MCE_FIRMWARE, "hcube_machine_check_ignored_records_total", "firmware", NULL },
 	{ HCUBE_A_STATS_MCE_OTHER, "hcube_machine_check_ignored_records_total", "other", NULL },
 	{ HCUBE_A_STATS_MCE_REFUSED, "hcube_machine_check_refused_marks_total", NULL,
 	  "Marks by machine checks refused: the CPU's vertex was the last healthy one." },
@@ -87,6 +89,11 @@ static void family(struct hc_str *b, const char *name, const char *type, const c
 static const char *vlabel(char *buf, int dim, uint32_t id)
 {
 	return hc_label(buf, dim, id);
+}
+
+static uint32_t vid(const struct hc_attrs *v)
+{
+	return nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]);
 }
 
 static uint32_t vstate(const struct hc_attrs *v)
@@ -152,34 +159,34 @@ static void cube_metrics(struct hc_str *b, const struct hc_census *cs)
 		for (s = 0; s < ARRAY_SIZE(hc_vertex_state_names); s++)
 			if (hc_vertex_state_names[s])
 				hc_str_printf(b, "hcube_vertex_state{vertex=\"%s\",state=\"%s\"} %d\n",
-					      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_ID])),
+					      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 					      hc_vertex_state_names[s], vstate(&cs->v.v[i]) == s);
 	family(b, "hcube_vertex_marked", "gauge",
 	       "1 when the vertex itself is marked faulty (fault add vertex).");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_marked{vertex=\"%s\"} %d\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_ID])),
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 				      cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_MARKED] != NULL);
 	family(b, "hcube_vertex_tasks", "gauge",
 	       "Registered tasks on each vertex (its load in hcubectl show).");
 	for (i = 0; i < cs->v.n; i++)
 		if (cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_LOAD])
 			hc_str_printf(b, "hcube_vertex_tasks{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_ID])),
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 				      nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_LOAD]));
 	family(b, "hcube_vertex_cpus", "gauge", "CPUs of each vertex's group.");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_cpus{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_ID])),
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 				      cpulist_count(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_CPUS]));
 	family(b, "hcube_vertex_usable_cpus", "gauge",
 	       "CPUs of each vertex's group that are neither faulty nor offline.");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_usable_cpus{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_ID])),
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 				      cpulist_count(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_USABLE_CPUS]));
 
 	family(b, "hcube_cpu_healthy", "gauge",

@@ -35,7 +35,8 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		if (nla_type(a) != HCUBE_A_VERTEX)
 			continue;
-		if (hc_attrs_add(l, &hc_set_vertex, a) || !l->v[l->n - 1].tb[HCUBE_A_VERTEX_INFO_ID])
+		if (hc_attrs_add(l, &hc_set_vertex, a) ||
+		    !l->v[l->n - 1].tb[HCUBE_A_VERTEX_INFO_ID])
 			return -1;	/* a vertex without its label is useless */
 	}
 	return 0;
@@ -98,7 +99,8 @@ static bool is_absent(const struct hc_attrs *v)
 
 static int32_t parent_of(const struct hc_attrs *v)
 {
-	return has(v, HCUBE_A_VERTEX_INFO_PARENT) ? nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
+	return has(v, HCUBE_A_VERTEX_INFO_PARENT) ?
+	       nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
 }
 
 /* A cpulist attribute, "" when absent. */
@@ -115,7 +117,8 @@ static void print_tree(const struct show *d, long vi, int level)
 
 	print_fp("  %*s%s%s  load %u  cpus %s\n", 2 * level, "", hc_label(lb, d->dim, id_of(v)),
 		 level ? "" : " (C_b)",
-		 has(v, HCUBE_A_VERTEX_INFO_LOAD) ? nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]) : 0,
+		 has(v, HCUBE_A_VERTEX_INFO_LOAD) ?
+			nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]) : 0,
 		 *usable ? usable : "-");
 	free(usable);
 	if (level > d->dim)	/* a cycle in what the kernel sent */
@@ -200,8 +203,10 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 {
 	char lb[HC_LABEL_MAX], id[16], load[16] = "-", parent[HC_LABEL_MAX] = "-";
 	char dist[16] = "-", num[16];
-	char *cpu = cpus(v, HCUBE_A_VERTEX_INFO_CPUS), *usable = cpus(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS);
-	char *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS), *offline = cpus(v, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS);
+	char *cpu = cpus(v, HCUBE_A_VERTEX_INFO_CPUS);
+	char *usable = cpus(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS);
+	char *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS);
+	char *offline = cpus(v, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS);
 	char *isolated = cpus(v, HCUBE_A_VERTEX_INFO_ISOLATED_CPUS);
 	const char *state = "?";
 	struct hc_str notes = { 0 };
@@ -216,7 +221,8 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	else
 		print_null(PRINT_JSON, "label", NULL);
 	if (has(v, HCUBE_A_VERTEX_INFO_STATE))
-		state = HC_NAME(hc_vertex_state_names, nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]), num);
+		state = HC_NAME(hc_vertex_state_names,
+				nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]), num);
 	print_string(PRINT_JSON, "state", NULL, has(v, HCUBE_A_VERTEX_INFO_STATE) ? state : NULL);
 	print_string(PRINT_JSON, "cpus", NULL, cpu);
 	print_string(PRINT_JSON, "usable_cpus", NULL, usable);
@@ -249,11 +255,13 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 	if (!is_json() && !is_absent(v)) {
 		snprintf(id, sizeof(id), "%u", id_of(v));
 		if (has(v, HCUBE_A_VERTEX_INFO_LOAD))
-			snprintf(load, sizeof(load), "%u", nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]));
+			snprintf(load, sizeof(load), "%u",
+				 nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]));
 		if (parent_of(v) >= 0)
 			hc_label(parent, d->dim, (uint32_t)parent_of(v));
 		if (has(v, HCUBE_A_VERTEX_INFO_DIST))
-			snprintf(dist, sizeof(dist), "%u", nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_DIST]));
+			snprintf(dist, sizeof(dist), "%u",
+				 nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_DIST]));
 #define NOTE(cond, ...) do {					\
 		if (cond) {					\
 			hc_str_printf(&notes, "%s", sep);	\
@@ -268,7 +276,8 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 		NOTE(*isolated, "isolated cpus %s", isolated);
 #undef NOTE
 		hc_table_row(t, hc_label(lb, d->dim, id_of(v)), id, state, *cpu ? cpu : "-",
-			     *usable ? usable : "-", load, has(v, HCUBE_A_VERTEX_INFO_IN_CB) ? "yes" : "-",
+			     *usable ? usable : "-", load,
+			     has(v, HCUBE_A_VERTEX_INFO_IN_CB) ? "yes" : "-",
 			     parent, dist, has(v, HCUBE_A_VERTEX_INFO_CONTROLLER) ? "yes" : "-",
 			     notes.s ? notes.s : "");
 	}

@@ -337,8 +337,10 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 		struct nlattr **tb = tasks.v[k].tb;
 		char pid[16] = "?", tgid[16] = "?", lb[HC_LABEL_MAX] = "?", num[16];
 		char origin[16], unit[16], creator[16];
-		char *comm = tb[HCUBE_A_TASK_COMM] ? hc_attr_str(tb[HCUBE_A_TASK_COMM]) : strdup("");
-		char *cpus = tb[HCUBE_A_TASK_CPUS] ? hc_attr_str(tb[HCUBE_A_TASK_CPUS]) : strdup("");
+		char *comm = tb[HCUBE_A_TASK_COMM] ? hc_attr_str(tb[HCUBE_A_TASK_COMM]) :
+			     strdup("");
+		char *cpus = tb[HCUBE_A_TASK_CPUS] ? hc_attr_str(tb[HCUBE_A_TASK_CPUS]) :
+			     strdup("");
 		char *orig = tb[HCUBE_A_TASK_ORIG_CPUS] ? hc_attr_str(tb[HCUBE_A_TASK_ORIG_CPUS]) :
 			     strdup("");
 		const char *state = "?";
@@ -356,7 +358,8 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 		if (tb[HCUBE_A_TASK_VERTEX])
 			hc_label(lb, dim, nla_get_u32(tb[HCUBE_A_TASK_VERTEX]));
 		if (tb[HCUBE_A_TASK_STATE])
-			state = HC_NAME(hc_task_state_names, nla_get_u32(tb[HCUBE_A_TASK_STATE]), num);
+			state = HC_NAME(hc_task_state_names, nla_get_u32(tb[HCUBE_A_TASK_STATE]),
+					num);
 		cells[0] = pid;
 		cells[1] = tgid;
 		cells[2] = comm;
@@ -367,7 +370,8 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 					hc_reason_names, ARRAY_SIZE(hc_reason_names));
 			cells[6] = cell(unit, sizeof(unit), tb[HCUBE_A_TASK_UNIT], hc_unit_names,
 					ARRAY_SIZE(hc_unit_names));
-			cells[7] = cell(creator, sizeof(creator), tb[HCUBE_A_TASK_CREATOR], NULL, 0);
+			cells[7] = cell(creator, sizeof(creator), tb[HCUBE_A_TASK_CREATOR],
+					NULL, 0);
 		}
 		cells[units ? 8 : 5] = *cpus ? cpus : "-";
 		cells[units ? 9 : 6] = *orig ? orig : "-";

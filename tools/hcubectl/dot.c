@@ -33,12 +33,15 @@ static int plan_reply(const struct hc_msg *m, void *arg)
 		if (nla_type(a) != HCUBE_A_REPORT_TRANSFER)
 			continue;
 		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_A_TRANSFER_STEP] ||
-		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] || !tb[HCUBE_A_TRANSFER_COUNT])
+		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] ||
+		    !tb[HCUBE_A_TRANSFER_COUNT])
 			return -1;
 		p->x = hc_realloc(p->x, (p->n + 1) * sizeof(*p->x));
 		p->x[p->n++] = (struct xfer){
-			nla_get_u32(tb[HCUBE_A_TRANSFER_STEP]), nla_get_u32(tb[HCUBE_A_TRANSFER_FROM]),
-			nla_get_u32(tb[HCUBE_A_TRANSFER_TO]), nla_get_u32(tb[HCUBE_A_TRANSFER_COUNT]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_STEP]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_FROM]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_TO]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_COUNT]),
 		};
 	}
 	return 0;
@@ -107,9 +110,10 @@ static void mce_cpus(struct hc_str *b, const struct hc_attrs *v)
 static void dot_vertex(const struct hc_attrs *v, int dim)
 {
 	char lb[HC_LABEL_MAX], num[16];
-	uint32_t st = has(v, HCUBE_A_VERTEX_INFO_STATE) ? nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) :
-		      HCUBE_VERTEX_HEALTHY;
-	char *all = cpus(v, HCUBE_A_VERTEX_INFO_CPUS), *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS);
+	uint32_t st = has(v, HCUBE_A_VERTEX_INFO_STATE) ?
+		      nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) : HCUBE_VERTEX_HEALTHY;
+	char *all = cpus(v, HCUBE_A_VERTEX_INFO_CPUS);
+	char *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS);
 	char *offline = cpus(v, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS);
 	struct hc_str label = { 0 };
 	const char *fill = "#c8e6c9", *style = "filled";
@@ -197,7 +201,8 @@ int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_l
 	for (i = 0; i < v->n; i++) {
 		const struct hc_attrs *x = &v->v[i];
 
-		if (!has(x, HCUBE_A_VERTEX_INFO_PARENT) || nla_get_s32(x->tb[HCUBE_A_VERTEX_INFO_PARENT]) < 0 ||
+		if (!has(x, HCUBE_A_VERTEX_INFO_PARENT) ||
+		    nla_get_s32(x->tb[HCUBE_A_VERTEX_INFO_PARENT]) < 0 ||
 		    has(x, HCUBE_A_VERTEX_INFO_IN_CB))
 			continue;
 		printf("  v%d -> v%u [color=\"#1565c0\", penwidth=2];\n",

@@ -89,7 +89,8 @@ int print_cpu_info(const struct nlattr *nest)
 	char st[32], num[16];
 	uint32_t reason = 0;
 
-	if (hc_parse_nested(tb, &hc_set_cpu_info, (struct nlattr *)nest) || !tb[HCUBE_A_CPU_INFO_CPU])
+	if (hc_parse_nested(tb, &hc_set_cpu_info, (struct nlattr *)nest) ||
+	    !tb[HCUBE_A_CPU_INFO_CPU])
 		return -1;
 	by = tb[HCUBE_A_CPU_INFO_MARKED_BY];
 	if (by)
@@ -119,10 +120,12 @@ int print_cpu_info(const struct nlattr *nest)
 		print_fp(": an uncorrected recoverable error");
 	else if (tb[HCUBE_A_CPU_INFO_MCE_COUNT] && tb[HCUBE_A_CPU_INFO_MCE_WINDOW] &&
 		 (nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_COUNT]) || reason == HCUBE_REASON_MCE))
-		print_fp(": %u corrected errors in %u s", nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_COUNT]),
+		print_fp(": %u corrected errors in %u s",
+			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_COUNT]),
 			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_WINDOW]));
 	if (tb[HCUBE_A_CPU_INFO_MCE_BANK] && tb[HCUBE_A_CPU_INFO_MCE_STATUS])
-		print_fp(", last bank %u status %s", nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_BANK]), st);
+		print_fp(", last bank %u status %s",
+			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_BANK]), st);
 	if (tb[HCUBE_A_CPU_INFO_MCE_RECORDS] && nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_RECORDS]))
 		print_fp(", %llu records",
 			 (unsigned long long)nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_RECORDS]));
@@ -232,7 +235,8 @@ static void print_loads(struct nlattr **tb, int dim)
 {
 	static const char *const keys[] = { "loads_before", "loads_plan", "loads_after" };
 	struct nlattr *a[] = {
-		tb[HCUBE_A_REPORT_LOADS_BEFORE], tb[HCUBE_A_REPORT_LOADS_PLAN], tb[HCUBE_A_REPORT_LOADS_AFTER],
+		tb[HCUBE_A_REPORT_LOADS_BEFORE], tb[HCUBE_A_REPORT_LOADS_PLAN],
+		tb[HCUBE_A_REPORT_LOADS_AFTER],
 	};
 	char lb[HC_LABEL_MAX];
 	uint32_t i, n = 0;
@@ -284,7 +288,8 @@ void print_transfers(const struct hc_msg *m, int dim)
 		if (nla_type(a) != HCUBE_A_REPORT_TRANSFER)
 			continue;
 		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_A_TRANSFER_STEP] ||
-		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] || !tb[HCUBE_A_TRANSFER_COUNT])
+		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] ||
+		    !tb[HCUBE_A_TRANSFER_COUNT])
 			continue;
 		x_step = nla_get_u32(tb[HCUBE_A_TRANSFER_STEP]);
 		from = nla_get_u32(tb[HCUBE_A_TRANSFER_FROM]);
@@ -361,8 +366,9 @@ static void print_line_tail(struct nlattr **tb)
 	}
 	print_attr_u32(PRINT_FP, NULL, " depth %u", tb[HCUBE_A_REPORT_TREE_DEPTH]);
 	print_fp(" transfers %u steps %u migrations %llu", u32_or0(tb[HCUBE_A_REPORT_NTRANSFERS]),
-		 u32_or0(tb[HCUBE_A_REPORT_STEPS]), (unsigned long long)(tb[HCUBE_A_REPORT_MIGRATIONS] ?
-		 nla_get_u64(tb[HCUBE_A_REPORT_MIGRATIONS]) : 0));
+		 u32_or0(tb[HCUBE_A_REPORT_STEPS]),
+		 (unsigned long long)(tb[HCUBE_A_REPORT_MIGRATIONS] ?
+				      nla_get_u64(tb[HCUBE_A_REPORT_MIGRATIONS]) : 0));
 	print_fp(" moved %u failed %u exited %u evacuated %u", u32_or0(tb[HCUBE_A_REPORT_MOVED]),
 		 u32_or0(tb[HCUBE_A_REPORT_FAILED]), u32_or0(tb[HCUBE_A_REPORT_EXITED]),
 		 u32_or0(tb[HCUBE_A_REPORT_EVACUATED]));
@@ -380,7 +386,8 @@ int hc_report_check(const struct hc_msg *m)
 	if (!m->tb[HCUBE_A_REPORT_POLICY])
 		return -1;
 	nla_for_each_attr(a, m->attrs, m->len, rem)
-		if ((nla_type(a) == HCUBE_A_REPORT_FAILURE || nla_type(a) == HCUBE_A_REPORT_CHANGED) &&
+		if ((nla_type(a) == HCUBE_A_REPORT_FAILURE ||
+		     nla_type(a) == HCUBE_A_REPORT_CHANGED) &&
 		    hc_parse_nested(tb, &hc_set_task, a))
 			return -1;
 	return 0;
@@ -402,9 +409,11 @@ int print_report(const struct hc_msg *m, int dim, bool line)
 	if (!pol)
 		return -1;
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
-		if (nla_type(a) == HCUBE_A_REPORT_FAILURE && hc_attrs_add(&failures, &hc_set_task, a))
+		if (nla_type(a) == HCUBE_A_REPORT_FAILURE &&
+		    hc_attrs_add(&failures, &hc_set_task, a))
 			goto out;
-		if (nla_type(a) == HCUBE_A_REPORT_CHANGED && hc_attrs_add(&changed, &hc_set_task, a))
+		if (nla_type(a) == HCUBE_A_REPORT_CHANGED &&
+		    hc_attrs_add(&changed, &hc_set_task, a))
 			goto out;
 	}
 	line = line && !is_json();

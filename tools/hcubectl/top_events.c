@@ -54,7 +54,8 @@ static void describe_task(struct hc_str *s, struct nlattr **tb, int dim)
 	if (task[HCUBE_A_TASK_REASON])
 		hc_str_printf(s, " %s", TOP_ENUM(task[HCUBE_A_TASK_REASON], hc_reason_names, num));
 	if (task[HCUBE_A_TASK_VERTEX])
-		hc_str_printf(s, ", vertex %s", hc_label(lb, dim, top_u32(task, HCUBE_A_TASK_VERTEX)));
+		hc_str_printf(s, ", vertex %s",
+			      hc_label(lb, dim, top_u32(task, HCUBE_A_TASK_VERTEX)));
 }
 
 /* The event in one line, for the frame; a rebalance's report kept too. */

@@ -127,7 +127,8 @@ static uint32_t vid(const struct hc_attrs *v)
 
 static bool is_state(const struct hc_attrs *v, uint32_t state)
 {
-	return v->tb[HCUBE_A_VERTEX_INFO_STATE] && nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) == state;
+	return v->tb[HCUBE_A_VERTEX_INFO_STATE] &&
+	       nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) == state;
 }
 
 /* A cpulist attribute, "-" when absent or empty; malloc'ed. */
@@ -222,7 +223,8 @@ static size_t report_items(char **items, struct nlattr *const *r)
 
 	items[n++] = top_strf("%s%s", TOP_ENUM(r[HCUBE_A_REPORT_POLICY], hc_policy_names, num),
 			      r[HCUBE_A_REPORT_DRY_RUN] ? " (dry run)" : "");
-	items[n++] = top_strf("trigger %s", TOP_ENUM(r[HCUBE_A_REPORT_TRIGGER], hc_reason_names, num));
+	items[n++] = top_strf("trigger %s",
+			      TOP_ENUM(r[HCUBE_A_REPORT_TRIGGER], hc_reason_names, num));
 	if (r[HCUBE_A_REPORT_APPLIED] && r[HCUBE_A_REPORT_POLICY] &&
 	    nla_get_u32(r[HCUBE_A_REPORT_APPLIED]) != nla_get_u32(r[HCUBE_A_REPORT_POLICY]))
 		items[n++] = top_strf("applied %s",
@@ -230,7 +232,8 @@ static size_t report_items(char **items, struct nlattr *const *r)
 	items[n++] = top_strf("%u transfers in %u steps", top_u32(r, HCUBE_A_REPORT_NTRANSFERS),
 			      top_u32(r, HCUBE_A_REPORT_STEPS));
 	items[n++] = top_strf("%llu task-hops", (unsigned long long)
-			      (r[HCUBE_A_REPORT_MIGRATIONS] ? nla_get_u64(r[HCUBE_A_REPORT_MIGRATIONS]) : 0));
+			      (r[HCUBE_A_REPORT_MIGRATIONS] ?
+			       nla_get_u64(r[HCUBE_A_REPORT_MIGRATIONS]) : 0));
 	items[n++] = top_strf("moved %u", top_u32(r, HCUBE_A_REPORT_MOVED));
 	items[n++] = top_strf("failed %u", top_u32(r, HCUBE_A_REPORT_FAILED));
 	items[n++] = top_strf("evacuated %u", top_u32(r, HCUBE_A_REPORT_EVACUATED));
@@ -396,7 +399,8 @@ static char **vertex_cells(const struct hc_attrs *v, int dim)
 	r[C_LOAD] = u32_str(v->tb[HCUBE_A_VERTEX_INFO_LOAD]);
 	r[C_BAR] = NULL;
 	r[C_CB] = top_strf("%s", v->tb[HCUBE_A_VERTEX_INFO_IN_CB] ? "yes" : "-");
-	parent = v->tb[HCUBE_A_VERTEX_INFO_PARENT] ? nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
+	parent = v->tb[HCUBE_A_VERTEX_INFO_PARENT] ?
+		 nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
 	r[C_PARENT] = top_strf("%s", parent >= 0 ? hc_label(lb, dim, (uint32_t)parent) : "-");
 	r[C_DIST] = u32_str(v->tb[HCUBE_A_VERTEX_INFO_DIST]);
 	r[C_NOTES] = notes(v);
@@ -495,7 +499,8 @@ static void tree(const struct top *t, const long *index, uint32_t nindex, long v
 		long ci = id < nindex ? index[id] : -1;
 		const struct hc_attrs *cv = ci >= 0 ? &t->v.v[ci] : NULL;
 
-		if (!cv || !cv->tb[HCUBE_A_VERTEX_INFO_PARENT] || cv->tb[HCUBE_A_VERTEX_INFO_IN_CB] ||
+		if (!cv || !cv->tb[HCUBE_A_VERTEX_INFO_PARENT] ||
+		    cv->tb[HCUBE_A_VERTEX_INFO_IN_CB] ||
 		    nla_get_s32(cv->tb[HCUBE_A_VERTEX_INFO_PARENT]) != (int32_t)vid(v))
 			continue;
 		hc_str_printf(b, "%s", open ? " " : "(");
@@ -528,7 +533,8 @@ static void tail_lines(const struct top *t, struct frame *f, int width, int dim)
 	for (i = 0; dim >= 0 && dim <= TOP_MAX_DIM && i < l->n; i++) {
 		struct hc_str b = { 0 };
 
-		if (!l->v[i].tb[HCUBE_A_VERTEX_INFO_IN_CB] || is_state(&l->v[i], HCUBE_VERTEX_ABSENT))
+		if (!l->v[i].tb[HCUBE_A_VERTEX_INFO_IN_CB] ||
+		    is_state(&l->v[i], HCUBE_VERTEX_ABSENT))
 			continue;
 		tree(t, index, nindex, (long)i, dim, 0, &b);
 		items[n++] = b.s;

@@ -355,13 +355,15 @@ static int vertex_reply(struct nlattr **tb, void *arg)
 	}
 	v = &l->v[l->n];
 	memset(v, 0, sizeof(*v));
-	if (!get_u32(vt[HCUBE_A_VERTEX_INFO_ID], &v->id) || !get_u32(vt[HCUBE_A_VERTEX_INFO_STATE], &v->state))
+	if (!get_u32(vt[HCUBE_A_VERTEX_INFO_ID], &v->id) ||
+	    !get_u32(vt[HCUBE_A_VERTEX_INFO_STATE], &v->state))
 		return -1;
 	get_u32(vt[HCUBE_A_VERTEX_INFO_LOAD], &v->load);
 	/* an absent vertex has no CPUs */
 	if (vt[HCUBE_A_VERTEX_INFO_CPUS] && !get_cpus(vt[HCUBE_A_VERTEX_INFO_CPUS], &v->cpus))
 		return -1;
-	if (vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS] && !get_cpus(vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS], &v->usable))
+	if (vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS] &&
+	    !get_cpus(vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS], &v->usable))
 		return -1;
 	l->n++;
 	return 0;
