@@ -195,7 +195,7 @@ u32 hcube_policy_for(struct hcube *hc, u32 policy)
 
 /*
  * The refusal of a policy that plans only on a fault-free cube, such as
- * "HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy);
+ * "HCUBE_A_REPORT_POLICY: cwa needs a fault-free cube (every vertex healthy);
  * use mcwa": written at load from the core's table, since an extended
  * ack's message is not copied.
  */

@@ -75,19 +75,19 @@
 /* rebalancing and settings */
 /* printf format: the policy's name, its fallback's name */
 #define HCUBE_ERR_POLICY_FAULT_FREE_FMT \
-	"HCUBE_R_A_POLICY: %s needs a fault-free cube (every vertex healthy); use %s"
+	"HCUBE_A_REPORT_POLICY: %s needs a fault-free cube (every vertex healthy); use %s"
 #define HCUBE_ERR_POLICY_PLAN_SIZE \
-	"HCUBE_R_A_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal"
+	"HCUBE_A_REPORT_POLICY: the policy's plan needs more transfers than a plan holds; try mcwa or optimal"
 #define HCUBE_ERR_POLICY_BUDGET \
-	"HCUBE_R_A_POLICY: no candidate plan within its work bound; try mcwa or dem"
+	"HCUBE_A_REPORT_POLICY: no candidate plan within its work bound; try mcwa or dem"
 #define HCUBE_ERR_NO_HEALTHY		"no healthy vertex to balance on"
 #define HCUBE_ERR_CONFIG_REQUIRED	"HCUBE_A_CONFIG is required"
 #define HCUBE_ERR_MCE_THRESHOLD_NONE \
-	"HCUBE_C_A_MCE_CE_THRESHOLD: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
+	"HCUBE_A_CONFIG_MCE_CE_THRESHOLD: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
 #define HCUBE_ERR_MCE_UC_NONE \
-	"HCUBE_C_A_MCE_UC: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
+	"HCUBE_A_CONFIG_MCE_UC: this kernel has no machine-check records (x86 with CONFIG_X86_MCE only); only 0"
 #define HCUBE_ERR_NO_PLAN \
-	"no rebalance's plan to list: none since the last change of the cube; HCUBE_R_A_DRY_RUN lists a plan made now"
+	"no rebalance's plan to list: none since the last change of the cube; HCUBE_A_REPORT_DRY_RUN lists a plan made now"
 #define HCUBE_ERR_SYS_NICE \
 	"moving registered tasks needs CAP_SYS_NICE as well as CAP_NET_ADMIN"
 

@@ -112,7 +112,7 @@ static void hcube_post_doit(const struct hcube_genl_doit_ops *ops, struct sk_buf
 			    struct genl_info *info)
 {
 	bool dry_run = ops->cmd == HCUBE_CMD_REBALANCE &&
-		       info->attrs[HCUBE_R_A_DRY_RUN];
+		       info->attrs[HCUBE_A_REPORT_DRY_RUN];
 
 	if ((ops->flags & GENL_ADMIN_PERM) && !dry_run)
 		hcube_auto_schedule(hcube_nl_hc);

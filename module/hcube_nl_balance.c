@@ -19,10 +19,10 @@ static int hcube_fill_report_task(struct sk_buff *skb, int type,
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, HCUBE_T_A_PID, ns ? pid_nr_ns(rt->spid, ns) : rt->pid) ||
-	    nla_put_string(skb, HCUBE_T_A_COMM, rt->comm) ||
-	    nla_put_u32(skb, HCUBE_T_A_VERTEX, rt->vertex) ||
-	    (rt->error && nla_put_s32(skb, HCUBE_T_A_ERROR, rt->error))) {
+	if (nla_put_u32(skb, HCUBE_A_TASK_PID, ns ? pid_nr_ns(rt->spid, ns) : rt->pid) ||
+	    nla_put_string(skb, HCUBE_A_TASK_COMM, rt->comm) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_VERTEX, rt->vertex) ||
+	    (rt->error && nla_put_s32(skb, HCUBE_A_TASK_ERROR, rt->error))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -50,14 +50,14 @@ static size_t hcube_report_size(struct hcube *hc, const struct hcube_nl_data *d)
 
 static int hcube_put_transfer(struct sk_buff *skb, const struct hcube_transfer *x)
 {
-	struct nlattr *nest = nla_nest_start(skb, HCUBE_R_A_TRANSFER);
+	struct nlattr *nest = nla_nest_start(skb, HCUBE_A_REPORT_TRANSFER);
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, HCUBE_X_A_STEP, x->step) ||
-	    nla_put_u32(skb, HCUBE_X_A_FROM, x->from) ||
-	    nla_put_u32(skb, HCUBE_X_A_TO, x->to) ||
-	    nla_put_u32(skb, HCUBE_X_A_COUNT, x->count)) {
+	if (nla_put_u32(skb, HCUBE_A_TRANSFER_STEP, x->step) ||
+	    nla_put_u32(skb, HCUBE_A_TRANSFER_FROM, x->from) ||
+	    nla_put_u32(skb, HCUBE_A_TRANSFER_TO, x->to) ||
+	    nla_put_u32(skb, HCUBE_A_TRANSFER_COUNT, x->count)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -66,7 +66,7 @@ static int hcube_put_transfer(struct sk_buff *skb, const struct hcube_transfer *
 }
 
 /*
- * The plan's first transfers, one HCUBE_R_A_TRANSFER nest each, in order:
+ * The plan's first transfers, one HCUBE_A_REPORT_TRANSFER nest each, in order:
  * report_transfers at most, and TRANSFERS_CUT when some are left out (a
  * dump has them all). A reply or an event stays bounded whatever the plan.
  */
@@ -78,7 +78,7 @@ static int hcube_put_transfers(struct sk_buff *skb, struct hcube *hc,
 	for (i = 0; i < n; i++)
 		if (hcube_put_transfer(skb, &p->transfers[i]))
 			return -EMSGSIZE;
-	if (n < p->ntransfers && nla_put_flag(skb, HCUBE_R_A_TRANSFERS_CUT))
+	if (n < p->ntransfers && nla_put_flag(skb, HCUBE_A_REPORT_TRANSFERS_CUT))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -93,49 +93,49 @@ static int hcube_fill_report(struct sk_buff *skb, struct hcube *hc,
 	char pat[HCUBE_MAX_DIM + 1];
 	u32 i;
 
-	if (nla_put_u32(skb, HCUBE_R_A_POLICY, r->policy) ||
-	    (r->dry_run && nla_put_flag(skb, HCUBE_R_A_DRY_RUN)) ||
-	    nla_put_u32(skb, HCUBE_R_A_TRIGGER, r->trigger) ||
-	    nla_put(skb, HCUBE_R_A_LOADS_BEFORE, vbytes, r->before) ||
-	    nla_put(skb, HCUBE_R_A_LOADS_AFTER, vbytes, r->after) ||
-	    nla_put_u32(skb, HCUBE_R_A_MOVED, r->moved) ||
-	    nla_put_u32(skb, HCUBE_R_A_FAILED, r->failed) ||
-	    nla_put_u32(skb, HCUBE_R_A_EXITED, r->exited) ||
-	    nla_put_u32(skb, HCUBE_R_A_EVACUATED, r->evacuated) ||
-	    nla_put_u64_64bit(skb, HCUBE_R_A_DURATION_NS, r->duration_ns,
-			      HCUBE_R_A_PAD))
+	if (nla_put_u32(skb, HCUBE_A_REPORT_POLICY, r->policy) ||
+	    (r->dry_run && nla_put_flag(skb, HCUBE_A_REPORT_DRY_RUN)) ||
+	    nla_put_u32(skb, HCUBE_A_REPORT_TRIGGER, r->trigger) ||
+	    nla_put(skb, HCUBE_A_REPORT_LOADS_BEFORE, vbytes, r->before) ||
+	    nla_put(skb, HCUBE_A_REPORT_LOADS_AFTER, vbytes, r->after) ||
+	    nla_put_u32(skb, HCUBE_A_REPORT_MOVED, r->moved) ||
+	    nla_put_u32(skb, HCUBE_A_REPORT_FAILED, r->failed) ||
+	    nla_put_u32(skb, HCUBE_A_REPORT_EXITED, r->exited) ||
+	    nla_put_u32(skb, HCUBE_A_REPORT_EVACUATED, r->evacuated) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_REPORT_DURATION_NS, r->duration_ns,
+			      HCUBE_A_REPORT_PAD))
 		return -EMSGSIZE;
 	if (r->plan) {
 		const struct hcube_plan *p = r->plan;
 		u32 flags = hcube_policy_lookup(p->applied)->flags;
 
-		if (nla_put(skb, HCUBE_R_A_LOADS_PLAN, vbytes, r->planned) ||
-		    nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers) ||
-		    nla_put_u32(skb, HCUBE_R_A_STEPS, p->nsteps) ||
-		    nla_put_u32(skb, HCUBE_R_A_COMM_STEPS, p->stats.comm_steps) ||
-		    nla_put_u64_64bit(skb, HCUBE_R_A_MIGRATIONS, p->stats.migrations,
-				      HCUBE_R_A_PAD) ||
-		    nla_put_u32(skb, HCUBE_R_A_APPLIED, p->applied) ||
-		    nla_put_u32(skb, HCUBE_R_A_MESSAGES, p->stats.messages) ||
-		    nla_put_u32(skb, HCUBE_R_A_IMBALANCE, p->stats.imbalance) ||
+		if (nla_put(skb, HCUBE_A_REPORT_LOADS_PLAN, vbytes, r->planned) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_NTRANSFERS, p->ntransfers) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_STEPS, p->nsteps) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_COMM_STEPS, p->stats.comm_steps) ||
+		    nla_put_u64_64bit(skb, HCUBE_A_REPORT_MIGRATIONS, p->stats.migrations,
+				      HCUBE_A_REPORT_PAD) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_APPLIED, p->applied) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_MESSAGES, p->stats.messages) ||
+		    nla_put_u32(skb, HCUBE_A_REPORT_IMBALANCE, p->stats.imbalance) ||
 		    ((flags & HCUBE_POLICY_F_CONTENTION) &&
-		     nla_put_u32(skb, HCUBE_R_A_CONTENDED, p->stats.contended)) ||
-		    (p->stopped_short && nla_put_flag(skb, HCUBE_R_A_STOPPED_SHORT)) ||
+		     nla_put_u32(skb, HCUBE_A_REPORT_CONTENDED, p->stats.contended)) ||
+		    (p->stopped_short && nla_put_flag(skb, HCUBE_A_REPORT_STOPPED_SHORT)) ||
 		    hcube_put_transfers(skb, hc, p))
 			return -EMSGSIZE;
 		/* the balancing subcube and trees of the plans that use them */
 		if ((flags & HCUBE_POLICY_F_TREES) && hc->topo_valid &&
-		    (nla_put_string(skb, HCUBE_R_A_CB_PATTERN,
+		    (nla_put_string(skb, HCUBE_A_REPORT_CB_PATTERN,
 				    hcube_pattern(pat, hc->dim, hc->topo.cb_base,
 						  hc->topo.cb_mask)) ||
-		     nla_put_u32(skb, HCUBE_R_A_TREE_DEPTH, hc->topo.depth)))
+		     nla_put_u32(skb, HCUBE_A_REPORT_TREE_DEPTH, hc->topo.depth)))
 			return -EMSGSIZE;
 	}
 	for (i = 0; i < r->nfailures; i++)
-		if (hcube_fill_report_task(skb, HCUBE_R_A_FAILURE, &r->failures[i], ns))
+		if (hcube_fill_report_task(skb, HCUBE_A_REPORT_FAILURE, &r->failures[i], ns))
 			return -EMSGSIZE;
 	for (i = 0; i < r->nchanged; i++)
-		if (hcube_fill_report_task(skb, HCUBE_R_A_CHANGED, &r->changed[i], ns))
+		if (hcube_fill_report_task(skb, HCUBE_A_REPORT_CHANGED, &r->changed[i], ns))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -150,40 +150,40 @@ static int hcube_fill_stats(struct sk_buff *skb, struct hcube *hc,
 	if (!nest)
 		return -EMSGSIZE;
 	hcube_mce_stats(hc, &m);
-	if (nla_put_u64_64bit(skb, HCUBE_S_A_REBALANCES, c->rebalances, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_AUTO_REBALANCES, c->auto_rebalances,
-			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_DRY_RUNS, c->dry_runs, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MIGRATIONS, c->migrations, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MOVED, c->moved, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_FAILURES, c->failures, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_EVACUATIONS, c->evacuations, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_EXITED, c->exited, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_CHANGED, c->changed, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_REGISTERED, c->registered, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_UNREGISTERED, c->unregistered,
-			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_TASKS, hc->ntasks, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_ADOPTED, c->adopted, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_REFUSED, atomic64_read(&hc->refused),
-			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_RELEASED, atomic64_read(&hc->released),
-			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_EVENTS_LOST,
-			      atomic64_read(&hc->events_lost), HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_REVOKED, c->revoked, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_RECORDS, m.records, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_MARKS, m.marks, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OUTSIDE, m.outside, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OFFLINE, m.offline, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_IGNORED, m.ignored, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_REFUSED, m.refused, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_MEMORY, m.memory, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_BUS, m.bus, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_SHARED_CACHE, m.shared_cache,
-			      HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_FIRMWARE, m.firmware, HCUBE_S_A_PAD) ||
-	    nla_put_u64_64bit(skb, HCUBE_S_A_MCE_OTHER, m.other, HCUBE_S_A_PAD)) {
+	if (nla_put_u64_64bit(skb, HCUBE_A_STATS_REBALANCES, c->rebalances, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_AUTO_REBALANCES, c->auto_rebalances,
+			      HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_DRY_RUNS, c->dry_runs, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MIGRATIONS, c->migrations, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MOVED, c->moved, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_FAILURES, c->failures, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_EVACUATIONS, c->evacuations, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_EXITED, c->exited, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_CHANGED, c->changed, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_REGISTERED, c->registered, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_UNREGISTERED, c->unregistered,
+			      HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_TASKS, hc->ntasks, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_ADOPTED, c->adopted, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_REFUSED, atomic64_read(&hc->refused),
+			      HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_RELEASED, atomic64_read(&hc->released),
+			      HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_EVENTS_LOST,
+			      atomic64_read(&hc->events_lost), HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_REVOKED, c->revoked, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_RECORDS, m.records, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_MARKS, m.marks, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_OUTSIDE, m.outside, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_OFFLINE, m.offline, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_IGNORED, m.ignored, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_REFUSED, m.refused, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_MEMORY, m.memory, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_BUS, m.bus, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_SHARED_CACHE, m.shared_cache,
+			      HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_FIRMWARE, m.firmware, HCUBE_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_STATS_MCE_OTHER, m.other, HCUBE_A_STATS_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -198,14 +198,14 @@ static int hcube_fill_config(struct sk_buff *skb, struct hcube *hc,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, HCUBE_C_A_POLICY, hc->cfg.policy) ||
-	    nla_put_u32(skb, HCUBE_C_A_AUTO, hc->cfg.autob) ||
-	    nla_put_u32(skb, HCUBE_C_A_THRESHOLD, hc->cfg.threshold) ||
-	    nla_put_u32(skb, HCUBE_C_A_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
-	    nla_put_u32(skb, HCUBE_C_A_MAX_TASKS, hc->max_tasks) ||
-	    nla_put_u32(skb, HCUBE_C_A_MCE_CE_THRESHOLD, hc->cfg.mce_ce_threshold) ||
-	    nla_put_u32(skb, HCUBE_C_A_MCE_CE_WINDOW, hc->cfg.mce_ce_window) ||
-	    nla_put_u32(skb, HCUBE_C_A_MCE_UC, hc->cfg.mce_uc)) {
+	if (nla_put_u32(skb, HCUBE_A_CONFIG_POLICY, hc->cfg.policy) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_AUTO, hc->cfg.autob) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_THRESHOLD, hc->cfg.threshold) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_COOLDOWN_MS, hc->cfg.cooldown_ms) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_MAX_TASKS, hc->max_tasks) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_MCE_CE_THRESHOLD, hc->cfg.mce_ce_threshold) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_MCE_CE_WINDOW, hc->cfg.mce_ce_window) ||
+	    nla_put_u32(skb, HCUBE_A_CONFIG_MCE_UC, hc->cfg.mce_uc)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -245,8 +245,8 @@ static int hcube_nl_dry_run(struct hcube *hc, struct genl_info *info, u32 policy
 
 int hcube_nl_rebalance_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *apol = info->attrs[HCUBE_R_A_POLICY];
-	bool dry_run = nla_get_flag(info->attrs[HCUBE_R_A_DRY_RUN]);
+	struct nlattr *apol = info->attrs[HCUBE_A_REPORT_POLICY];
+	bool dry_run = nla_get_flag(info->attrs[HCUBE_A_REPORT_DRY_RUN]);
 	struct hcube *hc = hcube_nl_hc;
 	u32 policy = apol ? nla_get_u32(apol) : hc->cfg.policy;
 	struct hcube_nl_data d = {
@@ -285,11 +285,11 @@ static const struct hcube_plan *hcube_dump_plan(struct hcube *hc,
 						struct hcube_dry_run **dr)
 {
 	struct nlattr **attrs = hcube_dumpit_attrs(genl_dumpit_info(cb));
-	struct nlattr *apol = attrs[HCUBE_R_A_POLICY];
+	struct nlattr *apol = attrs[HCUBE_A_REPORT_POLICY];
 	u32 seq;
 
 	*dr = NULL;
-	if (!nla_get_flag(attrs[HCUBE_R_A_DRY_RUN])) {
+	if (!nla_get_flag(attrs[HCUBE_A_REPORT_DRY_RUN])) {
 		cb->seq = hc->report_seq;
 		return hc->report.plan;
 	}
@@ -339,7 +339,7 @@ int hcube_nl_rebalance_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!hdr)
 		goto out;
 	genl_dump_check_consistent(cb, hdr);
-	if (!cb->args[1] && nla_put_u32(skb, HCUBE_R_A_NTRANSFERS, p->ntransfers)) {
+	if (!cb->args[1] && nla_put_u32(skb, HCUBE_A_REPORT_NTRANSFERS, p->ntransfers)) {
 		genlmsg_cancel(skb, hdr);
 		goto out;
 	}
@@ -369,11 +369,11 @@ out:
 static int hcube_config_mce(struct hcube *hc, struct nlattr **tb,
 			    struct netlink_ext_ack *extack)
 {
-	struct nlattr *ath = tb[HCUBE_C_A_MCE_CE_THRESHOLD];
-	struct nlattr *auc = tb[HCUBE_C_A_MCE_UC];
+	struct nlattr *ath = tb[HCUBE_A_CONFIG_MCE_CE_THRESHOLD];
+	struct nlattr *auc = tb[HCUBE_A_CONFIG_MCE_UC];
 	u32 threshold = ath ? nla_get_u32(ath) : hc->cfg.mce_ce_threshold;
-	u32 window = tb[HCUBE_C_A_MCE_CE_WINDOW] ?
-		     nla_get_u32(tb[HCUBE_C_A_MCE_CE_WINDOW]) : hc->cfg.mce_ce_window;
+	u32 window = tb[HCUBE_A_CONFIG_MCE_CE_WINDOW] ?
+		     nla_get_u32(tb[HCUBE_A_CONFIG_MCE_CE_WINDOW]) : hc->cfg.mce_ce_window;
 	bool uc = auc ? nla_get_u32(auc) : hc->cfg.mce_uc;
 	int err;
 
@@ -396,27 +396,27 @@ static int hcube_config_mce(struct hcube *hc, struct nlattr **tb,
 
 int hcube_nl_config_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct nlattr *tb[HCUBE_C_A_MAX + 1];
+	struct nlattr *tb[HCUBE_A_CONFIG_MAX + 1];
 	struct hcube *hc = hcube_nl_hc;
 	int err;
 
 	if (HCUBE_REQUIRE(info, HCUBE_A_CONFIG, HCUBE_ERR_CONFIG_REQUIRED))
 		return -EINVAL;
 	/* the op's policy validated the nest (hcube_config_policy): split it only */
-	err = nla_parse_nested(tb, HCUBE_C_A_MAX, info->attrs[HCUBE_A_CONFIG],
+	err = nla_parse_nested(tb, HCUBE_A_CONFIG_MAX, info->attrs[HCUBE_A_CONFIG],
 			       NULL, info->extack);
 	if (err)
 		return err;
 	err = hcube_config_mce(hc, tb, info->extack);
 	if (err)
 		return err;
-	if (tb[HCUBE_C_A_POLICY])
-		hc->cfg.policy = nla_get_u32(tb[HCUBE_C_A_POLICY]);
-	if (tb[HCUBE_C_A_AUTO])
-		hc->cfg.autob = nla_get_u32(tb[HCUBE_C_A_AUTO]);
-	if (tb[HCUBE_C_A_THRESHOLD])
-		hc->cfg.threshold = nla_get_u32(tb[HCUBE_C_A_THRESHOLD]);
-	if (tb[HCUBE_C_A_COOLDOWN_MS])
-		hc->cfg.cooldown_ms = nla_get_u32(tb[HCUBE_C_A_COOLDOWN_MS]);
+	if (tb[HCUBE_A_CONFIG_POLICY])
+		hc->cfg.policy = nla_get_u32(tb[HCUBE_A_CONFIG_POLICY]);
+	if (tb[HCUBE_A_CONFIG_AUTO])
+		hc->cfg.autob = nla_get_u32(tb[HCUBE_A_CONFIG_AUTO]);
+	if (tb[HCUBE_A_CONFIG_THRESHOLD])
+		hc->cfg.threshold = nla_get_u32(tb[HCUBE_A_CONFIG_THRESHOLD]);
+	if (tb[HCUBE_A_CONFIG_COOLDOWN_MS])
+		hc->cfg.cooldown_ms = nla_get_u32(tb[HCUBE_A_CONFIG_COOLDOWN_MS]);
 	return 0;
 }

@@ -35,12 +35,15 @@ static int hcube_fill_cube(struct sk_buff *skb, struct hcube *hc,
 	return 0;
 }
 
-/* Room for one HCUBE_CI_A nest: its header, the u32s, the u64s, the flag. */
+/*
+ * Room for one HCUBE_A_CPU_INFO nest: its header, the u32s, the u64s, the
+ * flag.
+ */
 #define HCUBE_CPU_INFO_SIZE	(nla_total_size(0) + 5 * nla_total_size(sizeof(u32)) + \
 				 2 * nla_total_size_64bit(sizeof(u64)) + nla_total_size(0))
 
 /*
- * @cpu as an HCUBE_CI_A nest of type @type: who made it unusable (a
+ * @cpu as an HCUBE_A_CPU_INFO nest of type @type: who made it unusable (a
  * machine check, the administrator, hotplug) and its machine checks. With
  * @always false, only for a CPU that is faulty, offline or had records.
  */
@@ -61,15 +64,15 @@ static int hcube_put_cpu_info(struct sk_buff *skb, struct hcube *hc, int type,
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, HCUBE_CI_A_CPU, cpu) ||
-	    ((faulty || offline) && nla_put_u32(skb, HCUBE_CI_A_MARKED_BY, by)) ||
-	    nla_put_u64_64bit(skb, HCUBE_CI_A_MCE_RECORDS, i.records, HCUBE_CI_A_PAD) ||
-	    nla_put_u32(skb, HCUBE_CI_A_MCE_COUNT, i.count) ||
-	    nla_put_u32(skb, HCUBE_CI_A_MCE_WINDOW, i.window) ||
-	    (i.records && (nla_put_u32(skb, HCUBE_CI_A_MCE_BANK, i.bank) ||
-			   nla_put_u64_64bit(skb, HCUBE_CI_A_MCE_STATUS, i.status,
-					     HCUBE_CI_A_PAD))) ||
-	    (faulty && i.uc && nla_put_flag(skb, HCUBE_CI_A_MCE_UC))) {
+	if (nla_put_u32(skb, HCUBE_A_CPU_INFO_CPU, cpu) ||
+	    ((faulty || offline) && nla_put_u32(skb, HCUBE_A_CPU_INFO_MARKED_BY, by)) ||
+	    nla_put_u64_64bit(skb, HCUBE_A_CPU_INFO_MCE_RECORDS, i.records, HCUBE_A_CPU_INFO_PAD) ||
+	    nla_put_u32(skb, HCUBE_A_CPU_INFO_MCE_COUNT, i.count) ||
+	    nla_put_u32(skb, HCUBE_A_CPU_INFO_MCE_WINDOW, i.window) ||
+	    (i.records && (nla_put_u32(skb, HCUBE_A_CPU_INFO_MCE_BANK, i.bank) ||
+			   nla_put_u64_64bit(skb, HCUBE_A_CPU_INFO_MCE_STATUS, i.status,
+					     HCUBE_A_CPU_INFO_PAD))) ||
+	    (faulty && i.uc && nla_put_flag(skb, HCUBE_A_CPU_INFO_MCE_UC))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -94,39 +97,39 @@ static int hcube_fill_vertex(struct sk_buff *skb, struct hcube *hc,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, HCUBE_V_A_ID, i) ||
-	    nla_put_u32(skb, HCUBE_V_A_STATE, v->state) ||
-	    nla_put_u32(skb, HCUBE_V_A_LOAD, v->load) ||
-	    hcube_nl_put_cpulist(skb, HCUBE_V_A_CPUS, v->cpus) ||
-	    hcube_nl_put_cpulist(skb, HCUBE_V_A_USABLE_CPUS, v->usable))
+	if (nla_put_u32(skb, HCUBE_A_VERTEX_INFO_ID, i) ||
+	    nla_put_u32(skb, HCUBE_A_VERTEX_INFO_STATE, v->state) ||
+	    nla_put_u32(skb, HCUBE_A_VERTEX_INFO_LOAD, v->load) ||
+	    hcube_nl_put_cpulist(skb, HCUBE_A_VERTEX_INFO_CPUS, v->cpus) ||
+	    hcube_nl_put_cpulist(skb, HCUBE_A_VERTEX_INFO_USABLE_CPUS, v->usable))
 		goto cancel;
 	cpumask_and(tmp, v->cpus, hc->faulty);
-	if (hcube_nl_put_cpulist(skb, HCUBE_V_A_FAULTY_CPUS, tmp))
+	if (hcube_nl_put_cpulist(skb, HCUBE_A_VERTEX_INFO_FAULTY_CPUS, tmp))
 		goto cancel;
 	cpumask_andnot(tmp, v->cpus, hc->online);
-	if (hcube_nl_put_cpulist(skb, HCUBE_V_A_OFFLINE_CPUS, tmp))
+	if (hcube_nl_put_cpulist(skb, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS, tmp))
 		goto cancel;
 	cpumask_and(tmp, v->cpus, hc->isolated);
-	if (hcube_nl_put_cpulist(skb, HCUBE_V_A_ISOLATED_CPUS, tmp))
+	if (hcube_nl_put_cpulist(skb, HCUBE_A_VERTEX_INFO_ISOLATED_CPUS, tmp))
 		goto cancel;
-	if (v->marked && nla_put_flag(skb, HCUBE_V_A_MARKED))
+	if (v->marked && nla_put_flag(skb, HCUBE_A_VERTEX_INFO_MARKED))
 		goto cancel;
 	for_each_cpu(cpu, v->cpus)
-		if (hcube_put_cpu_info(skb, hc, HCUBE_V_A_CPU_INFO, cpu, false))
+		if (hcube_put_cpu_info(skb, hc, HCUBE_A_VERTEX_INFO_CPU_INFO, cpu, false))
 			goto cancel;
 	if (hc->m.ctrl[i >> hc->cdim] == i &&
-	    nla_put_flag(skb, HCUBE_V_A_CONTROLLER))
+	    nla_put_flag(skb, HCUBE_A_VERTEX_INFO_CONTROLLER))
 		goto cancel;
 	if (hc->topo_valid) {
 		bool attached = hc->topo.dist[i] != HCUBE_DIST_NONE;
 
-		if (nla_put_s32(skb, HCUBE_V_A_PARENT, hc->topo.parent[i]) ||
+		if (nla_put_s32(skb, HCUBE_A_VERTEX_INFO_PARENT, hc->topo.parent[i]) ||
 		    (attached && hc->topo.dist[i] == 0 &&
-		     nla_put_flag(skb, HCUBE_V_A_IN_CB)) ||
-		    (attached && nla_put_u32(skb, HCUBE_V_A_DIST, hc->topo.dist[i])) ||
-		    (attached && nla_put_u32(skb, HCUBE_V_A_OMEGA, hc->topo.omega[i])) ||
+		     nla_put_flag(skb, HCUBE_A_VERTEX_INFO_IN_CB)) ||
+		    (attached && nla_put_u32(skb, HCUBE_A_VERTEX_INFO_DIST, hc->topo.dist[i])) ||
+		    (attached && nla_put_u32(skb, HCUBE_A_VERTEX_INFO_OMEGA, hc->topo.omega[i])) ||
 		    (!attached && v->state == HCUBE_VERTEX_HEALTHY &&
-		     nla_put_flag(skb, HCUBE_V_A_DETACHED)))
+		     nla_put_flag(skb, HCUBE_A_VERTEX_INFO_DETACHED)))
 			goto cancel;
 	}
 	nla_nest_end(skb, nest);

@@ -9,17 +9,17 @@
 #include <linux/threads.h>
 #include "hcube_nl_gen.h"
 
-static struct netlink_range_validation hcube_c_a_threshold_range = {
+static struct netlink_range_validation hcube_a_config_threshold_range = {
 	.min = 0,
 	.max = 1000000,
 };
 
-static struct netlink_range_validation hcube_c_a_cooldown_ms_range = {
+static struct netlink_range_validation hcube_a_config_cooldown_ms_range = {
 	.min = 10,
 	.max = 3600000,
 };
 
-static struct netlink_range_validation hcube_c_a_mce_ce_window_range = {
+static struct netlink_range_validation hcube_a_config_mce_ce_window_range = {
 	.min = 1,
 	.max = 2592000,
 };
@@ -32,18 +32,22 @@ static struct netlink_range_validation hcube_a_pid_range = {
 };
 
 /* The attributes of enum hcube_config_attr, nested. */
-const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1] = {
-	[HCUBE_C_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_C_A_AUTO] = NLA_POLICY_MAX(NLA_U32, 1),
-	[HCUBE_C_A_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_threshold_range),
-	[HCUBE_C_A_COOLDOWN_MS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_cooldown_ms_range),
-	[HCUBE_C_A_MAX_TASKS] = {
+const struct nla_policy hcube_config_policy[HCUBE_A_CONFIG_MAX + 1] = {
+	[HCUBE_A_CONFIG_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
+	[HCUBE_A_CONFIG_AUTO] = NLA_POLICY_MAX(NLA_U32, 1),
+	[HCUBE_A_CONFIG_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &hcube_a_config_threshold_range),
+	[HCUBE_A_CONFIG_COOLDOWN_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							     &hcube_a_config_cooldown_ms_range),
+	[HCUBE_A_CONFIG_MAX_TASKS] = {
 		.type = NLA_REJECT,
-		.reject_message = "HCUBE_C_A_MAX_TASKS: read-only (module parameter max_tasks)",
+		.reject_message =
+			"HCUBE_A_CONFIG_MAX_TASKS: read-only (module parameter max_tasks)",
 	},
-	[HCUBE_C_A_MCE_CE_THRESHOLD] = NLA_POLICY_RANGE(NLA_U32, 0, 1000),
-	[HCUBE_C_A_MCE_CE_WINDOW] = NLA_POLICY_FULL_RANGE(NLA_U32, &hcube_c_a_mce_ce_window_range),
-	[HCUBE_C_A_MCE_UC] = NLA_POLICY_MAX(NLA_U32, 1),
+	[HCUBE_A_CONFIG_MCE_CE_THRESHOLD] = NLA_POLICY_RANGE(NLA_U32, 0, 1000),
+	[HCUBE_A_CONFIG_MCE_CE_WINDOW] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &hcube_a_config_mce_ce_window_range),
+	[HCUBE_A_CONFIG_MCE_UC] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
 /* HCUBE_CMD_VERTEX_GET (do, dump) */
@@ -84,9 +88,9 @@ const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1] = {
 };
 
 /* HCUBE_CMD_REBALANCE (do, dump) */
-const struct nla_policy hcube_rebalance_policy[HCUBE_R_A_DRY_RUN + 1] = {
-	[HCUBE_R_A_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
-	[HCUBE_R_A_DRY_RUN] = { .type = NLA_FLAG },
+const struct nla_policy hcube_rebalance_policy[HCUBE_A_REPORT_DRY_RUN + 1] = {
+	[HCUBE_A_REPORT_POLICY] = NLA_POLICY_MAX(NLA_U32, HCUBE_POLICY_MAX),
+	[HCUBE_A_REPORT_DRY_RUN] = { .type = NLA_FLAG },
 };
 
 /* HCUBE_CMD_CONFIG_SET (do) */

@@ -18,7 +18,7 @@
 extern struct netlink_range_validation hcube_cpu_ids;
 
 /* The policies of nested attribute sets. */
-extern const struct nla_policy hcube_config_policy[HCUBE_C_A_MAX + 1];
+extern const struct nla_policy hcube_config_policy[HCUBE_A_CONFIG_MAX + 1];
 
 /* The request policy of each operation that takes attributes. */
 extern const struct nla_policy hcube_vertex_get_policy[HCUBE_A_VERTEX_ID + 1];
@@ -27,7 +27,7 @@ extern const struct nla_policy hcube_fault_add_policy[HCUBE_A_VERTEX_ID + 1];
 extern const struct nla_policy hcube_fault_del_policy[HCUBE_A_VERTEX_ID + 1];
 extern const struct nla_policy hcube_task_add_policy[HCUBE_A_UNIT + 1];
 extern const struct nla_policy hcube_task_del_policy[HCUBE_A_UNIT + 1];
-extern const struct nla_policy hcube_rebalance_policy[HCUBE_R_A_DRY_RUN + 1];
+extern const struct nla_policy hcube_rebalance_policy[HCUBE_A_REPORT_DRY_RUN + 1];
 extern const struct nla_policy hcube_config_set_policy[HCUBE_A_CONFIG + 1];
 
 #ifdef __KERNEL__

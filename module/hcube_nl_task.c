@@ -39,21 +39,21 @@ static int hcube_fill_task(struct sk_buff *skb, int type, struct hcube *hc,
 	pid = exited && t->exit_pid ? hcube_pid_in(t->exit_pid, ns) :
 	      ns ? task_pid_nr_ns(p, ns) : task_pid_nr(p);
 	get_task_comm(comm, p);
-	if (nla_put_u32(skb, HCUBE_T_A_PID, pid) ||
-	    nla_put_u32(skb, HCUBE_T_A_VERTEX, t->vertex) ||
-	    nla_put_u32(skb, HCUBE_T_A_STATE, state) ||
-	    hcube_nl_put_cpulist(skb, HCUBE_T_A_ORIG_CPUS, hcube_task_orig(t)) ||
-	    (reason && nla_put_u32(skb, HCUBE_T_A_REASON, reason)) ||
-	    nla_put_u32(skb, HCUBE_T_A_ORIGIN, t->origin) ||
-	    nla_put_u32(skb, HCUBE_T_A_UNIT, t->unit) ||
+	if (nla_put_u32(skb, HCUBE_A_TASK_PID, pid) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_VERTEX, t->vertex) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_STATE, state) ||
+	    hcube_nl_put_cpulist(skb, HCUBE_A_TASK_ORIG_CPUS, hcube_task_orig(t)) ||
+	    (reason && nla_put_u32(skb, HCUBE_A_TASK_REASON, reason)) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_ORIGIN, t->origin) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_UNIT, t->unit) ||
 	    (t->creator && hcube_pid_in(t->creator, ns) &&
-	     nla_put_u32(skb, HCUBE_T_A_CREATOR, hcube_pid_in(t->creator, ns))) ||
-	    nla_put_string(skb, HCUBE_T_A_COMM, comm))
+	     nla_put_u32(skb, HCUBE_A_TASK_CREATOR, hcube_pid_in(t->creator, ns))) ||
+	    nla_put_string(skb, HCUBE_A_TASK_COMM, comm))
 		goto cancel;
 	if (!exited && pid_alive(p) &&
-	    (nla_put_u32(skb, HCUBE_T_A_TGID,
+	    (nla_put_u32(skb, HCUBE_A_TASK_TGID,
 			 ns ? task_tgid_nr_ns(p, ns) : task_tgid_nr(p)) ||
-	     hcube_nl_put_task_cpus(skb, HCUBE_T_A_CPUS, p)))
+	     hcube_nl_put_task_cpus(skb, HCUBE_A_TASK_CPUS, p)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -75,14 +75,14 @@ static int hcube_fill_refused(struct sk_buff *skb, struct task_struct *p,
 	if (!nest)
 		return -EMSGSIZE;
 	get_task_comm(comm, p);
-	if (nla_put_u32(skb, HCUBE_T_A_PID, task_pid_nr(p)) ||
-	    nla_put_u32(skb, HCUBE_T_A_TGID, task_tgid_nr(p)) ||
-	    nla_put_string(skb, HCUBE_T_A_COMM, comm) ||
-	    nla_put_u32(skb, HCUBE_T_A_REASON, HCUBE_REASON_REFUSED) ||
-	    nla_put_u32(skb, HCUBE_T_A_ORIGIN, same_thread_group(p, creator ?: p) &&
+	if (nla_put_u32(skb, HCUBE_A_TASK_PID, task_pid_nr(p)) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_TGID, task_tgid_nr(p)) ||
+	    nla_put_string(skb, HCUBE_A_TASK_COMM, comm) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_REASON, HCUBE_REASON_REFUSED) ||
+	    nla_put_u32(skb, HCUBE_A_TASK_ORIGIN, same_thread_group(p, creator ?: p) &&
 			creator ? HCUBE_REASON_THREAD : HCUBE_REASON_FORK) ||
-	    (creator && nla_put_u32(skb, HCUBE_T_A_CREATOR, task_pid_nr(creator))) ||
-	    hcube_nl_put_task_cpus(skb, HCUBE_T_A_CPUS, p)) {
+	    (creator && nla_put_u32(skb, HCUBE_A_TASK_CREATOR, task_pid_nr(creator))) ||
+	    hcube_nl_put_task_cpus(skb, HCUBE_A_TASK_CPUS, p)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -329,8 +329,8 @@ static void hcube_task_add_fill(struct sk_buff *msg, struct hcube *hc,
 		if (!pid)
 			continue;	/* gone meanwhile: nothing to name */
 		nest = nla_nest_start(msg, HCUBE_A_TASK);
-		if (!nest || nla_put_u32(msg, HCUBE_T_A_PID, pid) ||
-		    nla_put_s32(msg, HCUBE_T_A_ERROR,
+		if (!nest || nla_put_u32(msg, HCUBE_A_TASK_PID, pid) ||
+		    nla_put_s32(msg, HCUBE_A_TASK_ERROR,
 				hcube_check_errno(PTR_ERR(a->out[i])))) {
 			if (nest)
 				nla_nest_cancel(msg, nest);

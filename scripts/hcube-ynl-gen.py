@@ -370,6 +370,45 @@ def pad_to(s, col):
     return out
 
 
+def indent_to(col):
+    """Tabs, then spaces, up to column @col."""
+    return "\t" * (col // 8) + " " * (col % 8)
+
+
+def fit(line, maxw=100):
+    """@line within @maxw columns, as the kernel's style breaks it: a string
+    initializer moves to the next line, one tab in (a message is not split);
+    a call breaks after a comma, its continuation aligned to the column after
+    the open parenthesis. A line that fits, or that neither applies to, is
+    kept."""
+    if width(line) <= maxw:
+        return [line]
+    m = re.match(r'(\t*)(.*=) (".*",?)$', line)
+    if m:
+        return [m.group(1) + m.group(2), m.group(1) + "\t" + m.group(3)]
+    open_ = line.find("(")
+    if open_ < 0 or not line.rstrip(",;").endswith(")"):
+        return [line]
+    head, inner = line[:open_ + 1], line[open_ + 1:]
+    if "(" in inner:
+        return [line]			# a call in the arguments: not split here
+    args = [x.strip() for x in inner.split(",")]
+    tail = ""
+    while not args[-1]:			# the line's own comma
+        args.pop()
+        tail += ","
+    lines = [head + args[0]]
+    pad = indent_to(width(head))
+    for arg in args[1:]:
+        if width(lines[-1] + ", " + arg + tail) <= maxw:
+            lines[-1] += ", " + arg
+        else:
+            lines[-1] += ","
+            lines.append(pad + arg)
+    lines[-1] += tail
+    return lines
+
+
 def block_comment(paras, indent="", maxw=80):
     """A kernel-style comment of @paras, wrapped to @maxw columns."""
     if not paras:
@@ -580,8 +619,9 @@ def policy_lines(fam, name, size, attrs, doc):
     out.append("const struct nla_policy %s[%s + 1] = {" % (name, size))
     for a in sorted(attrs, key=lambda a: a.value):
         e = kernel_entry(fam, a)
-        out.append("\t[%s] = %s" % (a.cname, e[0]) + ("," if len(e) == 1 else ""))
-        out += ["\t" + line for line in e[1:-1]]
+        out += fit("\t[%s] = %s" % (a.cname, e[0]) + ("," if len(e) == 1 else ""))
+        for line in e[1:-1]:
+            out += fit("\t" + line)
         if len(e) > 1:
             out.append("\t" + e[-1] + ",")
     out.append("};")

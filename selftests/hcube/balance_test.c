@@ -301,7 +301,7 @@ TEST_F(bal, example2_faults_and_plan_match_simulator)
 
 TEST_F(bal, exited_and_changed_tasks_are_reported)
 {
-	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s1[HCUBE_A_STATS_MAX + 1];
 	struct hc_task tasks[8];
 	pid_t gone, moved;
 	cpu_set_t other;
@@ -318,12 +318,12 @@ TEST_F(bal, exited_and_changed_tasks_are_reported)
 	/* the exit is seen when it happens, without a command that looks */
 	for (i = 0; i < 500; i++) {
 		ASSERT_EQ(0, hc_stats(&self->h, s1));
-		if (s1[HCUBE_S_A_EXITED] == s0[HCUBE_S_A_EXITED] + 1)
+		if (s1[HCUBE_A_STATS_EXITED] == s0[HCUBE_A_STATS_EXITED] + 1)
 			break;
 		usleep(10000);
 	}
-	EXPECT_EQ(s0[HCUBE_S_A_EXITED] + 1, s1[HCUBE_S_A_EXITED]);
-	EXPECT_EQ(3, s1[HCUBE_S_A_TASKS]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_EXITED] + 1, s1[HCUBE_A_STATS_EXITED]);
+	EXPECT_EQ(3, s1[HCUBE_A_STATS_TASKS]);
 	/* what taskset would do: another vertex's CPU */
 	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, &cube.v[1].usable))
@@ -338,10 +338,11 @@ TEST_F(bal, exited_and_changed_tasks_are_reported)
 	ASSERT_EQ(1, rep.nchanged);
 	EXPECT_EQ((uint32_t)moved, rep.changed_pid[0]);
 	ASSERT_EQ(0, hc_stats(&self->h, s1));
-	EXPECT_EQ(s0[HCUBE_S_A_EXITED] + 1, s1[HCUBE_S_A_EXITED]);
-	EXPECT_EQ(s0[HCUBE_S_A_CHANGED] + 1, s1[HCUBE_S_A_CHANGED]);
-	EXPECT_EQ(s1[HCUBE_S_A_REGISTERED],
-		  s1[HCUBE_S_A_UNREGISTERED] + s1[HCUBE_S_A_EXITED] + s1[HCUBE_S_A_TASKS]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_EXITED] + 1, s1[HCUBE_A_STATS_EXITED]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED] + 1, s1[HCUBE_A_STATS_CHANGED]);
+	EXPECT_EQ(s1[HCUBE_A_STATS_REGISTERED],
+		  s1[HCUBE_A_STATS_UNREGISTERED] + s1[HCUBE_A_STATS_EXITED] +
+		  s1[HCUBE_A_STATS_TASKS]);
 	n = hc_get_tasks(&self->h, tasks, 8);
 	ASSERT_EQ(3, n);
 	for (i = 0; i < n; i++) {
@@ -456,7 +457,7 @@ TEST_F(bal, cpu_offline_online_in_group)
 
 TEST_F(bal, automatic_trigger)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	uint32_t count[HC_MAXV];
 	int tries;
 
@@ -465,17 +466,17 @@ TEST_F(bal, automatic_trigger)
 	ASSERT_EQ(0, hc_config(&self->h, -1, 1, 2, 100));
 	for (tries = 0; tries < 100; tries++) {
 		ASSERT_EQ(0, hc_stats(&self->h, s));
-		if (s[HCUBE_S_A_AUTO_REBALANCES])
+		if (s[HCUBE_A_STATS_AUTO_REBALANCES])
 			break;
 		usleep(100000);
 	}
-	EXPECT_GE(s[HCUBE_S_A_AUTO_REBALANCES], 1);
+	EXPECT_GE(s[HCUBE_A_STATS_AUTO_REBALANCES], 1);
 	count_by_affinity(_metadata, self, count);
 	EXPECT_LE(spread(count), 1);
 	/* balanced now: the cooldown passes and nothing more fires */
 	usleep(1500000);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(1, s[HCUBE_S_A_AUTO_REBALANCES]);
+	EXPECT_EQ(1, s[HCUBE_A_STATS_AUTO_REBALANCES]);
 }
 
 /* The "events" group tells about faults, tasks and rebalances. */

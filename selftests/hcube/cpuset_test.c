@@ -138,7 +138,7 @@ static void expect_managed(struct __test_metadata *_metadata,
 TEST_F(cs, hotplug_cycles_then_a_fault)
 {
 	HC_SETUP_SKIPPED();
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	int last = get_nprocs_conf() - 1, cycle, i;
 	cpu_set_t all;
 
@@ -163,7 +163,7 @@ TEST_F(cs, hotplug_cycles_then_a_fault)
 		EXPECT_FALSE(CPU_ISSET(0, &a)) TH_LOG("pid %d on faulty CPU 0", self->kids[i]);
 	}
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(s0[HCUBE_S_A_CHANGED], s[HCUBE_S_A_CHANGED]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s[HCUBE_A_STATS_CHANGED]);
 }
 
 /*
@@ -173,7 +173,7 @@ TEST_F(cs, hotplug_cycles_then_a_fault)
 TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 {
 	HC_SETUP_SKIPPED();
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	struct hc_report *rep = malloc(sizeof(*rep));
 	char cpus[32];
 	cpu_set_t allowed;
@@ -193,7 +193,7 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 		CPU_SET(i, &allowed);
 	expect_managed(_metadata, self, &allowed);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(s0[HCUBE_S_A_CHANGED], s[HCUBE_S_A_CHANGED]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s[HCUBE_A_STATS_CHANGED]);
 	free(rep);
 }
 
@@ -205,7 +205,7 @@ TEST_F(cs, cpuset_shrinks_away_from_a_vertex)
 TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 {
 	HC_SETUP_SKIPPED();
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	int n = get_nprocs(), from = 2, to = n - 1, v = -1, i;
 	char cpus[32], pid[32];
 	cpu_set_t a;
@@ -228,7 +228,7 @@ TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 	ASSERT_EQ(0, hc_stats(&self->h, s0));
 	ASSERT_EQ(0, hc_fault(&self->h, 1, from, -1, NULL));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(s0[HCUBE_S_A_EVACUATIONS] + 1, s[HCUBE_S_A_EVACUATIONS]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_EVACUATIONS] + 1, s[HCUBE_A_STATS_EVACUATIONS]);
 	ASSERT_EQ(0, sched_getaffinity(self->kids[0], sizeof(a), &a));
 	EXPECT_TRUE(CPU_COUNT(&a) == 1 && CPU_ISSET(to, &a))
 		TH_LOG("after the fault the task has %d CPUs, CPU %d %s", CPU_COUNT(&a), to,
@@ -249,7 +249,7 @@ TEST_F(cs, evacuation_goes_where_the_cpuset_allows)
 TEST_F(cs, dry_run_changes_nothing)
 {
 	HC_SETUP_SKIPPED();
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	struct hc_report *rep = malloc(sizeof(*rep));
 	struct hc_task t0[8], t1[8];
 	cpu_set_t before, after;
@@ -284,9 +284,9 @@ TEST_F(cs, dry_run_changes_nothing)
 		EXPECT_EQ(t0[i].vertex, t1[i].vertex);
 	}
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(s0[HCUBE_S_A_DRY_RUNS] + 1, s[HCUBE_S_A_DRY_RUNS]);
-	for (i = 0; i <= HCUBE_S_A_MAX; i++)
-		if (i != HCUBE_S_A_DRY_RUNS)
+	EXPECT_EQ(s0[HCUBE_A_STATS_DRY_RUNS] + 1, s[HCUBE_A_STATS_DRY_RUNS]);
+	for (i = 0; i <= HCUBE_A_STATS_MAX; i++)
+		if (i != HCUBE_A_STATS_DRY_RUNS)
 			EXPECT_EQ(s0[i], s[i]) TH_LOG("counter %d changed", i);
 	free(rep);
 }

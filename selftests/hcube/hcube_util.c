@@ -91,22 +91,22 @@ int hc_get_cube(struct hnl *h, struct hc_cube *c)
 
 		if (!v)
 			continue;
-		id = hnl_u32(hnl_nested(v, HCUBE_V_A_ID));
+		id = hnl_u32(hnl_nested(v, HCUBE_A_VERTEX_INFO_ID));
 		if (id >= HC_MAXV)
 			continue;
 		x = &c->v[id];
-		x->state = hnl_u32(hnl_nested(v, HCUBE_V_A_STATE));
-		x->load = hnl_u32(hnl_nested(v, HCUBE_V_A_LOAD));
-		a = hnl_nested(v, HCUBE_V_A_PARENT);
+		x->state = hnl_u32(hnl_nested(v, HCUBE_A_VERTEX_INFO_STATE));
+		x->load = hnl_u32(hnl_nested(v, HCUBE_A_VERTEX_INFO_LOAD));
+		a = hnl_nested(v, HCUBE_A_VERTEX_INFO_PARENT);
 		x->parent = a ? (int)hnl_u32(a) : -1;
-		x->in_cb = !!hnl_nested(v, HCUBE_V_A_IN_CB);
-		x->detached = !!hnl_nested(v, HCUBE_V_A_DETACHED);
-		x->marked = !!hnl_nested(v, HCUBE_V_A_MARKED);
-		x->controller = !!hnl_nested(v, HCUBE_V_A_CONTROLLER);
-		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_CPUS)), &x->cpus);
-		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_USABLE_CPUS)),
+		x->in_cb = !!hnl_nested(v, HCUBE_A_VERTEX_INFO_IN_CB);
+		x->detached = !!hnl_nested(v, HCUBE_A_VERTEX_INFO_DETACHED);
+		x->marked = !!hnl_nested(v, HCUBE_A_VERTEX_INFO_MARKED);
+		x->controller = !!hnl_nested(v, HCUBE_A_VERTEX_INFO_CONTROLLER);
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_A_VERTEX_INFO_CPUS)), &x->cpus);
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS)),
 				 &x->usable);
-		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_V_A_FAULTY_CPUS)),
+		hc_parse_cpulist(hnl_data(hnl_nested(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS)),
 				 &x->faulty);
 	}
 	hreply_free(&rp);
@@ -128,12 +128,12 @@ int hc_get_tasks(struct hnl *h, struct hc_task *t, int max)
 
 		if (!a)
 			continue;
-		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
-		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_T_A_VERTEX));
-		t[n].state = hnl_u32(hnl_nested(a, HCUBE_T_A_STATE));
-		t[n].origin = hnl_u32(hnl_nested(a, HCUBE_T_A_ORIGIN));
-		t[n].unit = hnl_u32(hnl_nested(a, HCUBE_T_A_UNIT));
-		c = hnl_nested(a, HCUBE_T_A_CREATOR);
+		t[n].pid = hnl_u32(hnl_nested(a, HCUBE_A_TASK_PID));
+		t[n].vertex = hnl_u32(hnl_nested(a, HCUBE_A_TASK_VERTEX));
+		t[n].state = hnl_u32(hnl_nested(a, HCUBE_A_TASK_STATE));
+		t[n].origin = hnl_u32(hnl_nested(a, HCUBE_A_TASK_ORIGIN));
+		t[n].unit = hnl_u32(hnl_nested(a, HCUBE_A_TASK_UNIT));
+		c = hnl_nested(a, HCUBE_A_TASK_CREATOR);
 		t[n].has_creator = !!c;
 		t[n].creator = c ? hnl_u32(c) : 0;
 		n++;
@@ -195,7 +195,7 @@ int hc_task_pids(struct hnl *h, uint32_t **pids)
 					break;
 				}
 			}
-			(*pids)[n++] = hnl_u32(hnl_nested(a, HCUBE_T_A_PID));
+			(*pids)[n++] = hnl_u32(hnl_nested(a, HCUBE_A_TASK_PID));
 		}
 	}
 	free(buf);
@@ -209,13 +209,13 @@ int hc_stats(struct hnl *h, uint64_t *s)
 	struct hreply rp;
 	int err, i;
 
-	memset(s, 0, sizeof(uint64_t) * (HCUBE_S_A_MAX + 1));
+	memset(s, 0, sizeof(uint64_t) * (HCUBE_A_STATS_MAX + 1));
 	hreq_init(r, h, h->family, HCUBE_CMD_STATS_GET, 0);
 	err = hnl_do(h, r, &rp);
 	if (!err && rp.nmsgs) {
 		struct nlattr *nest = hnl_msg_attr(rp.msgs[0], HCUBE_A_STATS);
 
-		for (i = 2; i <= HCUBE_S_A_MAX; i++) {
+		for (i = 2; i <= HCUBE_A_STATS_MAX; i++) {
 			struct nlattr *a = hnl_nested(nest, i);
 
 			s[i] = a ? hnl_u64(a) : 0;
@@ -258,7 +258,7 @@ int hc_task_refusal(struct hreply *rp)
 		hnl_for_each_attr(a, head, len, rem) {
 			if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_A_TASK)
 				continue;
-			e = hnl_nested(a, HCUBE_T_A_ERROR);
+			e = hnl_nested(a, HCUBE_A_TASK_ERROR);
 			if (e && hnl_len(e) == sizeof(int32_t) &&
 			    *(int32_t *)hnl_data(e))
 				return *(int32_t *)hnl_data(e);
@@ -301,13 +301,13 @@ int hc_config(struct hnl *h, int policy, int autob, int threshold, int cooldown)
 	hreq_init(r, h, h->family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(r, HCUBE_A_CONFIG);
 	if (policy >= 0)
-		hreq_u32(r, HCUBE_C_A_POLICY, policy);
+		hreq_u32(r, HCUBE_A_CONFIG_POLICY, policy);
 	if (autob >= 0)
-		hreq_u32(r, HCUBE_C_A_AUTO, autob);
+		hreq_u32(r, HCUBE_A_CONFIG_AUTO, autob);
 	if (threshold >= 0)
-		hreq_u32(r, HCUBE_C_A_THRESHOLD, threshold);
+		hreq_u32(r, HCUBE_A_CONFIG_THRESHOLD, threshold);
 	if (cooldown >= 0)
-		hreq_u32(r, HCUBE_C_A_COOLDOWN_MS, cooldown);
+		hreq_u32(r, HCUBE_A_CONFIG_COOLDOWN_MS, cooldown);
 	hreq_nest_end(r);
 	return hc_send(h, r, NULL);
 }
@@ -331,75 +331,75 @@ void hc_parse_report(struct nlmsghdr *m, struct hc_report *out)
 		struct nlattr *p = NULL;
 
 		switch (type) {
-		case HCUBE_R_A_POLICY:
+		case HCUBE_A_REPORT_POLICY:
 			out->policy = hnl_u32(a);
 			break;
-		case HCUBE_R_A_MOVED:
+		case HCUBE_A_REPORT_MOVED:
 			out->moved = hnl_u32(a);
 			break;
-		case HCUBE_R_A_APPLIED:
+		case HCUBE_A_REPORT_APPLIED:
 			out->applied = hnl_u32(a);
 			break;
-		case HCUBE_R_A_MESSAGES:
+		case HCUBE_A_REPORT_MESSAGES:
 			out->messages = hnl_u32(a);
 			break;
-		case HCUBE_R_A_IMBALANCE:
+		case HCUBE_A_REPORT_IMBALANCE:
 			out->imbalance = hnl_u32(a);
 			break;
-		case HCUBE_R_A_CONTENDED:
+		case HCUBE_A_REPORT_CONTENDED:
 			out->has_contended = 1;
 			out->contended = hnl_u32(a);
 			break;
-		case HCUBE_R_A_FAILED:
+		case HCUBE_A_REPORT_FAILED:
 			out->failed = hnl_u32(a);
 			break;
-		case HCUBE_R_A_EXITED:
+		case HCUBE_A_REPORT_EXITED:
 			out->exited = hnl_u32(a);
 			break;
-		case HCUBE_R_A_EVACUATED:
+		case HCUBE_A_REPORT_EVACUATED:
 			out->evacuated = hnl_u32(a);
 			break;
-		case HCUBE_R_A_NTRANSFERS:
+		case HCUBE_A_REPORT_NTRANSFERS:
 			out->plan_ntransfers = hnl_u32(a);
 			break;
-		case HCUBE_R_A_DURATION_NS:
+		case HCUBE_A_REPORT_DURATION_NS:
 			out->dur_ns = hnl_u64(a);
 			break;
-		case HCUBE_R_A_MIGRATIONS:
+		case HCUBE_A_REPORT_MIGRATIONS:
 			out->migrations = hnl_u64(a);
 			break;
-		case HCUBE_R_A_LOADS_BEFORE:
+		case HCUBE_A_REPORT_LOADS_BEFORE:
 			out->nv = hnl_len(a) / 4;
 			hc_copy_u32s(out->before, a, HC_MAXV);
 			break;
-		case HCUBE_R_A_LOADS_AFTER:
+		case HCUBE_A_REPORT_LOADS_AFTER:
 			hc_copy_u32s(out->after, a, HC_MAXV);
 			break;
-		case HCUBE_R_A_LOADS_PLAN:
+		case HCUBE_A_REPORT_LOADS_PLAN:
 			out->has_plan = 1;
 			hc_copy_u32s(out->planned, a, HC_MAXV);
 			break;
-		case HCUBE_R_A_TRANSFER:
+		case HCUBE_A_REPORT_TRANSFER:
 			/* one nest per transfer, in order */
 			if (out->ntransfers < 16384) {
 				struct hc_transfer *x = &out->x[out->ntransfers++];
 
-				x->step = hnl_u32(hnl_nested(a, HCUBE_X_A_STEP));
-				x->from = hnl_u32(hnl_nested(a, HCUBE_X_A_FROM));
-				x->to = hnl_u32(hnl_nested(a, HCUBE_X_A_TO));
-				x->count = hnl_u32(hnl_nested(a, HCUBE_X_A_COUNT));
+				x->step = hnl_u32(hnl_nested(a, HCUBE_A_TRANSFER_STEP));
+				x->from = hnl_u32(hnl_nested(a, HCUBE_A_TRANSFER_FROM));
+				x->to = hnl_u32(hnl_nested(a, HCUBE_A_TRANSFER_TO));
+				x->count = hnl_u32(hnl_nested(a, HCUBE_A_TRANSFER_COUNT));
 			}
 			break;
-		case HCUBE_R_A_CB_PATTERN:
+		case HCUBE_A_REPORT_CB_PATTERN:
 			snprintf(out->pattern, sizeof(out->pattern), "%s",
 				 (char *)hnl_data(a));
 			break;
-		case HCUBE_R_A_CHANGED:
-		case HCUBE_R_A_FAILURE:
-			p = hnl_nested(a, HCUBE_T_A_PID);
-			if (p && type == HCUBE_R_A_CHANGED && out->nchanged < 64)
+		case HCUBE_A_REPORT_CHANGED:
+		case HCUBE_A_REPORT_FAILURE:
+			p = hnl_nested(a, HCUBE_A_TASK_PID);
+			if (p && type == HCUBE_A_REPORT_CHANGED && out->nchanged < 64)
 				out->changed_pid[out->nchanged++] = hnl_u32(p);
-			if (p && type == HCUBE_R_A_FAILURE && out->nfail < 64)
+			if (p && type == HCUBE_A_REPORT_FAILURE && out->nfail < 64)
 				out->fail_pid[out->nfail++] = hnl_u32(p);
 			break;
 		}
@@ -415,9 +415,9 @@ int hc_rebalance(struct hnl *h, int policy, int dry_run, struct hc_report *out)
 	memset(out, 0, sizeof(*out));
 	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
 	if (policy >= 0)
-		hreq_u32(r, HCUBE_R_A_POLICY, policy);
+		hreq_u32(r, HCUBE_A_REPORT_POLICY, policy);
 	if (dry_run)
-		hreq_flag(r, HCUBE_R_A_DRY_RUN);
+		hreq_flag(r, HCUBE_A_REPORT_DRY_RUN);
 	err = hnl_do(h, r, &rp);
 	if (!err && rp.nmsgs)
 		hc_parse_report(rp.msgs[0], out);

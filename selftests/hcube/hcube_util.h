@@ -40,7 +40,10 @@ struct hc_task {
 	int has_creator;
 };
 
-/* One transfer of a report (HCUBE_R_A_TRANSFER), or of hcube-sim's plan. */
+/*
+ * One transfer of a report (HCUBE_A_REPORT_TRANSFER), or of hcube-sim's
+ * plan.
+ */
 struct hc_transfer {
 	uint32_t step, from, to, count;
 };
@@ -54,9 +57,12 @@ struct hc_report {
 	uint32_t nfail, fail_pid[64];
 	char pattern[16];
 	int has_plan;
-	/* ntransfers counts the HCUBE_R_A_TRANSFER nests; this the plan's */
-	uint32_t plan_ntransfers;	/* HCUBE_R_A_NTRANSFERS */
-	uint64_t dur_ns, migrations;	/* HCUBE_R_A_DURATION_NS, _MIGRATIONS */
+	/*
+	 * ntransfers counts the HCUBE_A_REPORT_TRANSFER nests; this, the
+	 * plan's
+	 */
+	uint32_t plan_ntransfers;	/* HCUBE_A_REPORT_NTRANSFERS */
+	uint64_t dur_ns, migrations;	/* HCUBE_A_REPORT_DURATION_NS, _MIGRATIONS */
 };
 
 /* "0-3,8" -> set; returns -1 on a malformed list. */
@@ -76,14 +82,14 @@ int hc_get_tasks(struct hnl *h, struct hc_task *t, int max);
  * through one buffer, not kept): *pids is malloc'd. Returns the count.
  */
 int hc_task_pids(struct hnl *h, uint32_t **pids);
-/* The counters: @s has HCUBE_S_A_MAX + 1 entries. */
+/* The counters: @s has HCUBE_A_STATS_MAX + 1 entries. */
 int hc_stats(struct hnl *h, uint64_t *s);
 /* A fault change; @cpu or @vertex is -1. Returns 0 or -errno. */
 int hc_fault(struct hnl *h, int add, int cpu, int vertex, struct hreply *rp);
 int hc_topo(struct hnl *h, uint32_t mode);
 /*
  * The first task a TASK_ADD reply says was not registered: its
- * HCUBE_T_A_ERROR (a negative errno), or 0 when every one was.
+ * HCUBE_A_TASK_ERROR (a negative errno), or 0 when every one was.
  */
 int hc_task_refusal(struct hreply *rp);
 /*

@@ -538,7 +538,7 @@ assert d["ntransfers"] == len(d["transfers"]) > 0 and max(d["loads_plan"]) - min
 sim_compare "rebalance --dry-run (mcwa) = hcube-sim plan" mcwa
 if [ -n "$FAULTY" ]; then
 	expect_err "rebalance --policy cwa on a cube with absent vertices: the kernel's refusal" \
-		"^hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_R_A_POLICY: cwa needs a fault-free cube" \
+		"^hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_A_REPORT_POLICY: cwa needs a fault-free cube" \
 		rebalance --dry-run --policy cwa
 else
 	expect_ok "rebalance -j --dry-run --policy cwa (a fault-free cube)" \

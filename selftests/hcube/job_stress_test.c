@@ -220,7 +220,7 @@ FIXTURE_TEARDOWN(job)
 TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 {
 	const char *cot = getenv("HCUBE_CPU_ON_OFF_TEST");
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	int secs = seconds(), ops = 0, status, tries, cpu, n, rc;
 	unsigned int seed = 1;
 	struct hnl h;
@@ -249,11 +249,11 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 	/* its stressors are registered as stress-ng starts them */
 	for (tries = 0; tries < 6000; tries++) {
 		ASSERT_EQ(0, hc_stats(&h, s));
-		if (s[HCUBE_S_A_ADOPTED] > s0[HCUBE_S_A_ADOPTED])
+		if (s[HCUBE_A_STATS_ADOPTED] > s0[HCUBE_A_STATS_ADOPTED])
 			break;
 		usleep(10000);
 	}
-	ASSERT_GT(s[HCUBE_S_A_ADOPTED], s0[HCUBE_S_A_ADOPTED])
+	ASSERT_GT(s[HCUBE_A_STATS_ADOPTED], s0[HCUBE_A_STATS_ADOPTED])
 		TH_LOG("no child of stress-ng registered in 60 s");
 
 	/* phase 1: faults, rebalances and hotplug of our own */
@@ -290,7 +290,7 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 		TH_LOG("stress-ng status %d", status);
 	for (tries = 0; tries < 1000; tries++) {
 		ASSERT_EQ(0, hc_stats(&h, s));
-		if (!s[HCUBE_S_A_TASKS])
+		if (!s[HCUBE_A_STATS_TASKS])
 			break;
 		usleep(10000);
 	}
@@ -300,15 +300,16 @@ TEST_F_TIMEOUT(job, stress_ng_through_faults_hotplug_and_cpu_on_off_test, 600)
 		n = hc_get_tasks(&h, left, 1);
 	}
 	EXPECT_EQ(0, n);
-	EXPECT_EQ(0, s[HCUBE_S_A_TASKS]);
-	EXPECT_EQ(s[HCUBE_S_A_REGISTERED],
-		  s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS]);
+	EXPECT_EQ(0, s[HCUBE_A_STATS_TASKS]);
+	EXPECT_EQ(s[HCUBE_A_STATS_REGISTERED],
+		  s[HCUBE_A_STATS_UNREGISTERED] + s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_TASKS]);
 	fprintf(stderr, "# %d storm operations; %llu tasks registered (%llu new threads and children), %llu exited, %llu refused, %llu creations lost and found\n",
-	       ops, (unsigned long long)(s[HCUBE_S_A_REGISTERED] - s0[HCUBE_S_A_REGISTERED]),
-	       (unsigned long long)(s[HCUBE_S_A_ADOPTED] - s0[HCUBE_S_A_ADOPTED]),
-	       (unsigned long long)(s[HCUBE_S_A_EXITED] - s0[HCUBE_S_A_EXITED]),
-	       (unsigned long long)(s[HCUBE_S_A_REFUSED] - s0[HCUBE_S_A_REFUSED]),
-	       (unsigned long long)(s[HCUBE_S_A_EVENTS_LOST] - s0[HCUBE_S_A_EVENTS_LOST]));
+	       ops,
+	       (unsigned long long)(s[HCUBE_A_STATS_REGISTERED] - s0[HCUBE_A_STATS_REGISTERED]),
+	       (unsigned long long)(s[HCUBE_A_STATS_ADOPTED] - s0[HCUBE_A_STATS_ADOPTED]),
+	       (unsigned long long)(s[HCUBE_A_STATS_EXITED] - s0[HCUBE_A_STATS_EXITED]),
+	       (unsigned long long)(s[HCUBE_A_STATS_REFUSED] - s0[HCUBE_A_STATS_REFUSED]),
+	       (unsigned long long)(s[HCUBE_A_STATS_EVENTS_LOST] - s0[HCUBE_A_STATS_EVENTS_LOST]));
 	hc_reset(&h, HCUBE_MODE_CPU);
 	hnl_close(&h);
 }

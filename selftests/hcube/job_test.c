@@ -350,9 +350,9 @@ static int task_req(struct hnl *h, uint8_t cmd, const pid_t *pids, int n,
 /* Every registration ended, one way or another, or is still there. */
 static int balanced(uint64_t *s)
 {
-	return s[HCUBE_S_A_REGISTERED] ==
-	       s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_REVOKED] +
-	       s[HCUBE_S_A_TASKS];
+	return s[HCUBE_A_STATS_REGISTERED] ==
+	       s[HCUBE_A_STATS_UNREGISTERED] + s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_REVOKED] +
+	       s[HCUBE_A_STATS_TASKS];
 }
 
 /* Reload the module with @params (HCUBE_KO); "" for the defaults. */
@@ -368,7 +368,7 @@ FIXTURE(job) {
 	struct puppet p;
 	cpu_set_t orig;		/* the puppet's affinity before registration */
 	int v;			/* the vertex it is registered on */
-	uint64_t s0[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1];
 	int reloaded;
 };
 
@@ -449,7 +449,7 @@ static void expect_orig(struct __test_metadata *_metadata, const pid_t *pids,
 TEST_F(job, late_child_and_threads_follow_then_restored_by_del)
 {
 	pid_t all[4];
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	struct hc_task *r;
 	int n, i, cpu;
 
@@ -495,7 +495,7 @@ TEST_F(job, late_child_and_threads_follow_then_restored_by_del)
 	expect_orig(_metadata, all, 4, &self->orig);
 	ASSERT_EQ(0, hc_get_tasks(&self->h, list, MAXP));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED] + 3, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_ADOPTED] + 3, s[HCUBE_A_STATS_ADOPTED]);
 	EXPECT_TRUE(balanced(s));
 }
 
@@ -580,7 +580,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
 
 		hnl_for_each_attr(a, head, len, rem)
 			if ((a->nla_type & NLA_TYPE_MASK) == HCUBE_A_TASK &&
-			    !hnl_nested(a, HCUBE_T_A_ERROR))
+			    !hnl_nested(a, HCUBE_A_TASK_ERROR))
 				tasks++;
 		if (hnl_msg_attr(rp.msgs[i], HCUBE_A_NREGISTERED))
 			registered = hnl_u32(hnl_msg_attr(rp.msgs[i], HCUBE_A_NREGISTERED));
@@ -610,7 +610,7 @@ TEST_F(job, tree_unit_registers_existing_descendants)
  */
 TEST_F(job, thread_unit_children_get_original_affinity)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	pid_t all[3];
 
 	all[0] = self->p.pid;
@@ -624,8 +624,8 @@ TEST_F(job, thread_unit_children_get_original_affinity)
 	ASSERT_EQ(1, hc_get_tasks(&self->h, list, MAXP));
 	EXPECT_EQ(HCUBE_UNIT_THREAD, list[0].unit);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(self->s0[HCUBE_S_A_RELEASED] + 2, s[HCUBE_S_A_RELEASED]);
-	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED], s[HCUBE_S_A_ADOPTED]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_RELEASED] + 2, s[HCUBE_A_STATS_RELEASED]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_ADOPTED], s[HCUBE_A_STATS_ADOPTED]);
 }
 
 /*
@@ -635,7 +635,7 @@ TEST_F(job, thread_unit_children_get_original_affinity)
 /* more than the harness's 30 s under KASAN on a shared, emulated host */
 TEST_F_TIMEOUT(job, thousand_short_lived_children_leave_nothing, 300)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	pid_t one = self->p.pid;
 	int n = 0, tries;
 
@@ -646,13 +646,13 @@ TEST_F_TIMEOUT(job, thousand_short_lived_children_leave_nothing, 300)
 	/* the exits are queued by the probe; the worker takes them */
 	for (tries = 0; tries < 1000; tries++) {
 		ASSERT_EQ(0, hc_stats(&self->h, s));
-		if (s[HCUBE_S_A_EXITED] == self->s0[HCUBE_S_A_EXITED] + 1000)
+		if (s[HCUBE_A_STATS_EXITED] == self->s0[HCUBE_A_STATS_EXITED] + 1000)
 			break;
 		usleep(10000);
 	}
-	EXPECT_EQ(self->s0[HCUBE_S_A_ADOPTED] + 1000, s[HCUBE_S_A_ADOPTED]);
-	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1000, s[HCUBE_S_A_EXITED]);
-	EXPECT_EQ(1, s[HCUBE_S_A_TASKS]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_ADOPTED] + 1000, s[HCUBE_A_STATS_ADOPTED]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_EXITED] + 1000, s[HCUBE_A_STATS_EXITED]);
+	EXPECT_EQ(1, s[HCUBE_A_STATS_TASKS]);
 	EXPECT_TRUE(balanced(s));
 	ASSERT_EQ(1, hc_get_tasks(&self->h, list, MAXP));
 	EXPECT_EQ((uint32_t)one, list[0].pid);
@@ -668,7 +668,7 @@ TEST_F_TIMEOUT(job, thousand_short_lived_children_leave_nothing, 300)
  */
 TEST_F(job, exec_by_non_leader_thread)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	pid_t one = self->p.pid;
 	char comm[32] = "";
 	int tries, n;
@@ -695,11 +695,11 @@ TEST_F(job, exec_by_non_leader_thread)
 	/* two threads were registered (the leader and the new thread) */
 	for (tries = 0; tries < 1000; tries++) {
 		ASSERT_EQ(0, hc_stats(&self->h, s));
-		if (s[HCUBE_S_A_EXITED] == self->s0[HCUBE_S_A_EXITED] + 1)
+		if (s[HCUBE_A_STATS_EXITED] == self->s0[HCUBE_A_STATS_EXITED] + 1)
 			break;
 		usleep(10000);
 	}
-	EXPECT_EQ(self->s0[HCUBE_S_A_EXITED] + 1, s[HCUBE_S_A_EXITED]);
+	EXPECT_EQ(self->s0[HCUBE_A_STATS_EXITED] + 1, s[HCUBE_A_STATS_EXITED]);
 	n = hc_get_tasks(&self->h, list, MAXP);
 	ASSERT_EQ(1, n);
 	EXPECT_EQ((uint32_t)one, list[0].pid);
@@ -729,7 +729,7 @@ static int count_refused_events(int fd, uint16_t family)
 			if (nlh->nlmsg_type != family || g->cmd != HCUBE_CMD_TASK_NTF)
 				continue;
 			t = hnl_msg_attr(nlh, HCUBE_A_TASK);
-			r = hnl_nested(t, HCUBE_T_A_REASON);
+			r = hnl_nested(t, HCUBE_A_TASK_REASON);
 			n += r && hnl_u32(r) == HCUBE_REASON_REFUSED;
 		}
 	}
@@ -743,7 +743,7 @@ static int count_refused_events(int fd, uint16_t family)
 TEST_F(job, fork_storm_over_max_tasks)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	static pid_t kids[200];
 	int fd, i, n, on_vertex = 0, orig = 0;
 	uint32_t grp;
@@ -787,8 +787,8 @@ TEST_F(job, fork_storm_over_max_tasks)
 	EXPECT_EQ(39, on_vertex);
 	EXPECT_EQ(161, orig);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(161, s[HCUBE_S_A_REFUSED]);
-	EXPECT_EQ(40, s[HCUBE_S_A_TASKS]);
+	EXPECT_EQ(161, s[HCUBE_A_STATS_REFUSED]);
+	EXPECT_EQ(40, s[HCUBE_A_STATS_TASKS]);
 	EXPECT_TRUE(balanced(s));
 	EXPECT_EQ(161, count_refused_events(fd, self->h.family));
 	close(fd);
@@ -803,7 +803,7 @@ TEST_F(job, fork_storm_over_max_tasks)
  */
 TEST_F(job, lost_creations_are_found_by_the_scan)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	static pid_t kids[101];
 	int n;
 
@@ -818,8 +818,8 @@ TEST_F(job, lost_creations_are_found_by_the_scan)
 	ASSERT_EQ(101, n);
 	expect_on_vertex(_metadata, kids, 101, self->v);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_GT(s[HCUBE_S_A_EVENTS_LOST], 0);
-	EXPECT_EQ(100, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_GT(s[HCUBE_A_STATS_EVENTS_LOST], 0);
+	EXPECT_EQ(100, s[HCUBE_A_STATS_ADOPTED]);
 	EXPECT_TRUE(balanced(s));
 }
 
@@ -941,9 +941,9 @@ static int event_state(int fd, uint16_t family, pid_t pid, uint32_t reason)
 			if (nlh->nlmsg_type != family || g->cmd != HCUBE_CMD_TASK_NTF)
 				continue;
 			t = hnl_msg_attr(nlh, HCUBE_A_TASK);
-			r = hnl_nested(t, HCUBE_T_A_REASON);
-			id = hnl_nested(t, HCUBE_T_A_PID);
-			st = hnl_nested(t, HCUBE_T_A_STATE);
+			r = hnl_nested(t, HCUBE_A_TASK_REASON);
+			id = hnl_nested(t, HCUBE_A_TASK_PID);
+			st = hnl_nested(t, HCUBE_A_TASK_STATE);
 			if (r && id && st && hnl_u32(r) == reason && hnl_u32(id) == (uint32_t)pid)
 				return hnl_u32(st);
 		}
@@ -1019,8 +1019,8 @@ TEST_F_TIMEOUT(job, tree_add_of_a_forking_job_skips_exits, 120)
 
 				if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_A_TASK)
 					continue;
-				pid = hnl_nested(a, HCUBE_T_A_PID);
-				err = hnl_nested(a, HCUBE_T_A_ERROR);
+				pid = hnl_nested(a, HCUBE_A_TASK_PID);
+				err = hnl_nested(a, HCUBE_A_TASK_ERROR);
 				if ((pid && !hnl_u32(pid)) || err) {
 					bad++;
 					TH_LOG("round %d: pid %u, error %d", round,

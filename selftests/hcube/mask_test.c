@@ -375,7 +375,7 @@ TEST_F(mask, child_of_an_unregistered_process_keeps_its_pin)
  */
 TEST_F(mask, own_pin_of_a_registered_process_is_kept_in_its_child)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	int cpu;
 	pid_t k;
 
@@ -398,7 +398,7 @@ TEST_F(mask, own_pin_of_a_registered_process_is_kept_in_its_child)
 	EXPECT_EQ(HCUBE_TASK_CHANGED, state_of(&self->h, self->p.pid));
 	EXPECT_EQ(-1, state_of(&self->h, k));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(0, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_EQ(0, s[HCUBE_A_STATS_ADOPTED]);
 }
 
 /*
@@ -496,7 +496,7 @@ static int in_cgroup(const char *cg, pid_t pid)
  */
 TEST_F(mask, kernel_cpuset_changes_are_not_changes)
 {
-	uint64_t s0[HCUBE_S_A_MAX + 1], s[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s[HCUBE_A_STATS_MAX + 1];
 	pid_t kids[8];
 	int i, step;
 
@@ -541,9 +541,9 @@ TEST_F(mask, kernel_cpuset_changes_are_not_changes)
 	usleep(300000);
 	ASSERT_EQ(0, rebalance(&self->h));
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(s0[HCUBE_S_A_CHANGED], s[HCUBE_S_A_CHANGED])
+	EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s[HCUBE_A_STATS_CHANGED])
 		TH_LOG("partition and hotplug: %llu tasks taken for changed",
-		       (unsigned long long)(s[HCUBE_S_A_CHANGED] - s0[HCUBE_S_A_CHANGED]));
+		       (unsigned long long)(s[HCUBE_A_STATS_CHANGED] - s0[HCUBE_A_STATS_CHANGED]));
 	/* then each change with a rebalance after it */
 	for (step = 0; step < 6; step++) {
 		switch (step) {
@@ -572,9 +572,10 @@ TEST_F(mask, kernel_cpuset_changes_are_not_changes)
 		usleep(200000);
 		ASSERT_EQ(0, rebalance(&self->h));
 		ASSERT_EQ(0, hc_stats(&self->h, s));
-		EXPECT_EQ(s0[HCUBE_S_A_CHANGED], s[HCUBE_S_A_CHANGED])
+		EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s[HCUBE_A_STATS_CHANGED])
 			TH_LOG("after step %d: %llu tasks taken for changed", step,
-			       (unsigned long long)(s[HCUBE_S_A_CHANGED] - s0[HCUBE_S_A_CHANGED]));
+			       (unsigned long long)(s[HCUBE_A_STATS_CHANGED] -
+						    s0[HCUBE_A_STATS_CHANGED]));
 	}
 	for (i = 0; i < 8; i++) {
 		EXPECT_EQ(HCUBE_TASK_ACTIVE, state_of(&self->h, kids[i]));
@@ -796,7 +797,7 @@ TEST_F(mask, taskset_in_a_cpuset_is_kept_across_other_cpus_hotplug)
  */
 TEST_F(mask, fork_storm_with_one_birth)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	static struct hc_task t[256];
 	int i, n = 0, tries;
 	pid_t kids[65];
@@ -825,12 +826,12 @@ TEST_F(mask, fork_storm_with_one_birth)
 	for (i = 0; i < 64; i++)
 		EXPECT_TRUE(one_cpu(kids[i], vertex_cpu(2))) TH_LOG("child %d is not on vertex 2", kids[i]);
 	ASSERT_EQ(0, hc_stats(&self->h, s));
-	EXPECT_EQ(64, s[HCUBE_S_A_ADOPTED]);
+	EXPECT_EQ(64, s[HCUBE_A_STATS_ADOPTED]);
 	/* on PREEMPT_RT the probe allocates no birth: the scan found them */
 	if (is_rt())
-		EXPECT_GT(s[HCUBE_S_A_EVENTS_LOST], 0);
-	EXPECT_EQ(s[HCUBE_S_A_REGISTERED],
-		  s[HCUBE_S_A_UNREGISTERED] + s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS]);
+		EXPECT_GT(s[HCUBE_A_STATS_EVENTS_LOST], 0);
+	EXPECT_EQ(s[HCUBE_A_STATS_REGISTERED],
+		  s[HCUBE_A_STATS_UNREGISTERED] + s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_TASKS]);
 	hc_kill_all(kids, 64);
 }
 

@@ -34,7 +34,7 @@ HC_MODULE(HC_MODULE_LOADED)
 
 static struct hc_cube cube;
 
-/* What the vertex dump says of one CPU (its HCUBE_V_A_CPU_INFO). */
+/* What the vertex dump says of one CPU (its HCUBE_A_VERTEX_INFO_CPU_INFO). */
 struct cpu_info {
 	int found, marked_by, uc;	/* marked_by: -1 when absent */
 	uint64_t records, status;
@@ -76,11 +76,11 @@ static int mce_config(struct hnl *h, int threshold, int window, int uc)
 	hreq_init(r, h, h->family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(r, HCUBE_A_CONFIG);
 	if (threshold >= 0)
-		hreq_u32(r, HCUBE_C_A_MCE_CE_THRESHOLD, threshold);
+		hreq_u32(r, HCUBE_A_CONFIG_MCE_CE_THRESHOLD, threshold);
 	if (window >= 0)
-		hreq_u32(r, HCUBE_C_A_MCE_CE_WINDOW, window);
+		hreq_u32(r, HCUBE_A_CONFIG_MCE_CE_WINDOW, window);
 	if (uc >= 0)
-		hreq_u32(r, HCUBE_C_A_MCE_UC, uc);
+		hreq_u32(r, HCUBE_A_CONFIG_MCE_UC, uc);
 	hreq_nest_end(r);
 	return hc_send(h, r, NULL);
 }
@@ -91,19 +91,19 @@ static void parse_cpu_info(struct nlattr *nest, struct cpu_info *ci)
 
 	memset(ci, 0, sizeof(*ci));
 	ci->found = 1;
-	a = hnl_nested(nest, HCUBE_CI_A_MARKED_BY);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MARKED_BY);
 	ci->marked_by = a ? (int)hnl_u32(a) : -1;
-	a = hnl_nested(nest, HCUBE_CI_A_MCE_RECORDS);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_RECORDS);
 	ci->records = a ? hnl_u64(a) : 0;
-	a = hnl_nested(nest, HCUBE_CI_A_MCE_STATUS);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_STATUS);
 	ci->status = a ? hnl_u64(a) : 0;
-	a = hnl_nested(nest, HCUBE_CI_A_MCE_COUNT);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_COUNT);
 	ci->count = a ? hnl_u32(a) : 0;
-	a = hnl_nested(nest, HCUBE_CI_A_MCE_WINDOW);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_WINDOW);
 	ci->window = a ? hnl_u32(a) : 0;
-	a = hnl_nested(nest, HCUBE_CI_A_MCE_BANK);
+	a = hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_BANK);
 	ci->bank = a ? hnl_u32(a) : 0;
-	ci->uc = !!hnl_nested(nest, HCUBE_CI_A_MCE_UC);
+	ci->uc = !!hnl_nested(nest, HCUBE_A_CPU_INFO_MCE_UC);
 }
 
 /* @cpu's line in the vertex dump; ci->found 0 when it has none. */
@@ -127,9 +127,9 @@ static int cpu_info(struct hnl *h, int cpu, struct cpu_info *ci)
 			hnl_for_each_attr(a, hnl_data(v), hnl_len(v), vrem) {
 				struct nlattr *c;
 
-				if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_V_A_CPU_INFO)
+				if ((a->nla_type & NLA_TYPE_MASK) != HCUBE_A_VERTEX_INFO_CPU_INFO)
 					continue;
-				c = hnl_nested(a, HCUBE_CI_A_CPU);
+				c = hnl_nested(a, HCUBE_A_CPU_INFO_CPU);
 				if (c && (int)hnl_u32(c) == cpu)
 					parse_cpu_info(a, ci);
 			}
@@ -175,13 +175,13 @@ static int is_faulty(struct hnl *h, int cpu)
  */
 static int wait_records(struct hnl *h, uint64_t n)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	int i;
 
 	for (i = 0; i < 500; i++) {
 		if (hc_stats(h, s))
 			return -1;
-		if (s[HCUBE_S_A_MCE_RECORDS] >= n)
+		if (s[HCUBE_A_STATS_MCE_RECORDS] >= n)
 			return 0;
 		usleep(20000);
 	}
@@ -201,15 +201,15 @@ static int settle(struct hnl *h, uint64_t n)
 /* The records count once it stopped changing for half a second. */
 static uint64_t quiet_records(struct hnl *h)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1], last = UINT64_MAX;
+	uint64_t s[HCUBE_A_STATS_MAX + 1], last = UINT64_MAX;
 	int i;
 
 	for (i = 0; i < 100; i++) {
 		if (hc_stats(h, s))
 			return UINT64_MAX;
-		if (s[HCUBE_S_A_MCE_RECORDS] == last)
+		if (s[HCUBE_A_STATS_MCE_RECORDS] == last)
 			return last;
-		last = s[HCUBE_S_A_MCE_RECORDS];
+		last = s[HCUBE_A_STATS_MCE_RECORDS];
 		usleep(500000);
 	}
 	return UINT64_MAX;
@@ -232,7 +232,7 @@ FIXTURE(mce) {
 	struct hnl h;
 	pid_t kids[NKIDS];
 	int nkids;
-	uint64_t s0[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1];
 	int cpus[CPU_SETSIZE], ncpus;
 };
 
@@ -293,7 +293,7 @@ static void expect_off(struct __test_metadata *_metadata,
 
 static uint64_t delta(FIXTURE_DATA(mce) *self, int k)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 
 	if (hc_stats(&self->h, s))
 		return UINT64_MAX;
@@ -319,27 +319,27 @@ static const struct mce_class classes[] = {
 	{ 0x9c00000000000005ULL, 0, "internal parity" },
 	{ 0x9c00000000000402ULL, 0, "internal unclassified" },
 	{ 0x9c00000000000400ULL, 0, "internal timer" },
-	{ 0x9c0000000000009fULL, HCUBE_S_A_MCE_MEMORY, "memory controller read" },
-	{ 0x9c000000000000c0ULL, HCUBE_S_A_MCE_MEMORY, "memory scrubbing" },
-	{ 0x9c0000000000000fULL, HCUBE_S_A_MCE_MEMORY, "generic cache hierarchy" },
-	{ 0x9c00000000000813ULL, HCUBE_S_A_MCE_BUS, "bus read of memory" },
-	{ 0x9c00000000000e0bULL, HCUBE_S_A_MCE_BUS, "I/O error" },
-	{ 0x9c0000000000010bULL, HCUBE_S_A_MCE_SHARED_CACHE, "generic-level (L3) cache" },
-	{ 0x9c00000000000017ULL, HCUBE_S_A_MCE_SHARED_CACHE, "generic-level TLB" },
-	{ 0x9c00000000000001ULL, HCUBE_S_A_MCE_OTHER, "unclassified" },
+	{ 0x9c0000000000009fULL, HCUBE_A_STATS_MCE_MEMORY, "memory controller read" },
+	{ 0x9c000000000000c0ULL, HCUBE_A_STATS_MCE_MEMORY, "memory scrubbing" },
+	{ 0x9c0000000000000fULL, HCUBE_A_STATS_MCE_MEMORY, "generic cache hierarchy" },
+	{ 0x9c00000000000813ULL, HCUBE_A_STATS_MCE_BUS, "bus read of memory" },
+	{ 0x9c00000000000e0bULL, HCUBE_A_STATS_MCE_BUS, "I/O error" },
+	{ 0x9c0000000000010bULL, HCUBE_A_STATS_MCE_SHARED_CACHE, "generic-level (L3) cache" },
+	{ 0x9c00000000000017ULL, HCUBE_A_STATS_MCE_SHARED_CACHE, "generic-level TLB" },
+	{ 0x9c00000000000001ULL, HCUBE_A_STATS_MCE_OTHER, "unclassified" },
 };
 
 static const int mce_reasons[] = {
-	HCUBE_S_A_MCE_MEMORY, HCUBE_S_A_MCE_BUS, HCUBE_S_A_MCE_SHARED_CACHE,
-	HCUBE_S_A_MCE_FIRMWARE, HCUBE_S_A_MCE_OTHER,
+	HCUBE_A_STATS_MCE_MEMORY, HCUBE_A_STATS_MCE_BUS, HCUBE_A_STATS_MCE_SHARED_CACHE,
+	HCUBE_A_STATS_MCE_FIRMWARE, HCUBE_A_STATS_MCE_OTHER,
 };
 
 TEST_F(mce, classes)
 {
 	HC_SETUP_SKIPPED();
 	int cpu = self->cpus[2], i, k;
-	uint64_t r0 = cpu_records(&self->h, cpu), s0[HCUBE_S_A_MAX + 1];
-	uint64_t s1[HCUBE_S_A_MAX + 1];
+	uint64_t r0 = cpu_records(&self->h, cpu), s0[HCUBE_A_STATS_MAX + 1];
+	uint64_t s1[HCUBE_A_STATS_MAX + 1];
 	uint32_t count = 0;
 	struct cpu_info ci;
 
@@ -349,7 +349,7 @@ TEST_F(mce, classes)
 
 		ASSERT_EQ(0, hc_stats(&self->h, s0));
 		ASSERT_EQ(0, mi_inject(cpu, c->status));
-		ASSERT_EQ(0, settle(&self->h, s0[HCUBE_S_A_MCE_RECORDS] + 1));
+		ASSERT_EQ(0, settle(&self->h, s0[HCUBE_A_STATS_MCE_RECORDS] + 1));
 		ASSERT_EQ(0, hc_stats(&self->h, s1));
 		ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 		count += !c->stat;
@@ -365,7 +365,7 @@ TEST_F(mce, classes)
 		}
 		EXPECT_EQ(0, is_faulty(&self->h, cpu)) TH_LOG("%s", c->what);
 	}
-	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
+	EXPECT_EQ(0, delta(self, HCUBE_A_STATS_MCE_MARKS));
 }
 
 /*
@@ -384,10 +384,10 @@ TEST_F(mce, memory_errors_spare_the_cpu)
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, mi_inject(cpu, 0x9c0000000000009fULL));
 	ASSERT_EQ(0, mi_inject(cpu, 0xbc0000000000009fULL));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 6));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 6));
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
-	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
-	EXPECT_EQ(6, delta(self, HCUBE_S_A_MCE_MEMORY));
+	EXPECT_EQ(0, delta(self, HCUBE_A_STATS_MCE_MARKS));
+	EXPECT_EQ(6, delta(self, HCUBE_A_STATS_MCE_MEMORY));
 	for (i = 0; i < self->nkids; i++) {
 		ASSERT_EQ(0, sched_getaffinity(self->kids[i], sizeof(a), &a));
 		EXPECT_TRUE(CPU_ISSET(cpu, &a)) TH_LOG("task %d was moved off CPU %d",
@@ -395,7 +395,7 @@ TEST_F(mce, memory_errors_spare_the_cpu)
 	}
 	for (i = 0; i < 3; i++)
 		ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 9));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 9));
 	EXPECT_EQ(1, is_faulty(&self->h, cpu));
 	expect_off(_metadata, self, cpu);
 }
@@ -413,11 +413,11 @@ TEST_F(mce, defaults_only_count)
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
 	ASSERT_EQ(0, mi_inject(cpu, MCE_UCNA));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 6));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 6));
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
 	EXPECT_EQ(gen, cube.generation);
-	EXPECT_EQ(6, delta(self, HCUBE_S_A_MCE_RECORDS));
-	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
+	EXPECT_EQ(6, delta(self, HCUBE_A_STATS_MCE_RECORDS));
+	EXPECT_EQ(0, delta(self, HCUBE_A_STATS_MCE_MARKS));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	ASSERT_TRUE(ci.found);
 	EXPECT_EQ(-1, ci.marked_by);
@@ -451,17 +451,17 @@ TEST_F(mce, threshold_marks)
 
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 2));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 2));
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(2, ci.count);
 	EXPECT_EQ(60, ci.window);
 
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 3));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 3));
 	EXPECT_EQ(1, is_faulty(&self->h, cpu));
 	expect_off(_metadata, self, cpu);
-	EXPECT_EQ(1, delta(self, HCUBE_S_A_MCE_MARKS));
+	EXPECT_EQ(1, delta(self, HCUBE_A_STATS_MCE_MARKS));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(HCUBE_REASON_MCE, ci.marked_by);
 	EXPECT_EQ(3, ci.count);
@@ -507,7 +507,7 @@ TEST_F(mce, threshold_marks)
 	EXPECT_EQ(0, ci.count);
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 5));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 5));
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(2, ci.count);
@@ -526,14 +526,14 @@ TEST_F(mce, window_slides)
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
 	sleep(3);
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 3));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 3));
 	EXPECT_EQ(0, is_faulty(&self->h, cpu));
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(1, ci.count);
 	/* two more within the window: three of the last ones in it */
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
 	ASSERT_EQ(0, mi_inject(cpu, MCE_CE));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 5));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 5));
 	EXPECT_EQ(1, is_faulty(&self->h, cpu));
 }
 
@@ -547,7 +547,7 @@ TEST_F(mce, uncorrected)
 
 	ASSERT_EQ(0, mce_config(&self->h, 100, 60, 0));
 	ASSERT_EQ(0, mi_inject(a, MCE_UCNA));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 1));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 1));
 	EXPECT_EQ(0, is_faulty(&self->h, a));
 	ASSERT_EQ(0, cpu_info(&self->h, a, &ci));
 	EXPECT_EQ(r0 + 1, ci.records);
@@ -556,7 +556,7 @@ TEST_F(mce, uncorrected)
 	ASSERT_EQ(0, mce_config(&self->h, -1, -1, 1));
 	ASSERT_EQ(0, register_on(self, b, 3));
 	ASSERT_EQ(0, mi_inject(b, MCE_UCNA));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 2));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 2));
 	EXPECT_EQ(1, is_faulty(&self->h, b));
 	expect_off(_metadata, self, b);
 	ASSERT_EQ(0, cpu_info(&self->h, b, &ci));
@@ -579,16 +579,16 @@ TEST_F(mce, storm_two_cpus)
 		ASSERT_EQ(0, mi_inject(a, MCE_CE));
 		ASSERT_EQ(0, mi_inject(b, MCE_CE));
 		if (i % 5 == 4)
-			ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] +
+			ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] +
 						   2 * (i + 1)));
 	}
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 40));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 40));
 	EXPECT_EQ(1, is_faulty(&self->h, a));
 	EXPECT_EQ(1, is_faulty(&self->h, b));
-	EXPECT_EQ(2, delta(self, HCUBE_S_A_MCE_MARKS));
+	EXPECT_EQ(2, delta(self, HCUBE_A_STATS_MCE_MARKS));
 	/* records of a CPU marked already are ignored, none lost */
-	EXPECT_EQ(40, delta(self, HCUBE_S_A_MCE_RECORDS));
-	EXPECT_LE(delta(self, HCUBE_S_A_MCE_IGNORED), 30);
+	EXPECT_EQ(40, delta(self, HCUBE_A_STATS_MCE_RECORDS));
+	EXPECT_LE(delta(self, HCUBE_A_STATS_MCE_IGNORED), 30);
 	expect_off(_metadata, self, a);
 	expect_off(_metadata, self, b);
 }
@@ -603,17 +603,17 @@ TEST_F(mce, storm_every_cpu)
 	for (k = 0; k < 3; k++) {
 		for (i = 0; i < self->ncpus; i++)
 			ASSERT_EQ(0, mi_inject(self->cpus[i], MCE_CE));
-		ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] +
+		ASSERT_EQ(0, wait_records(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] +
 					   (k + 1) * self->ncpus));
 	}
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 3 * self->ncpus));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 3 * self->ncpus));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	for (i = 0; i < self->ncpus; i++)
 		left += !CPU_ISSET(self->cpus[i], &cube.v[vertex_of_cpu(self->cpus[i])].faulty);
 	EXPECT_EQ(1, left);
 	EXPECT_EQ(1, cube.nhealthy);
-	EXPECT_EQ(self->ncpus - 1, delta(self, HCUBE_S_A_MCE_MARKS));
-	EXPECT_GE(delta(self, HCUBE_S_A_MCE_REFUSED), 1);
+	EXPECT_EQ(self->ncpus - 1, delta(self, HCUBE_A_STATS_MCE_MARKS));
+	EXPECT_GE(delta(self, HCUBE_A_STATS_MCE_REFUSED), 1);
 }
 
 /*
@@ -635,9 +635,9 @@ TEST_F(mce, outside_cpu)
 	ASSERT_EQ(0, hc_send(&self->h, r, NULL)) TH_LOG("custom group %s", list);
 	ASSERT_EQ(0, mi_inject(last, MCE_CE));
 	ASSERT_EQ(0, mi_inject(last, MCE_UCNA));
-	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_S_A_MCE_RECORDS] + 2));
-	EXPECT_EQ(2, delta(self, HCUBE_S_A_MCE_OUTSIDE));
-	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
+	ASSERT_EQ(0, settle(&self->h, self->s0[HCUBE_A_STATS_MCE_RECORDS] + 2));
+	EXPECT_EQ(2, delta(self, HCUBE_A_STATS_MCE_OUTSIDE));
+	EXPECT_EQ(0, delta(self, HCUBE_A_STATS_MCE_MARKS));
 	ASSERT_EQ(0, hc_get_cube(&self->h, &cube));
 	EXPECT_EQ(1, cube.nhealthy);
 }
@@ -681,17 +681,17 @@ TEST_F(mce, storm_offline_cpu)
 	__atomic_store_n(&st.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	ASSERT_GT(st.n, 0);
-	seen = quiet_records(&self->h) - self->s0[HCUBE_S_A_MCE_RECORDS];
+	seen = quiet_records(&self->h) - self->s0[HCUBE_A_STATS_MCE_RECORDS];
 	ASSERT_EQ(0, mce_config(&self->h, -1, -1, -1));
 	EXPECT_GT(seen, 0);
 	EXPECT_LE(seen, st.n);
 	ASSERT_EQ(0, cpu_info(&self->h, cpu, &ci));
 	EXPECT_EQ(r0 + seen, ci.records);
 	EXPECT_EQ(HCUBE_REASON_HOTPLUG, ci.marked_by);
-	EXPECT_EQ(0, delta(self, HCUBE_S_A_MCE_MARKS));
+	EXPECT_EQ(0, delta(self, HCUBE_A_STATS_MCE_MARKS));
 	TH_LOG("%d records injected, %llu seen, %llu found the CPU offline", st.n,
 	       (unsigned long long)seen,
-	       (unsigned long long)delta(self, HCUBE_S_A_MCE_OFFLINE));
+	       (unsigned long long)delta(self, HCUBE_A_STATS_MCE_OFFLINE));
 	ASSERT_EQ(0, hc_set_online(cpu, 1));
 }
 

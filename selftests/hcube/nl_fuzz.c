@@ -55,7 +55,7 @@ static uint32_t below(uint32_t n)
 
 struct fp {
 	uint32_t generation, ntasks, nhealthy, mode, dim;
-	uint64_t stats[HCUBE_S_A_MAX + 1];
+	uint64_t stats[HCUBE_A_STATS_MAX + 1];
 	char config[128];
 };
 
@@ -104,7 +104,7 @@ static int take(struct hnl *h, struct fp *f)
 	f->mode = cube.mode;
 	f->dim = cube.dim;
 	/* reads bump no counter, but the reaper may: ignore "exited" */
-	f->stats[HCUBE_S_A_EXITED] = 0;
+	f->stats[HCUBE_A_STATS_EXITED] = 0;
 	return 0;
 }
 
@@ -195,13 +195,13 @@ static void template(struct hreq *r, struct hnl *h, uint8_t cmd)
 		hreq_u32(r, HCUBE_A_PID, kids[below(4)]);
 		break;
 	case HCUBE_CMD_REBALANCE:
-		hreq_u32(r, HCUBE_R_A_POLICY, below(HCUBE_POLICY_MAX + 1));
+		hreq_u32(r, HCUBE_A_REPORT_POLICY, below(HCUBE_POLICY_MAX + 1));
 		if (below(2))
-			hreq_flag(r, HCUBE_R_A_DRY_RUN);
+			hreq_flag(r, HCUBE_A_REPORT_DRY_RUN);
 		break;
 	case HCUBE_CMD_CONFIG_SET:
 		hreq_nest_start(r, HCUBE_A_CONFIG);
-		hreq_u32(r, HCUBE_C_A_THRESHOLD, below(4));
+		hreq_u32(r, HCUBE_A_CONFIG_THRESHOLD, below(4));
 		hreq_nest_end(r);
 		break;
 	}

@@ -18,7 +18,7 @@ HC_MODULE(HC_MODULE_LOADED)
 /* The observable state: must be identical around a refused request. */
 struct fingerprint {
 	uint32_t generation, ntasks, nhealthy;
-	uint64_t stats[HCUBE_S_A_MAX + 1];
+	uint64_t stats[HCUBE_A_STATS_MAX + 1];
 	uint32_t load[HC_MAXV], state[HC_MAXV];
 };
 
@@ -369,7 +369,7 @@ TEST_F(nl, rebalance_bad_policy)
 	uint32_t off;
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, HCUBE_POLICY_MAX + 1);
+	off = hreq_u32(&self->r, HCUBE_A_REPORT_POLICY, HCUBE_POLICY_MAX + 1);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_EQ(HCUBE_POLICY_MAX, self->rp.pmax);
@@ -393,21 +393,21 @@ TEST_F(nl, policy_range_0_to_10)
 		EXPECT_EQ((uint32_t)p, rep.policy);
 	}
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	hreq_flag(&self->r, HCUBE_R_A_DRY_RUN);
-	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, 11);
+	hreq_flag(&self->r, HCUBE_A_REPORT_DRY_RUN);
+	off = hreq_u32(&self->r, HCUBE_A_REPORT_POLICY, 11);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_EQ(0, self->rp.pmin);
 	EXPECT_EQ(10, self->rp.pmax);
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, 0xffffffff);
+	off = hreq_u32(&self->r, HCUBE_A_REPORT_POLICY, 0xffffffff);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_EQ(10, self->rp.pmax);
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	off = hreq_u32(&self->r, HCUBE_C_A_POLICY, 11);
+	off = hreq_u32(&self->r, HCUBE_A_CONFIG_POLICY, 11);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
@@ -421,7 +421,7 @@ TEST_F(nl, policy_range_0_to_10)
 	ASSERT_EQ(1, self->rp.nmsgs);
 	EXPECT_EQ(HCUBE_POLICY_PEBBLE,
 		  hnl_u32(hnl_nested(hnl_msg_attr(self->rp.msgs[0], HCUBE_A_CONFIG),
-				     HCUBE_C_A_POLICY)));
+				     HCUBE_A_CONFIG_POLICY)));
 	EXPECT_EQ(0, hc_rebalance(&self->h, -1, 1, &rep));
 	EXPECT_EQ(HCUBE_POLICY_PEBBLE, rep.policy);
 	EXPECT_EQ(HCUBE_POLICY_PEBBLE, rep.applied);
@@ -434,7 +434,7 @@ TEST_F(nl, rebalance_cwa_on_faulty_cube)
 	ASSERT_EQ(0, hc_fault(&self->h, 1, -1, 1, NULL));
 	take(_metadata, &self->h, &self->before);
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_REBALANCE, 0);
-	off = hreq_u32(&self->r, HCUBE_R_A_POLICY, HCUBE_POLICY_CWA);
+	off = hreq_u32(&self->r, HCUBE_A_REPORT_POLICY, HCUBE_POLICY_CWA);
 	expect_err(_metadata, self, -EINVAL, "cwa needs a fault-free cube");
 	EXPECT_EQ(off, self->rp.off);
 	EXPECT_UNCHANGED(&self->h, self->before);
@@ -465,8 +465,8 @@ static void check_default_config(struct __test_metadata *_metadata,
 {
 	struct nlattr *c = hnl_msg_attr(m, HCUBE_A_CONFIG);
 
-	EXPECT_EQ(0, hnl_u32(hnl_nested(c, HCUBE_C_A_AUTO)));
-	EXPECT_EQ(1, hnl_u32(hnl_nested(c, HCUBE_C_A_THRESHOLD)));
+	EXPECT_EQ(0, hnl_u32(hnl_nested(c, HCUBE_A_CONFIG_AUTO)));
+	EXPECT_EQ(1, hnl_u32(hnl_nested(c, HCUBE_A_CONFIG_THRESHOLD)));
 }
 
 TEST_F(nl, config_ranges)
@@ -475,7 +475,7 @@ TEST_F(nl, config_ranges)
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	off = hreq_u32(&self->r, HCUBE_C_A_THRESHOLD, HCUBE_THRESHOLD_MAX + 1);
+	off = hreq_u32(&self->r, HCUBE_A_CONFIG_THRESHOLD, HCUBE_THRESHOLD_MAX + 1);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(off, self->rp.off);
@@ -483,7 +483,7 @@ TEST_F(nl, config_ranges)
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	hreq_u32(&self->r, HCUBE_C_A_COOLDOWN_MS, HCUBE_COOLDOWN_MS_MIN - 1);
+	hreq_u32(&self->r, HCUBE_A_CONFIG_COOLDOWN_MS, HCUBE_COOLDOWN_MS_MIN - 1);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(HCUBE_COOLDOWN_MS_MIN, self->rp.pmin);
@@ -491,7 +491,7 @@ TEST_F(nl, config_ranges)
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	hreq_u32(&self->r, HCUBE_C_A_AUTO, 2);
+	hreq_u32(&self->r, HCUBE_A_CONFIG_AUTO, 2);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -ERANGE, "integer out of range");
 	EXPECT_EQ(1, self->rp.pmax);
@@ -499,11 +499,11 @@ TEST_F(nl, config_ranges)
 	/* nothing applies when one key is bad */
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(&self->r, HCUBE_A_CONFIG);
-	hreq_u32(&self->r, HCUBE_C_A_AUTO, 1);
-	hreq_u32(&self->r, HCUBE_C_A_MAX_TASKS, 5);
+	hreq_u32(&self->r, HCUBE_A_CONFIG_AUTO, 1);
+	hreq_u32(&self->r, HCUBE_A_CONFIG_MAX_TASKS, 5);
 	hreq_nest_end(&self->r);
 	expect_err(_metadata, self, -EINVAL,
-		   "HCUBE_C_A_MAX_TASKS: read-only (module parameter max_tasks)");
+		   "HCUBE_A_CONFIG_MAX_TASKS: read-only (module parameter max_tasks)");
 
 	hreq_init(&self->r, &self->h, self->h.family, HCUBE_CMD_CONFIG_SET, 0);
 	expect_err(_metadata, self, -EINVAL, "HCUBE_A_CONFIG is required");

@@ -274,10 +274,10 @@ static void drain(struct pol_state *self, struct ctrl_ev *e, int ms)
 				e->n++;
 			}
 			if (g->cmd == HCUBE_CMD_REBALANCE_NTF) {
-				a = hnl_msg_attr(nlh, HCUBE_R_A_TRIGGER);
+				a = hnl_msg_attr(nlh, HCUBE_A_REPORT_TRIGGER);
 				if (a && hnl_u32(a) == HCUBE_REASON_AUTO) {
 					e->rebalance_auto = 1;
-					a = hnl_msg_attr(nlh, HCUBE_R_A_APPLIED);
+					a = hnl_msg_attr(nlh, HCUBE_A_REPORT_APPLIED);
 					e->auto_applied = a ? hnl_u32(a) : 0xffff;
 				}
 			}
@@ -487,7 +487,7 @@ TEST_F(pol, pebble_contended_receiver)
 TEST_F(pol, automatic_trigger_auto_policy)
 {
 	struct pol_state *st = &self->s;
-	uint64_t s[HCUBE_S_A_MAX + 1], s0[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1], s0[HCUBE_A_STATS_MAX + 1];
 	struct ctrl_ev e = { 0 };
 	uint32_t count[HC_MAXV], lo, hi;
 	int tries;
@@ -500,11 +500,11 @@ TEST_F(pol, automatic_trigger_auto_policy)
 	ASSERT_EQ(0, hc_config(&st->h, HCUBE_POLICY_AUTO, 1, 2, 100));
 	for (tries = 0; tries < 100; tries++) {
 		ASSERT_EQ(0, hc_stats(&st->h, s));
-		if (s[HCUBE_S_A_AUTO_REBALANCES] > s0[HCUBE_S_A_AUTO_REBALANCES])
+		if (s[HCUBE_A_STATS_AUTO_REBALANCES] > s0[HCUBE_A_STATS_AUTO_REBALANCES])
 			break;
 		usleep(100000);
 	}
-	EXPECT_EQ(s0[HCUBE_S_A_AUTO_REBALANCES] + 1, s[HCUBE_S_A_AUTO_REBALANCES]);
+	EXPECT_EQ(s0[HCUBE_A_STATS_AUTO_REBALANCES] + 1, s[HCUBE_A_STATS_AUTO_REBALANCES]);
 	drain(st, &e, 300);
 	EXPECT_TRUE(e.rebalance_auto);
 	EXPECT_TRUE(e.auto_applied == HCUBE_POLICY_DEM || e.auto_applied == HCUBE_POLICY_MCWA ||

@@ -61,65 +61,65 @@ class hcubemsg(genlmsg):
 
     class vertex(nla):
         nla_map = (
-            ('HCUBE_V_A_UNSPEC', 'none'),
-            ('HCUBE_V_A_ID', 'uint32'),
-            ('HCUBE_V_A_STATE', 'uint32'),
-            ('HCUBE_V_A_CPUS', 'asciiz'),
-            ('HCUBE_V_A_USABLE_CPUS', 'asciiz'),
-            ('HCUBE_V_A_FAULTY_CPUS', 'asciiz'),
-            ('HCUBE_V_A_OFFLINE_CPUS', 'asciiz'),
-            ('HCUBE_V_A_LOAD', 'uint32'),
-            ('HCUBE_V_A_IN_CB', 'flag'),
-            ('HCUBE_V_A_PARENT', 'int32'),
-            ('HCUBE_V_A_DIST', 'uint32'),
-            ('HCUBE_V_A_OMEGA', 'uint32'),
-            ('HCUBE_V_A_DETACHED', 'flag'),
-            ('HCUBE_V_A_MARKED', 'flag'),
-            ('HCUBE_V_A_CONTROLLER', 'flag'),
+            ('HCUBE_A_VERTEX_INFO_UNSPEC', 'none'),
+            ('HCUBE_A_VERTEX_INFO_ID', 'uint32'),
+            ('HCUBE_A_VERTEX_INFO_STATE', 'uint32'),
+            ('HCUBE_A_VERTEX_INFO_CPUS', 'asciiz'),
+            ('HCUBE_A_VERTEX_INFO_USABLE_CPUS', 'asciiz'),
+            ('HCUBE_A_VERTEX_INFO_FAULTY_CPUS', 'asciiz'),
+            ('HCUBE_A_VERTEX_INFO_OFFLINE_CPUS', 'asciiz'),
+            ('HCUBE_A_VERTEX_INFO_LOAD', 'uint32'),
+            ('HCUBE_A_VERTEX_INFO_IN_CB', 'flag'),
+            ('HCUBE_A_VERTEX_INFO_PARENT', 'int32'),
+            ('HCUBE_A_VERTEX_INFO_DIST', 'uint32'),
+            ('HCUBE_A_VERTEX_INFO_OMEGA', 'uint32'),
+            ('HCUBE_A_VERTEX_INFO_DETACHED', 'flag'),
+            ('HCUBE_A_VERTEX_INFO_MARKED', 'flag'),
+            ('HCUBE_A_VERTEX_INFO_CONTROLLER', 'flag'),
         )
 
     class task(nla):
         nla_map = (
-            ('HCUBE_T_A_UNSPEC', 'none'),
-            ('HCUBE_T_A_PID', 'uint32'),
-            ('HCUBE_T_A_TGID', 'uint32'),
-            ('HCUBE_T_A_COMM', 'asciiz'),
-            ('HCUBE_T_A_VERTEX', 'uint32'),
-            ('HCUBE_T_A_STATE', 'uint32'),
-            ('HCUBE_T_A_ORIG_CPUS', 'asciiz'),
-            ('HCUBE_T_A_CPUS', 'asciiz'),
-            ('HCUBE_T_A_ERROR', 'int32'),
-            ('HCUBE_T_A_REASON', 'uint32'),
+            ('HCUBE_A_TASK_UNSPEC', 'none'),
+            ('HCUBE_A_TASK_PID', 'uint32'),
+            ('HCUBE_A_TASK_TGID', 'uint32'),
+            ('HCUBE_A_TASK_COMM', 'asciiz'),
+            ('HCUBE_A_TASK_VERTEX', 'uint32'),
+            ('HCUBE_A_TASK_STATE', 'uint32'),
+            ('HCUBE_A_TASK_ORIG_CPUS', 'asciiz'),
+            ('HCUBE_A_TASK_CPUS', 'asciiz'),
+            ('HCUBE_A_TASK_ERROR', 'int32'),
+            ('HCUBE_A_TASK_REASON', 'uint32'),
         )
 
 
 class reportmsg(genlmsg):
     """REBALANCE messages: enum hcube_report_attr at the top level."""
     nla_map = (
-        ('HCUBE_R_A_UNSPEC', 'none'),
-        ('HCUBE_R_A_PAD', 'none'),
-        ('HCUBE_R_A_POLICY', 'uint32'),
-        ('HCUBE_R_A_DRY_RUN', 'flag'),
-        ('HCUBE_R_A_TRIGGER', 'uint32'),
-        ('HCUBE_R_A_LOADS_BEFORE', 'cdata'),
-        ('HCUBE_R_A_LOADS_PLAN', 'cdata'),
-        ('HCUBE_R_A_LOADS_AFTER', 'cdata'),
-        ('HCUBE_R_A_TRANSFER', 'transfer'),
-        ('HCUBE_R_A_NTRANSFERS', 'uint32'),
-        ('HCUBE_R_A_STEPS', 'uint32'),
-        ('HCUBE_R_A_COMM_STEPS', 'uint32'),
-        ('HCUBE_R_A_MIGRATIONS', 'uint64'),
-        ('HCUBE_R_A_MOVED', 'uint32'),
-        ('HCUBE_R_A_FAILED', 'uint32'),
+        ('HCUBE_A_REPORT_UNSPEC', 'none'),
+        ('HCUBE_A_REPORT_PAD', 'none'),
+        ('HCUBE_A_REPORT_POLICY', 'uint32'),
+        ('HCUBE_A_REPORT_DRY_RUN', 'flag'),
+        ('HCUBE_A_REPORT_TRIGGER', 'uint32'),
+        ('HCUBE_A_REPORT_LOADS_BEFORE', 'cdata'),
+        ('HCUBE_A_REPORT_LOADS_PLAN', 'cdata'),
+        ('HCUBE_A_REPORT_LOADS_AFTER', 'cdata'),
+        ('HCUBE_A_REPORT_TRANSFER', 'transfer'),
+        ('HCUBE_A_REPORT_NTRANSFERS', 'uint32'),
+        ('HCUBE_A_REPORT_STEPS', 'uint32'),
+        ('HCUBE_A_REPORT_COMM_STEPS', 'uint32'),
+        ('HCUBE_A_REPORT_MIGRATIONS', 'uint64'),
+        ('HCUBE_A_REPORT_MOVED', 'uint32'),
+        ('HCUBE_A_REPORT_FAILED', 'uint32'),
     )
 
     class transfer(nla):
         nla_map = (
-            ('HCUBE_X_A_UNSPEC', 'none'),
-            ('HCUBE_X_A_STEP', 'uint32'),
-            ('HCUBE_X_A_FROM', 'uint32'),
-            ('HCUBE_X_A_TO', 'uint32'),
-            ('HCUBE_X_A_COUNT', 'uint32'),
+            ('HCUBE_A_TRANSFER_UNSPEC', 'none'),
+            ('HCUBE_A_TRANSFER_STEP', 'uint32'),
+            ('HCUBE_A_TRANSFER_FROM', 'uint32'),
+            ('HCUBE_A_TRANSFER_TO', 'uint32'),
+            ('HCUBE_A_TRANSFER_COUNT', 'uint32'),
         )
 
 
@@ -180,26 +180,28 @@ def main():
         cpus = set()
         for m in verts:
             v = m.get_attr('HCUBE_A_VERTEX')
-            cpus |= cpulist(v.get_attr('HCUBE_V_A_CPUS'))
+            cpus |= cpulist(v.get_attr('HCUBE_A_VERTEX_INFO_CPUS'))
         check(len(verts) == nv and cpus == set(range(ncpu)),
               'vertex dump: %d vertices cover every CPU' % len(verts))
 
         pids = [k.pid for k in kids]
         reply = request(sock, TASK_ADD, [('HCUBE_A_PID', p) for p in pids] +
                         [('HCUBE_A_VERTEX_ID', 0)])
-        got = [t.get_attr('HCUBE_T_A_PID') for m in reply for t in m.get_attrs('HCUBE_A_TASK')]
+        got = [t.get_attr('HCUBE_A_TASK_PID') for m in reply for t in m.get_attrs('HCUBE_A_TASK')]
         check(sorted(got) == sorted(pids), 'task add: one task nest per pid')
 
-        rep = request(rsock, REBALANCE, [('HCUBE_R_A_POLICY', 0), ('HCUBE_R_A_DRY_RUN', True)],
+        rep = request(rsock, REBALANCE,
+                      [('HCUBE_A_REPORT_POLICY', 0), ('HCUBE_A_REPORT_DRY_RUN', True)],
                       cls=reportmsg)[0]
-        before = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_R_A_LOADS_BEFORE'))
-        plan = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_R_A_LOADS_PLAN'))
-        transfers = [tuple(t.get_attr('HCUBE_X_A_' + k) for k in ('STEP', 'FROM', 'TO', 'COUNT'))
-                     for t in rep.get_attrs('HCUBE_R_A_TRANSFER')]
+        before = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_A_REPORT_LOADS_BEFORE'))
+        plan = struct.unpack('%dI' % nv, rep.get_attr('HCUBE_A_REPORT_LOADS_PLAN'))
+        transfers = [tuple(t.get_attr('HCUBE_A_TRANSFER_' + k)
+                           for k in ('STEP', 'FROM', 'TO', 'COUNT'))
+                     for t in rep.get_attrs('HCUBE_A_REPORT_TRANSFER')]
         check(sum(before) == len(pids) and before[0] == len(pids) and sum(plan) == len(pids)
               and max(plan) - min(plan) <= 1,
               'dry-run report: all %d on vertex 0 before, balanced in the plan' % len(pids))
-        check(len(transfers) > 0 and len(transfers) == rep.get_attr('HCUBE_R_A_NTRANSFERS') and
+        check(len(transfers) > 0 and len(transfers) == rep.get_attr('HCUBE_A_REPORT_NTRANSFERS') and
               all(bin(f ^ t).count('1') == 1 for _, f, t, _ in transfers),
               'dry-run report: %d transfers, each along one edge' % len(transfers))
 
@@ -210,7 +212,7 @@ def main():
                 continue
             for m in events.get():
                 if m['cmd'] == TASK_NTF:
-                    seen.add(('task', m.get_attr('HCUBE_A_TASK').get_attr('HCUBE_T_A_PID')))
+                    seen.add(('task', m.get_attr('HCUBE_A_TASK').get_attr('HCUBE_A_TASK_PID')))
                 if m['cmd'] == FAULT_NTF and m.get_attr('HCUBE_A_VERTEX_ID') == 1 \
                         and m.get_attr('HCUBE_A_EVENT') == 0:
                     seen.add('fault')
@@ -221,7 +223,7 @@ def main():
         loads = {}
         for m in request(sock, VERTEX_GET, flags=NLM_F_REQUEST | NLM_F_DUMP):
             v = m.get_attr('HCUBE_A_VERTEX')
-            loads[v.get_attr('HCUBE_V_A_ID')] = v.get_attr('HCUBE_V_A_LOAD')
+            loads[v.get_attr('HCUBE_A_VERTEX_INFO_ID')] = v.get_attr('HCUBE_A_VERTEX_INFO_LOAD')
         check(loads[1] == 0 and sum(loads.values()) == len(pids),
               'after the fault: vertex 1 empty, no task lost')
 

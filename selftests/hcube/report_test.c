@@ -106,9 +106,9 @@ static int rebalance_events(int fd, uint16_t family, int ms, int *nests, int *cu
 			*nests = 0;
 			head = hnl_attrs(nlh, &len);
 			hnl_for_each_attr(a, head, len, rem)
-				*nests += (a->nla_type & NLA_TYPE_MASK) == HCUBE_R_A_TRANSFER;
-			*cut = !!hnl_msg_attr(nlh, HCUBE_R_A_TRANSFERS_CUT);
-			ev_short = !!hnl_msg_attr(nlh, HCUBE_R_A_STOPPED_SHORT);
+				*nests += (a->nla_type & NLA_TYPE_MASK) == HCUBE_A_REPORT_TRANSFER;
+			*cut = !!hnl_msg_attr(nlh, HCUBE_A_REPORT_TRANSFERS_CUT);
+			ev_short = !!hnl_msg_attr(nlh, HCUBE_A_REPORT_STOPPED_SHORT);
 		}
 	}
 }
@@ -122,16 +122,16 @@ static int rebalance(struct hnl *h, int policy, int dry_run, int *cut)
 
 	memset(&rep, 0, sizeof(rep));
 	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
-	hreq_u32(r, HCUBE_R_A_POLICY, policy);
+	hreq_u32(r, HCUBE_A_REPORT_POLICY, policy);
 	if (dry_run)
-		hreq_flag(r, HCUBE_R_A_DRY_RUN);
+		hreq_flag(r, HCUBE_A_REPORT_DRY_RUN);
 	err = hnl_do(h, r, &rp);
 	if (!err && rp.nmsgs != 1)
 		err = -EPROTO;
 	if (!err) {
 		hc_parse_report(rp.msgs[0], &rep);
-		*cut = !!hnl_msg_attr(rp.msgs[0], HCUBE_R_A_TRANSFERS_CUT);
-		rep_short = !!hnl_msg_attr(rp.msgs[0], HCUBE_R_A_STOPPED_SHORT);
+		*cut = !!hnl_msg_attr(rp.msgs[0], HCUBE_A_REPORT_TRANSFERS_CUT);
+		rep_short = !!hnl_msg_attr(rp.msgs[0], HCUBE_A_REPORT_STOPPED_SHORT);
 	}
 	hreply_free(&rp);
 	free(r);
@@ -148,9 +148,9 @@ static int rebalance_dump(struct hnl *h, int policy, int dry_run)
 	memset(&dump, 0, sizeof(dump));
 	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, NLM_F_DUMP);
 	if (policy >= 0)
-		hreq_u32(r, HCUBE_R_A_POLICY, policy);
+		hreq_u32(r, HCUBE_A_REPORT_POLICY, policy);
 	if (dry_run)
-		hreq_flag(r, HCUBE_R_A_DRY_RUN);
+		hreq_flag(r, HCUBE_A_REPORT_DRY_RUN);
 	err = hnl_do(h, r, &rp);
 	for (i = 0; !err && i < rp.nmsgs; i++) {
 		if (rp.msgs[i]->nlmsg_flags & NLM_F_DUMP_INTR)
@@ -174,7 +174,7 @@ static int same_transfers(const struct hc_transfer *a, const struct hc_transfer 
 TEST_F_TIMEOUT(rp, dry_run_writes_nothing_shared_and_notifies_nobody, 120)
 {
 	static struct hc_transfer last[64];
-	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s1[HCUBE_A_STATS_MAX + 1];
 	uint32_t nlast;
 	int cut, nests, i;
 
@@ -199,11 +199,11 @@ TEST_F_TIMEOUT(rp, dry_run_writes_nothing_shared_and_notifies_nobody, 120)
 	EXPECT_EQ(0, rebalance_events(self->ev, self->h.family, 500, &nests, &cut))
 		TH_LOG("a dry run sent REBALANCE_NTF to the events group");
 	ASSERT_EQ(0, hc_stats(&self->h, s1));
-	EXPECT_EQ(s0[HCUBE_S_A_DRY_RUNS] + 1, s1[HCUBE_S_A_DRY_RUNS]);
-	for (i = HCUBE_S_A_PAD + 1; i <= HCUBE_S_A_MAX; i++)
-		if (i != HCUBE_S_A_DRY_RUNS && s0[i] != s1[i])
+	EXPECT_EQ(s0[HCUBE_A_STATS_DRY_RUNS] + 1, s1[HCUBE_A_STATS_DRY_RUNS]);
+	for (i = HCUBE_A_STATS_PAD + 1; i <= HCUBE_A_STATS_MAX; i++)
+		if (i != HCUBE_A_STATS_DRY_RUNS && s0[i] != s1[i])
 			break;
-	EXPECT_EQ(HCUBE_S_A_MAX + 1, i)
+	EXPECT_EQ(HCUBE_A_STATS_MAX + 1, i)
 		TH_LOG("counter %d changed with a dry run", i);
 	/* the last rebalance's plan, as it was */
 	ASSERT_EQ(0, rebalance_dump(&self->h, -1, 0));

@@ -213,9 +213,9 @@ FIXTURE_TEARDOWN(sec)
 
 static uint32_t ntasks(struct hnl *h)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 
-	return hc_stats(h, s) ? UINT32_MAX : (uint32_t)s[HCUBE_S_A_TASKS];
+	return hc_stats(h, s) ? UINT32_MAX : (uint32_t)s[HCUBE_A_STATS_TASKS];
 }
 
 /*
@@ -281,7 +281,7 @@ static void rebalance(struct hnl *h, pid_t dry, struct outcome *o)
 
 	hreq_init(r, h, h->family, HCUBE_CMD_REBALANCE, 0);
 	if (dry)
-		hreq_flag(r, HCUBE_R_A_DRY_RUN);
+		hreq_flag(r, HCUBE_A_REPORT_DRY_RUN);
 	o->err = hnl_do(h, r, &rp);
 	snprintf(o->msg, sizeof(o->msg), "%s", rp.msg);
 	hreply_free(&rp);
@@ -624,7 +624,7 @@ TEST_F(sec, opener_lacking_the_task_capabilities_is_refused)
  */
 TEST_F(sec, task_that_gains_a_capability_is_revoked_not_moved)
 {
-	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s1[HCUBE_A_STATS_MAX + 1];
 	static struct hc_cube c;
 	cpu_set_t orig, pinned, now;
 	int go[2], v, cpu = -1;
@@ -662,7 +662,7 @@ TEST_F(sec, task_that_gains_a_capability_is_revoked_not_moved)
 	ASSERT_EQ(0, hc_fault(&self->h, 1, cpu, -1, NULL));
 	ASSERT_EQ(0, hc_stats(&self->h, s1));
 	EXPECT_EQ(0, ntasks(&self->h)) TH_LOG("still registered");
-	EXPECT_EQ(1, s1[HCUBE_S_A_REVOKED] - s0[HCUBE_S_A_REVOKED]);
+	EXPECT_EQ(1, s1[HCUBE_A_STATS_REVOKED] - s0[HCUBE_A_STATS_REVOKED]);
 	ASSERT_EQ(0, sched_getaffinity(t, sizeof(now), &now));
 	EXPECT_TRUE(CPU_EQUAL(&now, &orig)) TH_LOG("not given its original affinity back");
 	hc_fault(&self->h, 0, cpu, -1, NULL);

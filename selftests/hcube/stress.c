@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 	};
 	double seconds = argc > 1 ? atof(argv[1]) : 20;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
-	uint64_t s[HCUBE_S_A_MAX + 1], s0[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1], s0[HCUBE_A_STATS_MAX + 1];
 	static struct hc_task tasks[4096];
 	static struct hc_cube cube;
 	pid_t clients[NCLIENTS];
@@ -284,21 +284,21 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("# since load: registered %llu = unregistered %llu + exited %llu + registered now %llu\n",
-	       (unsigned long long)s[HCUBE_S_A_REGISTERED],
-	       (unsigned long long)s[HCUBE_S_A_UNREGISTERED],
-	       (unsigned long long)s[HCUBE_S_A_EXITED],
-	       (unsigned long long)s[HCUBE_S_A_TASKS]);
+	       (unsigned long long)s[HCUBE_A_STATS_REGISTERED],
+	       (unsigned long long)s[HCUBE_A_STATS_UNREGISTERED],
+	       (unsigned long long)s[HCUBE_A_STATS_EXITED],
+	       (unsigned long long)s[HCUBE_A_STATS_TASKS]);
 #define D(x) (unsigned long long)(s[x] - s0[x])
 	printf("# this run: registered %llu, rebalances %llu, moved %llu, failures %llu, evacuations %llu, exited %llu, changed %llu\n",
-	       D(HCUBE_S_A_REGISTERED), D(HCUBE_S_A_REBALANCES), D(HCUBE_S_A_MOVED),
-	       D(HCUBE_S_A_FAILURES), D(HCUBE_S_A_EVACUATIONS), D(HCUBE_S_A_EXITED),
-	       D(HCUBE_S_A_CHANGED));
+	       D(HCUBE_A_STATS_REGISTERED), D(HCUBE_A_STATS_REBALANCES), D(HCUBE_A_STATS_MOVED),
+	       D(HCUBE_A_STATS_FAILURES), D(HCUBE_A_STATS_EVACUATIONS), D(HCUBE_A_STATS_EXITED),
+	       D(HCUBE_A_STATS_CHANGED));
 #undef D
 	printf("%s 2 active tasks have their vertex's CPUs (%d stale)\n",
 	       stale ? "not ok" : "ok", stale);
 	printf("%s 3 counters add up\n",
-	       s[HCUBE_S_A_REGISTERED] == s[HCUBE_S_A_UNREGISTERED] +
-	       s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS] ? "ok" : "not ok");
+	       s[HCUBE_A_STATS_REGISTERED] == s[HCUBE_A_STATS_UNREGISTERED] +
+	       s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_TASKS] ? "ok" : "not ok");
 	fails += stale != 0;
 	/*
 	 * Nothing here changes a task's affinity behind the module's back:
@@ -306,11 +306,11 @@ int main(int argc, char **argv)
 	 * came online once was).
 	 */
 	printf("%s 4 no task taken for changed by someone else (%llu)\n",
-	       s[HCUBE_S_A_CHANGED] == s0[HCUBE_S_A_CHANGED] ? "ok" : "not ok",
-	       (unsigned long long)(s[HCUBE_S_A_CHANGED] - s0[HCUBE_S_A_CHANGED]));
-	fails += s[HCUBE_S_A_CHANGED] != s0[HCUBE_S_A_CHANGED];
-	fails += s[HCUBE_S_A_REGISTERED] != s[HCUBE_S_A_UNREGISTERED] +
-		 s[HCUBE_S_A_EXITED] + s[HCUBE_S_A_TASKS];
+	       s[HCUBE_A_STATS_CHANGED] == s0[HCUBE_A_STATS_CHANGED] ? "ok" : "not ok",
+	       (unsigned long long)(s[HCUBE_A_STATS_CHANGED] - s0[HCUBE_A_STATS_CHANGED]));
+	fails += s[HCUBE_A_STATS_CHANGED] != s0[HCUBE_A_STATS_CHANGED];
+	fails += s[HCUBE_A_STATS_REGISTERED] != s[HCUBE_A_STATS_UNREGISTERED] +
+		 s[HCUBE_A_STATS_EXITED] + s[HCUBE_A_STATS_TASKS];
 	/*
 	 * After faults and hotplug from every side: each pebble cluster's
 	 * controller is one of its healthy vertices (none only when it has

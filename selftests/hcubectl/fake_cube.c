@@ -359,14 +359,14 @@ static void put_cpu_info(struct mb *b, u32 v)
 
 		if (!cube.cpu_faulty[c] && !off)
 			continue;
-		n = nest_begin(b, HCUBE_V_A_CPU_INFO | NLA_F_NESTED);
-		put_u32(b, HCUBE_CI_A_CPU, c);
-		put_u32(b, HCUBE_CI_A_MARKED_BY, cube.cpu_mce[c] ? HCUBE_REASON_MCE :
+		n = nest_begin(b, HCUBE_A_VERTEX_INFO_CPU_INFO | NLA_F_NESTED);
+		put_u32(b, HCUBE_A_CPU_INFO_CPU, c);
+		put_u32(b, HCUBE_A_CPU_INFO_MARKED_BY, cube.cpu_mce[c] ? HCUBE_REASON_MCE :
 			cube.cpu_faulty[c] ? HCUBE_REASON_ADMIN : HCUBE_REASON_HOTPLUG);
 		if (cube.cpu_mce[c]) {
-			put_u64(b, HCUBE_CI_A_MCE_RECORDS, 3, HCUBE_CI_A_PAD);
-			put_u32(b, HCUBE_CI_A_MCE_COUNT, 3);
-			put_u32(b, HCUBE_CI_A_MCE_WINDOW, 60);
+			put_u64(b, HCUBE_A_CPU_INFO_MCE_RECORDS, 3, HCUBE_A_CPU_INFO_PAD);
+			put_u32(b, HCUBE_A_CPU_INFO_MCE_COUNT, 3);
+			put_u32(b, HCUBE_A_CPU_INFO_MCE_WINDOW, 60);
 		}
 		nest_end(b, n);
 	}
@@ -378,10 +378,10 @@ static void put_vertex(struct mb *b, u32 v)
 	char cpus[32];
 
 	cpus_of(v, cpus, sizeof(cpus));
-	put_u32(b, HCUBE_V_A_ID, v);
-	put_u32(b, HCUBE_V_A_STATE, cube.vstate[v]);
+	put_u32(b, HCUBE_A_VERTEX_INFO_ID, v);
+	put_u32(b, HCUBE_A_VERTEX_INFO_STATE, cube.vstate[v]);
 	if (cube.vstate[v] != HCUBE_VERTEX_ABSENT) {
-		put_str(b, HCUBE_V_A_CPUS, cpus);
+		put_str(b, HCUBE_A_VERTEX_INFO_CPUS, cpus);
 		u32 c0 = v * CPUS_PER_VERTEX;
 		char faulty[32], isolated[32], use[32] = "";
 
@@ -392,27 +392,27 @@ static void put_vertex(struct mb *b, u32 v)
 			snprintf(use, sizeof(use), "%s", cpus);
 		if (usable(v) && *isolated)
 			snprintf(use, sizeof(use), "%u", cube.cpu_isolated[c0] ? c0 + 1 : c0);
-		put_str(b, HCUBE_V_A_USABLE_CPUS, use);
-		put_str(b, HCUBE_V_A_FAULTY_CPUS, faulty);
-		put_str(b, HCUBE_V_A_OFFLINE_CPUS,
+		put_str(b, HCUBE_A_VERTEX_INFO_USABLE_CPUS, use);
+		put_str(b, HCUBE_A_VERTEX_INFO_FAULTY_CPUS, faulty);
+		put_str(b, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS,
 			cube.vstate[v] == HCUBE_VERTEX_OFFLINE ? cpus : "");
-		put_str(b, HCUBE_V_A_ISOLATED_CPUS, isolated);
+		put_str(b, HCUBE_A_VERTEX_INFO_ISOLATED_CPUS, isolated);
 		if (cube.cpu_info)
 			put_cpu_info(b, v);
 	}
-	put_u32(b, HCUBE_V_A_LOAD, cube.load[v]);
+	put_u32(b, HCUBE_A_VERTEX_INFO_LOAD, cube.load[v]);
 	if (cube.topo.dist[v] == 0 && usable(v))
-		put_attr(b, HCUBE_V_A_IN_CB, NULL, 0);
-	put_attr(b, HCUBE_V_A_PARENT, &(int32_t){ cube.topo.parent[v] }, 4);
+		put_attr(b, HCUBE_A_VERTEX_INFO_IN_CB, NULL, 0);
+	put_attr(b, HCUBE_A_VERTEX_INFO_PARENT, &(int32_t){ cube.topo.parent[v] }, 4);
 	if (cube.topo.dist[v] != HCUBE_DIST_NONE)
-		put_u32(b, HCUBE_V_A_DIST, cube.topo.dist[v]);
-	put_u32(b, HCUBE_V_A_OMEGA, cube.topo.omega[v]);
+		put_u32(b, HCUBE_A_VERTEX_INFO_DIST, cube.topo.dist[v]);
+	put_u32(b, HCUBE_A_VERTEX_INFO_OMEGA, cube.topo.omega[v]);
 	if (usable(v) && cube.topo.dist[v] == HCUBE_DIST_NONE)
-		put_attr(b, HCUBE_V_A_DETACHED, NULL, 0);
+		put_attr(b, HCUBE_A_VERTEX_INFO_DETACHED, NULL, 0);
 	if (cube.marked[v])
-		put_attr(b, HCUBE_V_A_MARKED, NULL, 0);
+		put_attr(b, HCUBE_A_VERTEX_INFO_MARKED, NULL, 0);
 	if (cube.ctrl[v >> hcube_pebble_cdim(cube.dim)] == v)
-		put_attr(b, HCUBE_V_A_CONTROLLER, NULL, 0);
+		put_attr(b, HCUBE_A_VERTEX_INFO_CONTROLLER, NULL, 0);
 	nest_end(b, n);
 }
 

@@ -21,18 +21,18 @@ static size_t report_transfers(void)
 
 static void put_transfer(struct mb *b, const struct hcube_transfer *x)
 {
-	size_t nest = nest_begin(b, HCUBE_R_A_TRANSFER | NLA_F_NESTED);
+	size_t nest = nest_begin(b, HCUBE_A_REPORT_TRANSFER | NLA_F_NESTED);
 
-	put_u32(b, HCUBE_X_A_STEP, x->step);
-	put_u32(b, HCUBE_X_A_FROM, x->from);
-	put_u32(b, HCUBE_X_A_TO, x->to);
-	put_u32(b, HCUBE_X_A_COUNT, x->count);
+	put_u32(b, HCUBE_A_TRANSFER_STEP, x->step);
+	put_u32(b, HCUBE_A_TRANSFER_FROM, x->from);
+	put_u32(b, HCUBE_A_TRANSFER_TO, x->to);
+	put_u32(b, HCUBE_A_TRANSFER_COUNT, x->count);
 	nest_end(b, nest);
 }
 
 /*
  * A report from the core's plan, as the module lays it out: the report's
- * attributes at the top level of the message, one HCUBE_R_A_TRANSFER nest
+ * attributes at the top level of the message, one HCUBE_A_REPORT_TRANSFER nest
  * per transfer (none for a plan without any), report_transfers at most,
  * then TRANSFERS_CUT when some were left out.
  */
@@ -50,37 +50,37 @@ bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 		free(mem);
 		return false;
 	}
-	put_u32(b, HCUBE_R_A_POLICY, policy);
+	put_u32(b, HCUBE_A_REPORT_POLICY, policy);
 	if (dry_run)
-		put_attr(b, HCUBE_R_A_DRY_RUN, NULL, 0);
-	put_u32(b, HCUBE_R_A_TRIGGER, trigger);
-	put_attr(b, HCUBE_R_A_LOADS_BEFORE, cube.load, cube.n * 4);
+		put_attr(b, HCUBE_A_REPORT_DRY_RUN, NULL, 0);
+	put_u32(b, HCUBE_A_REPORT_TRIGGER, trigger);
+	put_attr(b, HCUBE_A_REPORT_LOADS_BEFORE, cube.load, cube.n * 4);
 	/* as the module: a dry run moves nothing, after = before */
-	put_attr(b, HCUBE_R_A_LOADS_AFTER, dry_run ? cube.load : p.after, cube.n * 4);
-	put_u32(b, HCUBE_R_A_MOVED, dry_run ? 0 : p.stats.moved_tasks);
-	put_u32(b, HCUBE_R_A_FAILED, dry_run ? 0 : 1);
-	put_u32(b, HCUBE_R_A_EXITED, dry_run ? 0 : 2);
-	put_u32(b, HCUBE_R_A_EVACUATED, 0);
-	put_u64(b, HCUBE_R_A_DURATION_NS, 123456, HCUBE_R_A_PAD);
-	put_attr(b, HCUBE_R_A_LOADS_PLAN, p.after, cube.n * 4);
-	put_u32(b, HCUBE_R_A_NTRANSFERS, p.ntransfers);
-	put_u32(b, HCUBE_R_A_STEPS, p.nsteps);
-	put_u32(b, HCUBE_R_A_COMM_STEPS, p.stats.comm_steps);
-	put_u64(b, HCUBE_R_A_MIGRATIONS, p.stats.migrations, HCUBE_R_A_PAD);
-	put_u32(b, HCUBE_R_A_APPLIED, p.applied);
-	put_u32(b, HCUBE_R_A_MESSAGES, p.stats.messages);
-	put_u32(b, HCUBE_R_A_IMBALANCE, p.stats.imbalance);
+	put_attr(b, HCUBE_A_REPORT_LOADS_AFTER, dry_run ? cube.load : p.after, cube.n * 4);
+	put_u32(b, HCUBE_A_REPORT_MOVED, dry_run ? 0 : p.stats.moved_tasks);
+	put_u32(b, HCUBE_A_REPORT_FAILED, dry_run ? 0 : 1);
+	put_u32(b, HCUBE_A_REPORT_EXITED, dry_run ? 0 : 2);
+	put_u32(b, HCUBE_A_REPORT_EVACUATED, 0);
+	put_u64(b, HCUBE_A_REPORT_DURATION_NS, 123456, HCUBE_A_REPORT_PAD);
+	put_attr(b, HCUBE_A_REPORT_LOADS_PLAN, p.after, cube.n * 4);
+	put_u32(b, HCUBE_A_REPORT_NTRANSFERS, p.ntransfers);
+	put_u32(b, HCUBE_A_REPORT_STEPS, p.nsteps);
+	put_u32(b, HCUBE_A_REPORT_COMM_STEPS, p.stats.comm_steps);
+	put_u64(b, HCUBE_A_REPORT_MIGRATIONS, p.stats.migrations, HCUBE_A_REPORT_PAD);
+	put_u32(b, HCUBE_A_REPORT_APPLIED, p.applied);
+	put_u32(b, HCUBE_A_REPORT_MESSAGES, p.stats.messages);
+	put_u32(b, HCUBE_A_REPORT_IMBALANCE, p.stats.imbalance);
 	if (p.applied == HCUBE_POLICY_PEBBLE)
-		put_u32(b, HCUBE_R_A_CONTENDED, p.stats.contended);
+		put_u32(b, HCUBE_A_REPORT_CONTENDED, p.stats.contended);
 	if (p.stopped_short)
-		put_attr(b, HCUBE_R_A_STOPPED_SHORT, NULL, 0);
+		put_attr(b, HCUBE_A_REPORT_STOPPED_SHORT, NULL, 0);
 	for (i = 0; i < p.ntransfers && i < report_transfers(); i++)
 		put_transfer(b, &p.transfers[i]);
 	if (i < p.ntransfers)
-		put_attr(b, HCUBE_R_A_TRANSFERS_CUT, NULL, 0);
+		put_attr(b, HCUBE_A_REPORT_TRANSFERS_CUT, NULL, 0);
 	if (p.applied == HCUBE_POLICY_MCWA || p.applied == HCUBE_POLICY_CWA) {
-		put_pattern(b, HCUBE_R_A_CB_PATTERN);
-		put_u32(b, HCUBE_R_A_TREE_DEPTH, cube.topo.depth);
+		put_pattern(b, HCUBE_A_REPORT_CB_PATTERN);
+		put_u32(b, HCUBE_A_REPORT_TREE_DEPTH, cube.topo.depth);
 	}
 	if (!dry_run) {
 		struct task_desc f = {
@@ -92,8 +92,8 @@ bool put_report(struct mb *b, u32 policy, bool dry_run, u32 trigger)
 			.state = HCUBE_TASK_CHANGED, .cpus = "0", .orig = "0-31",
 		};
 
-		put_task(b, HCUBE_R_A_FAILURE, &f);
-		put_task(b, HCUBE_R_A_CHANGED, &ch);
+		put_task(b, HCUBE_A_REPORT_FAILURE, &f);
+		put_task(b, HCUBE_A_REPORT_CHANGED, &ch);
 	}
 	free(mem);
 	return true;
@@ -123,7 +123,7 @@ static void dump_transfers(const struct req *r, u32 policy)
 
 		reply_begin(&b, r, NLM_F_MULTI);
 		if (!i)
-			put_u32(&b, HCUBE_R_A_NTRANSFERS, p.ntransfers);
+			put_u32(&b, HCUBE_A_REPORT_NTRANSFERS, p.ntransfers);
 		for (; i < end; i++)
 			put_transfer(&b, &p.transfers[i]);
 		msg_end_queue(&b);
@@ -135,7 +135,7 @@ static void dump_transfers(const struct req *r, u32 policy)
 
 void do_rebalance(const struct req *r)
 {
-	const struct nlattr *pa = r->a[HCUBE_R_A_POLICY];
+	const struct nlattr *pa = r->a[HCUBE_A_REPORT_POLICY];
 	u32 policy = pa ? get_u32(pa) : HCUBE_POLICY_MCWA;
 	struct mb b = { 0 };
 
@@ -144,7 +144,7 @@ void do_rebalance(const struct req *r)
 		return;
 	}
 	reply_begin(&b, r, 0);
-	if (!put_report(&b, policy, r->a[HCUBE_R_A_DRY_RUN], HCUBE_REASON_ADMIN)) {
+	if (!put_report(&b, policy, r->a[HCUBE_A_REPORT_DRY_RUN], HCUBE_REASON_ADMIN)) {
 		const struct hcube_policy_ops *ops = hcube_policy_lookup(policy);
 		static char msg[128];
 
@@ -165,8 +165,9 @@ void do_rebalance(const struct req *r)
 
 /* The settings cube.cfg[] keeps, in its order. */
 static const uint16_t cfg_attr[ARRAY_SIZE(cube.cfg)] = {
-	HCUBE_C_A_POLICY, HCUBE_C_A_AUTO, HCUBE_C_A_THRESHOLD, HCUBE_C_A_COOLDOWN_MS,
-	HCUBE_C_A_MCE_CE_THRESHOLD, HCUBE_C_A_MCE_CE_WINDOW, HCUBE_C_A_MCE_UC,
+	HCUBE_A_CONFIG_POLICY, HCUBE_A_CONFIG_AUTO, HCUBE_A_CONFIG_THRESHOLD,
+	HCUBE_A_CONFIG_COOLDOWN_MS, HCUBE_A_CONFIG_MCE_CE_THRESHOLD, HCUBE_A_CONFIG_MCE_CE_WINDOW,
+	HCUBE_A_CONFIG_MCE_UC,
 };
 
 /* The index in cube.cfg[] of the setting @type, or -1. */
@@ -188,8 +189,8 @@ void do_stats_get(const struct req *r)
 
 	reply_begin(&b, r, 0);
 	n = nest_begin(&b, HCUBE_A_STATS | NLA_F_NESTED);
-	for (i = HCUBE_S_A_PAD + 1; i <= HCUBE_S_A_MAX; i++)
-		put_u64(&b, (uint16_t)i, 1000ULL * i + 7, HCUBE_S_A_PAD);
+	for (i = HCUBE_A_STATS_PAD + 1; i <= HCUBE_A_STATS_MAX; i++)
+		put_u64(&b, (uint16_t)i, 1000ULL * i + 7, HCUBE_A_STATS_PAD);
 	nest_end(&b, n);
 	msg_end_queue(&b);
 	free(b.d);
@@ -205,7 +206,7 @@ void do_config_get(const struct req *r)
 	n = nest_begin(&b, HCUBE_A_CONFIG | NLA_F_NESTED);
 	for (k = 0; k < ARRAY_SIZE(cfg_attr); k++)
 		put_u32(&b, cfg_attr[k], cube.cfg[k]);
-	put_u32(&b, HCUBE_C_A_MAX_TASKS, 4096);
+	put_u32(&b, HCUBE_A_CONFIG_MAX_TASKS, 4096);
 	nest_end(&b, n);
 	msg_end_queue(&b);
 	free(b.d);

@@ -15,29 +15,29 @@ void put_task(struct mb *b, uint16_t type, const struct task_desc *t)
 {
 	size_t n = nest_begin(b, type | NLA_F_NESTED);
 
-	put_u32(b, HCUBE_T_A_PID, t->pid);
+	put_u32(b, HCUBE_A_TASK_PID, t->pid);
 	if (t->tgid)
-		put_u32(b, HCUBE_T_A_TGID, t->tgid);
+		put_u32(b, HCUBE_A_TASK_TGID, t->tgid);
 	if (t->comm)
-		put_str(b, HCUBE_T_A_COMM, t->comm);
+		put_str(b, HCUBE_A_TASK_COMM, t->comm);
 	if (!t->no_vertex)
-		put_u32(b, HCUBE_T_A_VERTEX, t->vertex);
-	if (type != HCUBE_R_A_FAILURE && !t->no_vertex)
-		put_u32(b, HCUBE_T_A_STATE, t->state);
+		put_u32(b, HCUBE_A_TASK_VERTEX, t->vertex);
+	if (type != HCUBE_A_REPORT_FAILURE && !t->no_vertex)
+		put_u32(b, HCUBE_A_TASK_STATE, t->state);
 	if (t->cpus)
-		put_str(b, HCUBE_T_A_CPUS, t->cpus);
+		put_str(b, HCUBE_A_TASK_CPUS, t->cpus);
 	if (t->orig)
-		put_str(b, HCUBE_T_A_ORIG_CPUS, t->orig);
+		put_str(b, HCUBE_A_TASK_ORIG_CPUS, t->orig);
 	if (t->has_error)
-		put_attr(b, HCUBE_T_A_ERROR, &t->error, sizeof(t->error));
+		put_attr(b, HCUBE_A_TASK_ERROR, &t->error, sizeof(t->error));
 	if (t->has_reason)
-		put_u32(b, HCUBE_T_A_REASON, t->reason);
+		put_u32(b, HCUBE_A_TASK_REASON, t->reason);
 	if (t->has_units) {
-		put_u32(b, HCUBE_T_A_ORIGIN, t->origin);
-		put_u32(b, HCUBE_T_A_UNIT, t->unit);
+		put_u32(b, HCUBE_A_TASK_ORIGIN, t->origin);
+		put_u32(b, HCUBE_A_TASK_UNIT, t->unit);
 	}
 	if (t->creator)
-		put_u32(b, HCUBE_T_A_CREATOR, t->creator);
+		put_u32(b, HCUBE_A_TASK_CREATOR, t->creator);
 	nest_end(b, n);
 }
 

@@ -612,7 +612,7 @@ expect_err "topology set custom: CPUs not present" \
 	"hcubectl: topology set: group 1 ('30-33'): $EINVAL_S: HCUBE_A_GROUP: CPUs that are not present" \
 	topology set custom 0-3 30-33
 expect_err "rebalance cwa on a faulty cube" \
-	"hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_R_A_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa" \
+	"hcubectl: rebalance: policy cwa: $EINVAL_S: HCUBE_A_REPORT_POLICY: cwa needs a fault-free cube (every vertex healthy); use mcwa" \
 	-j rebalance --dry-run --policy cwa
 HCUBE_FAKE_NOADMIN=1 expect_err "EPERM without CAP_NET_ADMIN" \
 	"hcubectl: task del: $(python3 -c 'import os; print(os.strerror(1))') (this command needs CAP_NET_ADMIN)" \

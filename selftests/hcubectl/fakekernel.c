@@ -21,8 +21,8 @@
  *                       5 marked faulty, 6 all CPUs faulty, 8 offline,
  *                       10 absent; else none)
  *   HCUBE_FAKE_ISOLATED comma-separated isolated CPUs (isolcpus=): in
- *                       HCUBE_V_A_ISOLATED_CPUS, not usable; a vertex of
- *                       isolated CPUs only is in state isolated
+ *                       HCUBE_A_VERTEX_INFO_ISOLATED_CPUS, not usable; a
+ *                       vertex of isolated CPUs only is in state isolated
  *   HCUBE_FAKE_MCE      comma-separated CPUs a machine check marked faulty;
  *                       given (even empty), each vertex has a CPU_INFO nest
  *                       per faulty or offline CPU with what marked it

@@ -208,9 +208,9 @@ static int rebalance(int policy, int dry, struct rb *o)
 
 	breq_init(&req, 1 << 16, HCUBE_CMD_REBALANCE);
 	if (policy >= 0)
-		breq_u32(&req, HCUBE_R_A_POLICY, policy);
+		breq_u32(&req, HCUBE_A_REPORT_POLICY, policy);
 	if (dry)
-		breq_put(&req, HCUBE_R_A_DRY_RUN, NULL, 0);
+		breq_put(&req, HCUBE_A_REPORT_DRY_RUN, NULL, 0);
 	t0 = now_s();
 	err = bnl_do(req.nlh, &resp);
 	o->wall = now_s() - t0;
@@ -1044,9 +1044,9 @@ static void mce_config(int threshold, int window)
 	hreq_init(r, &h, h.family, HCUBE_CMD_CONFIG_SET, 0);
 	hreq_nest_start(r, HCUBE_A_CONFIG);
 	if (threshold >= 0)
-		hreq_u32(r, HCUBE_C_A_MCE_CE_THRESHOLD, threshold);
+		hreq_u32(r, HCUBE_A_CONFIG_MCE_CE_THRESHOLD, threshold);
 	if (window >= 0)
-		hreq_u32(r, HCUBE_C_A_MCE_CE_WINDOW, window);
+		hreq_u32(r, HCUBE_A_CONFIG_MCE_CE_WINDOW, window);
 	hreq_nest_end(r);
 	if (hc_send(&h, r, NULL))
 		die("CONFIG_SET (mce_ce_threshold, mce_ce_window)", EINVAL);
@@ -1067,10 +1067,10 @@ static void mce_config_get(int *threshold, int *window)
 	if (!err && rp.nmsgs) {
 		struct nlattr *c = hnl_msg_attr(rp.msgs[0], HCUBE_A_CONFIG), *a;
 
-		a = hnl_nested(c, HCUBE_C_A_MCE_CE_THRESHOLD);
+		a = hnl_nested(c, HCUBE_A_CONFIG_MCE_CE_THRESHOLD);
 		if (a)
 			*threshold = hnl_u32(a);
-		a = hnl_nested(c, HCUBE_C_A_MCE_CE_WINDOW);
+		a = hnl_nested(c, HCUBE_A_CONFIG_MCE_CE_WINDOW);
 		if (a)
 			*window = hnl_u32(a);
 	}
@@ -1083,13 +1083,13 @@ static void mce_config_get(int *threshold, int *window)
 /* Wait until the module saw @n machine-check records in all. */
 static void mce_wait_records(uint64_t n)
 {
-	uint64_t s[HCUBE_S_A_MAX + 1];
+	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	int i;
 
 	for (i = 0; i < 1000; i++) {
 		if (hc_stats(&h, s))
 			die("STATS_GET", EIO);
-		if (s[HCUBE_S_A_MCE_RECORDS] >= n)
+		if (s[HCUBE_A_STATS_MCE_RECORDS] >= n)
 			return;
 		usleep(10000);
 	}
@@ -1185,7 +1185,7 @@ static int events_wait(int fd, int cpu, double t0, struct mce_run *o)
 			    attr_u32(nlh, HCUBE_A_EVENT, &ev) && ev == HCUBE_FAULT_ADDED)
 				o->fault = t - t0;
 			if (g->cmd == HCUBE_CMD_REBALANCE_NTF && o->fault >= 0 && o->off < 0 &&
-			    attr_u32(nlh, HCUBE_R_A_TRIGGER, &reason) &&
+			    attr_u32(nlh, HCUBE_A_REPORT_TRIGGER, &reason) &&
 			    reason == HCUBE_REASON_FAULT) {
 				o->off = t - t0;
 				memset(&o->rep, 0, sizeof(o->rep));
@@ -1350,7 +1350,7 @@ static void mce_one(int n, int reps, int cpu, int v, int threshold, int window,
 	       n, nh, cpu, v, now_s() - t0);
 	for (tr = 0; tr <= traced; tr++) {
 		for (r = 0; r < reps; r++) {
-			uint64_t s[HCUBE_S_A_MAX + 1];
+			uint64_t s[HCUBE_A_STATS_MAX + 1];
 
 			for (k = 0; k < nh; k++)
 				if (task_add(&hpid[k], 1, v, NULL))
@@ -1362,7 +1362,7 @@ static void mce_one(int n, int reps, int cpu, int v, int threshold, int window,
 				die("STATS_GET", EIO);
 			for (k = 0; k < threshold - 1; k++)
 				mce_inject(cpu);
-			mce_wait_records(s[HCUBE_S_A_MCE_RECORDS] + threshold - 1);
+			mce_wait_records(s[HCUBE_A_STATS_MCE_RECORDS] + threshold - 1);
 			if (hc_get_cube(&h, &cube) || CPU_ISSET(cpu, &cube.v[v].faulty))
 				die("the CPU was marked below the threshold", EIO);
 			/* the registration's and the last run's work over */
@@ -1554,7 +1554,7 @@ static void run_policy(const struct inst *in, int pol, int threshold, int cooldo
 	static pid_t pid[MAXW];
 	static pid_t byv[HC_MAXV][MAXW];
 	int nbyv[HC_MAXV] = { 0 };
-	uint64_t s0[HCUBE_S_A_MAX + 1], s1[HCUBE_S_A_MAX + 1];
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s1[HCUBE_A_STATS_MAX + 1];
 	cpu_set_t healthy;
 	int pfd[2], i, u;
 	double t0, last = 0;
@@ -1637,11 +1637,12 @@ static void run_policy(const struct inst *in, int pol, int threshold, int cooldo
 	if (pol == POL_DEM || pol == POL_MCWA) {
 		hc_config(&h, -1, 0, -1, -1);
 		hc_stats(&h, s1);
-		o->moved = s1[HCUBE_S_A_MOVED] - s0[HCUBE_S_A_MOVED];
-		o->hops = s1[HCUBE_S_A_MIGRATIONS] - s0[HCUBE_S_A_MIGRATIONS];
-		o->rebalances = s1[HCUBE_S_A_REBALANCES] - s0[HCUBE_S_A_REBALANCES];
-		o->auto_rebalances = s1[HCUBE_S_A_AUTO_REBALANCES] - s0[HCUBE_S_A_AUTO_REBALANCES];
-		o->evacuated = s1[HCUBE_S_A_EVACUATIONS] - s0[HCUBE_S_A_EVACUATIONS];
+		o->moved = s1[HCUBE_A_STATS_MOVED] - s0[HCUBE_A_STATS_MOVED];
+		o->hops = s1[HCUBE_A_STATS_MIGRATIONS] - s0[HCUBE_A_STATS_MIGRATIONS];
+		o->rebalances = s1[HCUBE_A_STATS_REBALANCES] - s0[HCUBE_A_STATS_REBALANCES];
+		o->auto_rebalances = s1[HCUBE_A_STATS_AUTO_REBALANCES] -
+				     s0[HCUBE_A_STATS_AUTO_REBALANCES];
+		o->evacuated = s1[HCUBE_A_STATS_EVACUATIONS] - s0[HCUBE_A_STATS_EVACUATIONS];
 		for (u = 0; u < (int)cube.nv; u++)
 			if (in->faulty[u])
 				hc_fault(&h, 0, -1, u, NULL);

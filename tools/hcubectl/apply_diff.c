@@ -92,13 +92,13 @@ static int mce_marks(struct state *s, const struct nlattr *va)
 	nla_for_each_nested(a, va, rem) {
 		uint32_t cpu;
 
-		if (nla_type(a) != HCUBE_V_A_CPU_INFO)
+		if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO)
 			continue;
-		if (hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU])
+		if (hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_A_CPU_INFO_CPU])
 			return -1;
-		cpu = nla_get_u32(tb[HCUBE_CI_A_CPU]);
-		if (cpu < AP_MAX_CPUS && tb[HCUBE_CI_A_MARKED_BY] &&
-		    nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]) == HCUBE_REASON_MCE)
+		cpu = nla_get_u32(tb[HCUBE_A_CPU_INFO_CPU]);
+		if (cpu < AP_MAX_CPUS && tb[HCUBE_A_CPU_INFO_MARKED_BY] &&
+		    nla_get_u32(tb[HCUBE_A_CPU_INFO_MARKED_BY]) == HCUBE_REASON_MCE)
 			s->mce[cpu / 8] |= 1U << (cpu % 8);
 	}
 	return 0;
@@ -120,21 +120,22 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 
 		if (nla_type(a) != HCUBE_A_VERTEX)
 			continue;
-		if (hc_parse_nested(tb, &hc_set_vertex, a) || !tb[HCUBE_V_A_ID])
+		if (hc_parse_nested(tb, &hc_set_vertex, a) || !tb[HCUBE_A_VERTEX_INFO_ID])
 			return -1;
-		id = nla_get_u32(tb[HCUBE_V_A_ID]);
+		id = nla_get_u32(tb[HCUBE_A_VERTEX_INFO_ID]);
 		if (!s->v || id >= s->nv)
 			return -1;
 		v = &s->v[id];
-		v->absent = tb[HCUBE_V_A_STATE] &&
-			    nla_get_u32(tb[HCUBE_V_A_STATE]) == HCUBE_VERTEX_ABSENT;
-		v->marked = tb[HCUBE_V_A_MARKED] != NULL;
+		v->absent = tb[HCUBE_A_VERTEX_INFO_STATE] &&
+			    nla_get_u32(tb[HCUBE_A_VERTEX_INFO_STATE]) == HCUBE_VERTEX_ABSENT;
+		v->marked = tb[HCUBE_A_VERTEX_INFO_MARKED] != NULL;
 		free(v->cpulist);
-		v->cpulist = tb[HCUBE_V_A_CPUS] ? hc_attr_str(tb[HCUBE_V_A_CPUS]) : strdup("");
+		v->cpulist = tb[HCUBE_A_VERTEX_INFO_CPUS] ?
+			     hc_attr_str(tb[HCUBE_A_VERTEX_INFO_CPUS]) : strdup("");
 		if (!hc_cpulist_bits(v->cpulist, v->cpus, AP_MAX_CPUS, &why))
 			return -1;
-		str = tb[HCUBE_V_A_FAULTY_CPUS] ? hc_attr_str(tb[HCUBE_V_A_FAULTY_CPUS]) :
-			strdup("");
+		str = tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS] ?
+		      hc_attr_str(tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS]) : strdup("");
 		if (!hc_cpulist_bits(str, faulty, AP_MAX_CPUS, &why)) {
 			free(str);
 			return -1;

@@ -47,15 +47,15 @@ static void census_vertex(struct hc_census *cs, const struct hc_attrs *v)
 {
 	static uint8_t cpus[CENSUS_MAX_CPUS / 8], faulty[CENSUS_MAX_CPUS / 8];
 	static uint8_t offline[CENSUS_MAX_CPUS / 8], isolated[CENSUS_MAX_CPUS / 8];
-	uint32_t id = nla_get_u32(v->tb[HCUBE_V_A_ID]), c;
-	bool marked = v->tb[HCUBE_V_A_MARKED] != NULL;
+	uint32_t id = nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]), c;
+	bool marked = v->tb[HCUBE_A_VERTEX_INFO_MARKED] != NULL;
 	struct nlattr *a;
 	int rem;
 
-	cpuset_of(v->tb[HCUBE_V_A_CPUS], cpus);
-	cpuset_of(v->tb[HCUBE_V_A_FAULTY_CPUS], faulty);
-	cpuset_of(v->tb[HCUBE_V_A_OFFLINE_CPUS], offline);
-	cpuset_of(v->tb[HCUBE_V_A_ISOLATED_CPUS], isolated);
+	cpuset_of(v->tb[HCUBE_A_VERTEX_INFO_CPUS], cpus);
+	cpuset_of(v->tb[HCUBE_A_VERTEX_INFO_FAULTY_CPUS], faulty);
+	cpuset_of(v->tb[HCUBE_A_VERTEX_INFO_OFFLINE_CPUS], offline);
+	cpuset_of(v->tb[HCUBE_A_VERTEX_INFO_ISOLATED_CPUS], isolated);
 	for (c = 0; c < CENSUS_MAX_CPUS; c++) {
 		struct hc_cpu *p;
 
@@ -76,19 +76,19 @@ static void census_vertex(struct hc_census *cs, const struct hc_attrs *v)
 		struct nlattr *tb[HC_TB_SIZE];
 		size_t i;
 
-		if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
-		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU])
+		if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO ||
+		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_A_CPU_INFO_CPU])
 			continue;
-		c = nla_get_u32(tb[HCUBE_CI_A_CPU]);
+		c = nla_get_u32(tb[HCUBE_A_CPU_INFO_CPU]);
 		for (i = 0; i < cs->ncpus && cs->cpu[i].cpu != c; i++)
 			;
 		if (i == cs->ncpus)
 			continue;
-		if (tb[HCUBE_CI_A_MARKED_BY])
-			cs->cpu[i].by = (int)nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]);
-		if (tb[HCUBE_CI_A_MCE_RECORDS]) {
+		if (tb[HCUBE_A_CPU_INFO_MARKED_BY])
+			cs->cpu[i].by = (int)nla_get_u32(tb[HCUBE_A_CPU_INFO_MARKED_BY]);
+		if (tb[HCUBE_A_CPU_INFO_MCE_RECORDS]) {
 			cs->cpu[i].has_mce = true;
-			cs->cpu[i].mce_records = nla_get_u64(tb[HCUBE_CI_A_MCE_RECORDS]);
+			cs->cpu[i].mce_records = nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_RECORDS]);
 		}
 		cs->cpu[i].healthy = cs->cpu[i].by < 0 && !marked;
 	}
@@ -111,8 +111,8 @@ int hc_census_fetch(struct hc_ctx *c, struct hc_census *cs)
 	cs->dim = hc_tb_dim(cs->cube.tb);
 	for (i = 0; i < cs->v.n; i++) {
 		const struct hc_attrs *v = &cs->v.v[i];
-		uint32_t st = v->tb[HCUBE_V_A_STATE] ? nla_get_u32(v->tb[HCUBE_V_A_STATE]) :
-			      HCUBE_VERTEX_HEALTHY;
+		uint32_t st = v->tb[HCUBE_A_VERTEX_INFO_STATE] ?
+			      nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) : HCUBE_VERTEX_HEALTHY;
 
 		if (st == HCUBE_VERTEX_ABSENT)
 			continue;

@@ -13,23 +13,25 @@ static int config_reply(const struct hc_msg *m, void *arg)
 	print_begin(false);
 	open_json_object(NULL);
 	print_attr_enum(PRINT_ANY, "policy", "policy     %s\n", hc_policy_names,
-			ARRAY_SIZE(hc_policy_names), tb[HCUBE_C_A_POLICY]);
-	if (tb[HCUBE_C_A_AUTO]) {
-		print_bool(PRINT_JSON, "auto", NULL, nla_get_u32(tb[HCUBE_C_A_AUTO]));
-		print_fp("auto       %s\n", nla_get_u32(tb[HCUBE_C_A_AUTO]) ? "on" : "off");
+			ARRAY_SIZE(hc_policy_names), tb[HCUBE_A_CONFIG_POLICY]);
+	if (tb[HCUBE_A_CONFIG_AUTO]) {
+		print_bool(PRINT_JSON, "auto", NULL, nla_get_u32(tb[HCUBE_A_CONFIG_AUTO]));
+		print_fp("auto       %s\n", nla_get_u32(tb[HCUBE_A_CONFIG_AUTO]) ? "on" : "off");
 	} else {
 		print_null(PRINT_JSON, "auto", NULL);
 	}
-	print_attr_u32(PRINT_ANY, "threshold", "threshold  %u\n", tb[HCUBE_C_A_THRESHOLD]);
-	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n", tb[HCUBE_C_A_COOLDOWN_MS]);
-	print_attr_u32(PRINT_ANY, "max_tasks", "max_tasks  %u\n", tb[HCUBE_C_A_MAX_TASKS]);
+	print_attr_u32(PRINT_ANY, "threshold", "threshold  %u\n", tb[HCUBE_A_CONFIG_THRESHOLD]);
+	print_attr_u32(PRINT_ANY, "cooldown_ms", "cooldown   %u ms\n",
+		       tb[HCUBE_A_CONFIG_COOLDOWN_MS]);
+	print_attr_u32(PRINT_ANY, "max_tasks", "max_tasks  %u\n", tb[HCUBE_A_CONFIG_MAX_TASKS]);
 	print_attr_u32(PRINT_ANY, "mce_ce_threshold", "mce_ce_threshold  %u\n",
-		       tb[HCUBE_C_A_MCE_CE_THRESHOLD]);
+		       tb[HCUBE_A_CONFIG_MCE_CE_THRESHOLD]);
 	print_attr_u32(PRINT_ANY, "mce_ce_window", "mce_ce_window     %u s\n",
-		       tb[HCUBE_C_A_MCE_CE_WINDOW]);
-	if (tb[HCUBE_C_A_MCE_UC]) {
-		print_bool(PRINT_JSON, "mce_uc", NULL, nla_get_u32(tb[HCUBE_C_A_MCE_UC]));
-		print_fp("mce_uc            %s\n", nla_get_u32(tb[HCUBE_C_A_MCE_UC]) ? "on" : "off");
+		       tb[HCUBE_A_CONFIG_MCE_CE_WINDOW]);
+	if (tb[HCUBE_A_CONFIG_MCE_UC]) {
+		print_bool(PRINT_JSON, "mce_uc", NULL, nla_get_u32(tb[HCUBE_A_CONFIG_MCE_UC]));
+		print_fp("mce_uc            %s\n",
+			 nla_get_u32(tb[HCUBE_A_CONFIG_MCE_UC]) ? "on" : "off");
 	} else {
 		print_null(PRINT_JSON, "mce_uc", NULL);
 	}

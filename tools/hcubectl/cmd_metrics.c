@@ -31,50 +31,52 @@ static const struct {
 	int attr;
 	const char *name, *label, *help;
 } counters[] = {
-	{ HCUBE_S_A_REBALANCES, "hcube_rebalances_total", NULL, "Rebalances applied." },
-	{ HCUBE_S_A_AUTO_REBALANCES, "hcube_auto_rebalances_total", NULL,
+	{ HCUBE_A_STATS_REBALANCES, "hcube_rebalances_total", NULL, "Rebalances applied." },
+	{ HCUBE_A_STATS_AUTO_REBALANCES, "hcube_auto_rebalances_total", NULL,
 	  "Rebalances applied by the automatic trigger (of hcube_rebalances_total)." },
-	{ HCUBE_S_A_DRY_RUNS, "hcube_dry_runs_total", NULL, "Rebalances planned only." },
-	{ HCUBE_S_A_MIGRATIONS, "hcube_migrations_total", NULL,
+	{ HCUBE_A_STATS_DRY_RUNS, "hcube_dry_runs_total", NULL, "Rebalances planned only." },
+	{ HCUBE_A_STATS_MIGRATIONS, "hcube_migrations_total", NULL,
 	  "Task-hops planned by applied rebalances." },
-	{ HCUBE_S_A_MOVED, "hcube_moved_tasks_total", NULL, "Tasks moved by rebalances." },
-	{ HCUBE_S_A_FAILURES, "hcube_move_failures_total", NULL, "Moves of tasks that failed." },
-	{ HCUBE_S_A_EVACUATIONS, "hcube_evacuated_tasks_total", NULL,
+	{ HCUBE_A_STATS_MOVED, "hcube_moved_tasks_total", NULL, "Tasks moved by rebalances." },
+	{ HCUBE_A_STATS_FAILURES, "hcube_move_failures_total", NULL,
+	  "Moves of tasks that failed." },
+	{ HCUBE_A_STATS_EVACUATIONS, "hcube_evacuated_tasks_total", NULL,
 	  "Tasks moved off failing vertices." },
-	{ HCUBE_S_A_EXITED, "hcube_exited_tasks_total", NULL, "Registered tasks that exited." },
-	{ HCUBE_S_A_CHANGED, "hcube_changed_tasks_total", NULL,
+	{ HCUBE_A_STATS_EXITED, "hcube_exited_tasks_total", NULL, "Registered tasks that exited." },
+	{ HCUBE_A_STATS_CHANGED, "hcube_changed_tasks_total", NULL,
 	  "Affinity changes of registered tasks by others." },
-	{ HCUBE_S_A_REGISTERED, "hcube_registered_tasks_total", NULL, "Tasks registered." },
-	{ HCUBE_S_A_UNREGISTERED, "hcube_unregistered_tasks_total", NULL,
+	{ HCUBE_A_STATS_REGISTERED, "hcube_registered_tasks_total", NULL, "Tasks registered." },
+	{ HCUBE_A_STATS_UNREGISTERED, "hcube_unregistered_tasks_total", NULL,
 	  "Tasks unregistered by command." },
-	{ HCUBE_S_A_ADOPTED, "hcube_adopted_tasks_total", NULL,
+	{ HCUBE_A_STATS_ADOPTED, "hcube_adopted_tasks_total", NULL,
 	  "New threads and children of registered tasks registered with them." },
-	{ HCUBE_S_A_REFUSED, "hcube_refused_tasks_total", NULL,
+	{ HCUBE_A_STATS_REFUSED, "hcube_refused_tasks_total", NULL,
 	  "New threads and children not registered (max_tasks)." },
-	{ HCUBE_S_A_RELEASED, "hcube_released_tasks_total", NULL,
+	{ HCUBE_A_STATS_RELEASED, "hcube_released_tasks_total", NULL,
 	  "New threads and children of thread-unit tasks given their creator's affinity." },
-	{ HCUBE_S_A_EVENTS_LOST, "hcube_events_lost_total", NULL,
+	{ HCUBE_A_STATS_EVENTS_LOST, "hcube_events_lost_total", NULL,
 	  "Task creations the event ring could not hold, found again by a scan." },
-	{ HCUBE_S_A_REVOKED, "hcube_revoked_tasks_total", NULL,
+	{ HCUBE_A_STATS_REVOKED, "hcube_revoked_tasks_total", NULL,
 	  "Registered tasks let go instead of moved." },
-	{ HCUBE_S_A_MCE_RECORDS, "hcube_machine_check_records_total", NULL,
+	{ HCUBE_A_STATS_MCE_RECORDS, "hcube_machine_check_records_total", NULL,
 	  "Machine-check records the module saw." },
-	{ HCUBE_S_A_MCE_MARKS, "hcube_machine_check_marks_total", NULL,
+	{ HCUBE_A_STATS_MCE_MARKS, "hcube_machine_check_marks_total", NULL,
 	  "CPUs marked faulty by machine checks." },
-	{ HCUBE_S_A_MCE_OUTSIDE, "hcube_machine_check_ignored_records_total", "outside",
+	{ HCUBE_A_STATS_MCE_OUTSIDE, "hcube_machine_check_ignored_records_total", "outside",
 	  "Machine-check records ignored, by reason: not the logging core's own error "
 	  "(memory, bus, shared_cache, firmware, other), or the core's own but of a CPU "
 	  "in no vertex (outside), of an offline CPU (offline), of a CPU already faulty "
 	  "or during unload (faulty)." },
-	{ HCUBE_S_A_MCE_OFFLINE, "hcube_machine_check_ignored_records_total", "offline", NULL },
-	{ HCUBE_S_A_MCE_IGNORED, "hcube_machine_check_ignored_records_total", "faulty", NULL },
-	{ HCUBE_S_A_MCE_MEMORY, "hcube_machine_check_ignored_records_total", "memory", NULL },
-	{ HCUBE_S_A_MCE_BUS, "hcube_machine_check_ignored_records_total", "bus", NULL },
-	{ HCUBE_S_A_MCE_SHARED_CACHE, "hcube_machine_check_ignored_records_total", "shared_cache",
+	{ HCUBE_A_STATS_MCE_OFFLINE, "hcube_machine_check_ignored_records_total", "offline", NULL },
+	{ HCUBE_A_STATS_MCE_IGNORED, "hcube_machine_check_ignored_records_total", "faulty", NULL },
+	{ HCUBE_A_STATS_MCE_MEMORY, "hcube_machine_check_ignored_records_total", "memory", NULL },
+	{ HCUBE_A_STATS_MCE_BUS, "hcube_machine_check_ignored_records_total", "bus", NULL },
+	{ HCUBE_A_STATS_MCE_SHARED_CACHE, "hcube_machine_check_ignored_records_total",
+	  "shared_cache", NULL },
+	{ HCUBE_A_STATS_MCE_FIRMWARE, "hcube_machine_check_ignored_records_total", "firmware",
 	  NULL },
-	{ HCUBE_S_A_MCE_FIRMWARE, "hcube_machine_check_ignored_records_total", "firmware", NULL },
-	{ HCUBE_S_A_MCE_OTHER, "hcube_machine_check_ignored_records_total", "other", NULL },
-	{ HCUBE_S_A_MCE_REFUSED, "hcube_machine_check_refused_marks_total", NULL,
+	{ HCUBE_A_STATS_MCE_OTHER, "hcube_machine_check_ignored_records_total", "other", NULL },
+	{ HCUBE_A_STATS_MCE_REFUSED, "hcube_machine_check_refused_marks_total", NULL,
 	  "Marks by machine checks refused: the CPU's vertex was the last healthy one." },
 };
 
@@ -89,9 +91,14 @@ static const char *vlabel(char *buf, int dim, uint32_t id)
 	return hc_label(buf, dim, id);
 }
 
+static uint32_t vid(const struct hc_attrs *v)
+{
+	return nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]);
+}
+
 static uint32_t vstate(const struct hc_attrs *v)
 {
-	return v->tb[HCUBE_V_A_STATE] ? nla_get_u32(v->tb[HCUBE_V_A_STATE]) :
+	return v->tb[HCUBE_A_VERTEX_INFO_STATE] ? nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) :
 	       HCUBE_VERTEX_HEALTHY;
 }
 
@@ -152,35 +159,35 @@ static void cube_metrics(struct hc_str *b, const struct hc_census *cs)
 		for (s = 0; s < ARRAY_SIZE(hc_vertex_state_names); s++)
 			if (hc_vertex_state_names[s])
 				hc_str_printf(b, "hcube_vertex_state{vertex=\"%s\",state=\"%s\"} %d\n",
-					      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_ID])),
+					      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
 					      hc_vertex_state_names[s], vstate(&cs->v.v[i]) == s);
 	family(b, "hcube_vertex_marked", "gauge",
 	       "1 when the vertex itself is marked faulty (fault add vertex).");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_marked{vertex=\"%s\"} %d\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_ID])),
-				      cs->v.v[i].tb[HCUBE_V_A_MARKED] != NULL);
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
+				      cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_MARKED] != NULL);
 	family(b, "hcube_vertex_tasks", "gauge",
 	       "Registered tasks on each vertex (its load in hcubectl show).");
 	for (i = 0; i < cs->v.n; i++)
-		if (cs->v.v[i].tb[HCUBE_V_A_LOAD])
+		if (cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_LOAD])
 			hc_str_printf(b, "hcube_vertex_tasks{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_ID])),
-				      nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_LOAD]));
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
+				      nla_get_u32(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_LOAD]));
 	family(b, "hcube_vertex_cpus", "gauge", "CPUs of each vertex's group.");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_cpus{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_ID])),
-				      cpulist_count(cs->v.v[i].tb[HCUBE_V_A_CPUS]));
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
+				      cpulist_count(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_CPUS]));
 	family(b, "hcube_vertex_usable_cpus", "gauge",
 	       "CPUs of each vertex's group that are neither faulty nor offline.");
 	for (i = 0; i < cs->v.n; i++)
 		if (vstate(&cs->v.v[i]) != HCUBE_VERTEX_ABSENT)
 			hc_str_printf(b, "hcube_vertex_usable_cpus{vertex=\"%s\"} %u\n",
-				      vlabel(lb, cs->dim, nla_get_u32(cs->v.v[i].tb[HCUBE_V_A_ID])),
-				      cpulist_count(cs->v.v[i].tb[HCUBE_V_A_USABLE_CPUS]));
+				      vlabel(lb, cs->dim, vid(&cs->v.v[i])),
+				      cpulist_count(cs->v.v[i].tb[HCUBE_A_VERTEX_INFO_USABLE_CPUS]));
 
 	family(b, "hcube_cpu_healthy", "gauge",
 	       "1 when the CPU is usable: not faulty, not offline, its vertex not marked.");

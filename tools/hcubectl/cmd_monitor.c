@@ -94,7 +94,7 @@ static int topo_event(struct monitor *mon, struct nlattr **tb)
  */
 static int task_event(struct monitor *mon, struct nlattr **tb)
 {
-	struct nlattr *reason = tb[HCUBE_T_A_REASON], *creator = tb[HCUBE_T_A_CREATOR];
+	struct nlattr *reason = tb[HCUBE_A_TASK_REASON], *creator = tb[HCUBE_A_TASK_CREATOR];
 
 	print_fp("task: ");
 	print_task(tb, mon->dim, 0);

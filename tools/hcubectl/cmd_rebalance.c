@@ -40,16 +40,16 @@ static int transfers_reply(const struct hc_msg *m, void *arg)
 	struct nlattr *a;
 	int rem;
 
-	if (m->tb[HCUBE_R_A_NTRANSFERS]) {
+	if (m->tb[HCUBE_A_REPORT_NTRANSFERS]) {
 		if (t->got_n)
 			return -1;	/* in the first message only */
-		t->n = nla_get_u32(m->tb[HCUBE_R_A_NTRANSFERS]);
+		t->n = nla_get_u32(m->tb[HCUBE_A_REPORT_NTRANSFERS]);
 		t->got_n = true;
 	}
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		size_t sz = (size_t)nla_total_size(nla_len(a));
 
-		if (nla_type(a) != HCUBE_R_A_TRANSFER)
+		if (nla_type(a) != HCUBE_A_REPORT_TRANSFER)
 			continue;
 		if (t->len + sz > t->cap) {
 			t->cap = t->cap ? 2 * t->cap + sz : 4096 + sz;
@@ -118,9 +118,9 @@ static int rebalance(struct hc_ctx *c, int argc, char **argv)
 		return ret;
 	hc_req_init(&r, c->cmd->nlcmd, hc_opt(c, 't'), 64, c->what);
 	if (policy)
-		hc_req_u32(&r, HCUBE_R_A_POLICY, (uint32_t)p, "policy %s", policy);
+		hc_req_u32(&r, HCUBE_A_REPORT_POLICY, (uint32_t)p, "policy %s", policy);
 	if (hc_opt(c, 'n'))
-		hc_req_flag(&r, HCUBE_R_A_DRY_RUN, "--dry-run");
+		hc_req_flag(&r, HCUBE_A_REPORT_DRY_RUN, "--dry-run");
 	if (hc_opt(c, 't')) {
 		ret = list_transfers(c, &r, dim);
 		hc_req_free(&r);

@@ -35,7 +35,8 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		if (nla_type(a) != HCUBE_A_VERTEX)
 			continue;
-		if (hc_attrs_add(l, &hc_set_vertex, a) || !l->v[l->n - 1].tb[HCUBE_V_A_ID])
+		if (hc_attrs_add(l, &hc_set_vertex, a) ||
+		    !l->v[l->n - 1].tb[HCUBE_A_VERTEX_INFO_ID])
 			return -1;	/* a vertex without its label is useless */
 	}
 	return 0;
@@ -43,7 +44,7 @@ static int vertex_reply(const struct hc_msg *m, void *arg)
 
 static uint32_t id_of(const struct hc_attrs *v)
 {
-	return nla_get_u32(v->tb[HCUBE_V_A_ID]);
+	return nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]);
 }
 
 static int cmp_vertex(const void *a, const void *b)
@@ -92,13 +93,14 @@ static bool has(const struct hc_attrs *v, int type)
 
 static bool is_absent(const struct hc_attrs *v)
 {
-	return has(v, HCUBE_V_A_STATE) &&
-	       nla_get_u32(v->tb[HCUBE_V_A_STATE]) == HCUBE_VERTEX_ABSENT;
+	return has(v, HCUBE_A_VERTEX_INFO_STATE) &&
+	       nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) == HCUBE_VERTEX_ABSENT;
 }
 
 static int32_t parent_of(const struct hc_attrs *v)
 {
-	return has(v, HCUBE_V_A_PARENT) ? nla_get_s32(v->tb[HCUBE_V_A_PARENT]) : -1;
+	return has(v, HCUBE_A_VERTEX_INFO_PARENT) ?
+	       nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
 }
 
 /* A cpulist attribute, "" when absent. */
@@ -110,12 +112,13 @@ static char *cpus(const struct hc_attrs *v, int type)
 static void print_tree(const struct show *d, long vi, int level)
 {
 	const struct hc_attrs *v = &d->v.v[vi];
-	char lb[HC_LABEL_MAX], *usable = cpus(v, HCUBE_V_A_USABLE_CPUS);
+	char lb[HC_LABEL_MAX], *usable = cpus(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS);
 	int b;
 
 	print_fp("  %*s%s%s  load %u  cpus %s\n", 2 * level, "", hc_label(lb, d->dim, id_of(v)),
 		 level ? "" : " (C_b)",
-		 has(v, HCUBE_V_A_LOAD) ? nla_get_u32(v->tb[HCUBE_V_A_LOAD]) : 0,
+		 has(v, HCUBE_A_VERTEX_INFO_LOAD) ?
+			nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]) : 0,
 		 *usable ? usable : "-");
 	free(usable);
 	if (level > d->dim)	/* a cycle in what the kernel sent */
@@ -124,9 +127,9 @@ static void print_tree(const struct show *d, long vi, int level)
 		uint32_t id = id_of(v) ^ (1U << b);
 		long ci = id < d->nindex ? d->index[id] : -1;
 
-		if (ci >= 0 && has(&d->v.v[ci], HCUBE_V_A_PARENT) &&
+		if (ci >= 0 && has(&d->v.v[ci], HCUBE_A_VERTEX_INFO_PARENT) &&
 		    parent_of(&d->v.v[ci]) == (int32_t)id_of(v) &&
-		    !has(&d->v.v[ci], HCUBE_V_A_IN_CB))
+		    !has(&d->v.v[ci], HCUBE_A_VERTEX_INFO_IN_CB))
 			print_tree(d, ci, level + 1);
 	}
 }
@@ -200,9 +203,11 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 {
 	char lb[HC_LABEL_MAX], id[16], load[16] = "-", parent[HC_LABEL_MAX] = "-";
 	char dist[16] = "-", num[16];
-	char *cpu = cpus(v, HCUBE_V_A_CPUS), *usable = cpus(v, HCUBE_V_A_USABLE_CPUS);
-	char *faulty = cpus(v, HCUBE_V_A_FAULTY_CPUS), *offline = cpus(v, HCUBE_V_A_OFFLINE_CPUS);
-	char *isolated = cpus(v, HCUBE_V_A_ISOLATED_CPUS);
+	char *cpu = cpus(v, HCUBE_A_VERTEX_INFO_CPUS);
+	char *usable = cpus(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS);
+	char *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS);
+	char *offline = cpus(v, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS);
+	char *isolated = cpus(v, HCUBE_A_VERTEX_INFO_ISOLATED_CPUS);
 	const char *state = "?";
 	struct hc_str notes = { 0 };
 	const char *sep = "";
@@ -215,28 +220,29 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 		print_label(d->dim, id_of(v));
 	else
 		print_null(PRINT_JSON, "label", NULL);
-	if (has(v, HCUBE_V_A_STATE))
-		state = HC_NAME(hc_vertex_state_names, nla_get_u32(v->tb[HCUBE_V_A_STATE]), num);
-	print_string(PRINT_JSON, "state", NULL, has(v, HCUBE_V_A_STATE) ? state : NULL);
+	if (has(v, HCUBE_A_VERTEX_INFO_STATE))
+		state = HC_NAME(hc_vertex_state_names,
+				nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]), num);
+	print_string(PRINT_JSON, "state", NULL, has(v, HCUBE_A_VERTEX_INFO_STATE) ? state : NULL);
 	print_string(PRINT_JSON, "cpus", NULL, cpu);
 	print_string(PRINT_JSON, "usable_cpus", NULL, usable);
 	print_string(PRINT_JSON, "faulty_cpus", NULL, faulty);
 	print_string(PRINT_JSON, "offline_cpus", NULL, offline);
 	/* null from a module that does not send it (before isolation) */
-	print_attr_str(PRINT_JSON, "isolated_cpus", NULL, v->tb[HCUBE_V_A_ISOLATED_CPUS]);
-	print_attr_u32(PRINT_JSON, "load", NULL, v->tb[HCUBE_V_A_LOAD]);
-	print_bool(PRINT_JSON, "in_cb", NULL, has(v, HCUBE_V_A_IN_CB));
+	print_attr_str(PRINT_JSON, "isolated_cpus", NULL, v->tb[HCUBE_A_VERTEX_INFO_ISOLATED_CPUS]);
+	print_attr_u32(PRINT_JSON, "load", NULL, v->tb[HCUBE_A_VERTEX_INFO_LOAD]);
+	print_bool(PRINT_JSON, "in_cb", NULL, has(v, HCUBE_A_VERTEX_INFO_IN_CB));
 	print_int(PRINT_JSON, "parent", NULL, parent_of(v));
-	print_attr_u32(PRINT_JSON, "dist", NULL, v->tb[HCUBE_V_A_DIST]);
-	print_attr_u32(PRINT_JSON, "omega", NULL, v->tb[HCUBE_V_A_OMEGA]);
-	print_bool(PRINT_JSON, "detached", NULL, has(v, HCUBE_V_A_DETACHED));
-	print_bool(PRINT_JSON, "marked", NULL, has(v, HCUBE_V_A_MARKED));
-	print_bool(PRINT_JSON, "controller", NULL, has(v, HCUBE_V_A_CONTROLLER));
+	print_attr_u32(PRINT_JSON, "dist", NULL, v->tb[HCUBE_A_VERTEX_INFO_DIST]);
+	print_attr_u32(PRINT_JSON, "omega", NULL, v->tb[HCUBE_A_VERTEX_INFO_OMEGA]);
+	print_bool(PRINT_JSON, "detached", NULL, has(v, HCUBE_A_VERTEX_INFO_DETACHED));
+	print_bool(PRINT_JSON, "marked", NULL, has(v, HCUBE_A_VERTEX_INFO_MARKED));
+	print_bool(PRINT_JSON, "controller", NULL, has(v, HCUBE_A_VERTEX_INFO_CONTROLLER));
 	/* text: the lines after the table (print_cpus()) */
 	if (is_json()) {
 		open_json_array("cpu_info");
 		nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
-			if (nla_type(a) != HCUBE_V_A_CPU_INFO)
+			if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO)
 				continue;
 			open_json_object(NULL);
 			print_cpu_info(a);
@@ -248,12 +254,14 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 
 	if (!is_json() && !is_absent(v)) {
 		snprintf(id, sizeof(id), "%u", id_of(v));
-		if (has(v, HCUBE_V_A_LOAD))
-			snprintf(load, sizeof(load), "%u", nla_get_u32(v->tb[HCUBE_V_A_LOAD]));
+		if (has(v, HCUBE_A_VERTEX_INFO_LOAD))
+			snprintf(load, sizeof(load), "%u",
+				 nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]));
 		if (parent_of(v) >= 0)
 			hc_label(parent, d->dim, (uint32_t)parent_of(v));
-		if (has(v, HCUBE_V_A_DIST))
-			snprintf(dist, sizeof(dist), "%u", nla_get_u32(v->tb[HCUBE_V_A_DIST]));
+		if (has(v, HCUBE_A_VERTEX_INFO_DIST))
+			snprintf(dist, sizeof(dist), "%u",
+				 nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_DIST]));
 #define NOTE(cond, ...) do {					\
 		if (cond) {					\
 			hc_str_printf(&notes, "%s", sep);	\
@@ -261,15 +269,16 @@ static void print_vertex(const struct show *d, const struct hc_attrs *v, struct 
 			sep = "; ";				\
 		}						\
 	} while (0)
-		NOTE(has(v, HCUBE_V_A_MARKED), "marked faulty");
-		NOTE(has(v, HCUBE_V_A_DETACHED), "DETACHED");
+		NOTE(has(v, HCUBE_A_VERTEX_INFO_MARKED), "marked faulty");
+		NOTE(has(v, HCUBE_A_VERTEX_INFO_DETACHED), "DETACHED");
 		NOTE(*faulty, "faulty cpus %s", faulty);
 		NOTE(*offline, "offline cpus %s", offline);
 		NOTE(*isolated, "isolated cpus %s", isolated);
 #undef NOTE
 		hc_table_row(t, hc_label(lb, d->dim, id_of(v)), id, state, *cpu ? cpu : "-",
-			     *usable ? usable : "-", load, has(v, HCUBE_V_A_IN_CB) ? "yes" : "-",
-			     parent, dist, has(v, HCUBE_V_A_CONTROLLER) ? "yes" : "-",
+			     *usable ? usable : "-", load,
+			     has(v, HCUBE_A_VERTEX_INFO_IN_CB) ? "yes" : "-",
+			     parent, dist, has(v, HCUBE_A_VERTEX_INFO_CONTROLLER) ? "yes" : "-",
 			     notes.s ? notes.s : "");
 	}
 	hc_str_free(&notes);
@@ -301,13 +310,13 @@ static void print_cpus(const struct show *d)
 		nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
 			struct nlattr *tb[HC_TB_SIZE];
 
-			if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
-			    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU])
+			if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO ||
+			    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_A_CPU_INFO_CPU])
 				continue;
 			if (first)
 				print_fp("\ncpus faulty, offline or with machine checks:\n");
 			first = false;
-			print_fp("  cpu %u (vertex %s): ", nla_get_u32(tb[HCUBE_CI_A_CPU]),
+			print_fp("  cpu %u (vertex %s): ", nla_get_u32(tb[HCUBE_A_CPU_INFO_CPU]),
 				 hc_label(lb, d->dim, id_of(v)));
 			print_cpu_info(a);
 			print_fp("\n");
@@ -350,8 +359,8 @@ static void print_show(struct show *d)
 	open_json_array("vertices");
 	for (i = 0; i < d->v.n; i++) {
 		print_vertex(d, &d->v.v[i], &t);
-		trees |= has(&d->v.v[i], HCUBE_V_A_IN_CB) && !is_absent(&d->v.v[i]);
-		detached |= has(&d->v.v[i], HCUBE_V_A_DETACHED) && !is_absent(&d->v.v[i]);
+		trees |= has(&d->v.v[i], HCUBE_A_VERTEX_INFO_IN_CB) && !is_absent(&d->v.v[i]);
+		detached |= has(&d->v.v[i], HCUBE_A_VERTEX_INFO_DETACHED) && !is_absent(&d->v.v[i]);
 	}
 	close_json_array();
 	if (!is_json()) {
@@ -368,7 +377,7 @@ static void print_show(struct show *d)
 	close_json_array();
 	open_json_array("detached");
 	for (i = 0; i < d->v.n; i++)
-		if (has(&d->v.v[i], HCUBE_V_A_DETACHED))
+		if (has(&d->v.v[i], HCUBE_A_VERTEX_INFO_DETACHED))
 			print_uint(PRINT_JSON, NULL, NULL, id_of(&d->v.v[i]));
 	close_json_array();
 	print_absent(d);
@@ -377,13 +386,13 @@ static void print_show(struct show *d)
 	if (trees && d->dim >= 0 && d->dim <= SHOW_MAX_DIM) {
 		print_fp("\ntrees (vertex  load  usable cpus):\n");
 		for (i = 0; i < d->v.n; i++)
-			if (has(&d->v.v[i], HCUBE_V_A_IN_CB))
+			if (has(&d->v.v[i], HCUBE_A_VERTEX_INFO_IN_CB))
 				print_tree(d, (long)i, 0);
 	}
 	if (detached) {
 		print_fp("\ndetached (healthy, no healthy path to C_b; their tasks stay):");
 		for (i = 0; i < d->v.n; i++)
-			if (has(&d->v.v[i], HCUBE_V_A_DETACHED))
+			if (has(&d->v.v[i], HCUBE_A_VERTEX_INFO_DETACHED))
 				print_fp(" %s", hc_label(lb, d->dim, id_of(&d->v.v[i])));
 		print_fp("\n");
 	}

@@ -13,7 +13,7 @@ static int stats_reply(const struct hc_msg *m, void *arg)
 		return -1;
 	print_begin(false);
 	open_json_object(NULL);
-	for (i = HCUBE_S_A_PAD + 1; i <= set->max; i++) {
+	for (i = HCUBE_A_STATS_PAD + 1; i <= set->max; i++) {
 		print_attr_u64(PRINT_JSON, set->keys[i], NULL, tb[i]);
 		if (tb[i])
 			print_fp("%-16s %llu\n", set->keys[i],

@@ -196,13 +196,13 @@ static int send_tasks(struct hc_ctx *c, struct tasks_req *t, struct added *added
 /* A task the kernel could not register: a line on stderr, status 1. */
 static int refused(const struct hc_attrs *t, size_t k)
 {
-	int32_t e = nla_get_s32(t->tb[HCUBE_T_A_ERROR]);
+	int32_t e = nla_get_s32(t->tb[HCUBE_A_TASK_ERROR]);
 	const char *err = strerror(e < 0 && e != INT32_MIN ? -e : EPROTO);
 
 	fflush(stdout);
-	if (t->tb[HCUBE_T_A_PID])
+	if (t->tb[HCUBE_A_TASK_PID])
 		fprintf(stderr, "hcubectl: task add: pid %u: %s\n",
-			nla_get_u32(t->tb[HCUBE_T_A_PID]), err);
+			nla_get_u32(t->tb[HCUBE_A_TASK_PID]), err);
 	else
 		fprintf(stderr, "hcubectl: task add: task %zu: %s\n", k + 1, err);
 	return HC_EXIT_ERROR;
@@ -225,7 +225,8 @@ static int task_add(struct hc_ctx *c, int argc, char **argv)
 	/*
 	 * The reply counts the tasks and lists those the pids name; a thread
 	 * or descendant the kernel could not register comes as a nest with
-	 * its HCUBE_T_A_PID and HCUBE_T_A_ERROR (the others stay registered).
+	 * its HCUBE_A_TASK_PID and HCUBE_A_TASK_ERROR (the others stay
+	 * registered).
 	 */
 	print_begin(false);
 	open_json_object(NULL);
@@ -236,7 +237,7 @@ static int task_add(struct hc_ctx *c, int argc, char **argv)
 	}
 	open_json_array("tasks");
 	for (k = 0; k < a.tasks.n; k++) {
-		if (a.tasks.v[k].tb[HCUBE_T_A_ERROR] && !is_json()) {
+		if (a.tasks.v[k].tb[HCUBE_A_TASK_ERROR] && !is_json()) {
 			ret = refused(&a.tasks.v[k], k);
 			continue;
 		}
@@ -248,7 +249,7 @@ static int task_add(struct hc_ctx *c, int argc, char **argv)
 		listed++;
 	}
 	for (k = 0; k < a.tasks.n; k++)
-		errors += !!a.tasks.v[k].tb[HCUBE_T_A_ERROR];
+		errors += !!a.tasks.v[k].tb[HCUBE_A_TASK_ERROR];
 	close_json_array();
 	close_json_object();
 	if (a.counted && a.registered > listed)
@@ -261,7 +262,7 @@ static int task_add(struct hc_ctx *c, int argc, char **argv)
 		print_fp("registered (the kernel sent no details: see 'hcubectl task list')\n");
 	print_end();
 	for (k = 0; k < a.tasks.n && hc_opts.json; k++)	/* -j: after the object */
-		if (a.tasks.v[k].tb[HCUBE_T_A_ERROR])
+		if (a.tasks.v[k].tb[HCUBE_A_TASK_ERROR])
 			ret = refused(&a.tasks.v[k], k);
 	if (a.counted && a.refused > errors) {
 		/* more than the reply lists */
@@ -324,8 +325,8 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 
 	/* How each task was added: columns when the module says (units). */
 	for (k = 0; k < tasks.n; k++)
-		units |= tasks.v[k].tb[HCUBE_T_A_ORIGIN] || tasks.v[k].tb[HCUBE_T_A_UNIT] ||
-			 tasks.v[k].tb[HCUBE_T_A_CREATOR];
+		units |= tasks.v[k].tb[HCUBE_A_TASK_ORIGIN] || tasks.v[k].tb[HCUBE_A_TASK_UNIT] ||
+			 tasks.v[k].tb[HCUBE_A_TASK_CREATOR];
 	if (units)
 		hc_table_init(&t, 10, "rrllllllll", header);
 	else
@@ -336,9 +337,11 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 		struct nlattr **tb = tasks.v[k].tb;
 		char pid[16] = "?", tgid[16] = "?", lb[HC_LABEL_MAX] = "?", num[16];
 		char origin[16], unit[16], creator[16];
-		char *comm = tb[HCUBE_T_A_COMM] ? hc_attr_str(tb[HCUBE_T_A_COMM]) : strdup("");
-		char *cpus = tb[HCUBE_T_A_CPUS] ? hc_attr_str(tb[HCUBE_T_A_CPUS]) : strdup("");
-		char *orig = tb[HCUBE_T_A_ORIG_CPUS] ? hc_attr_str(tb[HCUBE_T_A_ORIG_CPUS]) :
+		char *comm = tb[HCUBE_A_TASK_COMM] ? hc_attr_str(tb[HCUBE_A_TASK_COMM]) :
+			     strdup("");
+		char *cpus = tb[HCUBE_A_TASK_CPUS] ? hc_attr_str(tb[HCUBE_A_TASK_CPUS]) :
+			     strdup("");
+		char *orig = tb[HCUBE_A_TASK_ORIG_CPUS] ? hc_attr_str(tb[HCUBE_A_TASK_ORIG_CPUS]) :
 			     strdup("");
 		const char *state = "?";
 		const char *cells[10];
@@ -348,25 +351,27 @@ static int task_list(struct hc_ctx *c, int argc, char **argv)
 			print_task(tb, dim, HC_TASK_UNITS);
 			close_json_object();
 		}
-		if (tb[HCUBE_T_A_PID])
-			snprintf(pid, sizeof(pid), "%u", nla_get_u32(tb[HCUBE_T_A_PID]));
-		if (tb[HCUBE_T_A_TGID])
-			snprintf(tgid, sizeof(tgid), "%u", nla_get_u32(tb[HCUBE_T_A_TGID]));
-		if (tb[HCUBE_T_A_VERTEX])
-			hc_label(lb, dim, nla_get_u32(tb[HCUBE_T_A_VERTEX]));
-		if (tb[HCUBE_T_A_STATE])
-			state = HC_NAME(hc_task_state_names, nla_get_u32(tb[HCUBE_T_A_STATE]), num);
+		if (tb[HCUBE_A_TASK_PID])
+			snprintf(pid, sizeof(pid), "%u", nla_get_u32(tb[HCUBE_A_TASK_PID]));
+		if (tb[HCUBE_A_TASK_TGID])
+			snprintf(tgid, sizeof(tgid), "%u", nla_get_u32(tb[HCUBE_A_TASK_TGID]));
+		if (tb[HCUBE_A_TASK_VERTEX])
+			hc_label(lb, dim, nla_get_u32(tb[HCUBE_A_TASK_VERTEX]));
+		if (tb[HCUBE_A_TASK_STATE])
+			state = HC_NAME(hc_task_state_names, nla_get_u32(tb[HCUBE_A_TASK_STATE]),
+					num);
 		cells[0] = pid;
 		cells[1] = tgid;
 		cells[2] = comm;
 		cells[3] = lb;
 		cells[4] = state;
 		if (units) {
-			cells[5] = cell(origin, sizeof(origin), tb[HCUBE_T_A_ORIGIN],
+			cells[5] = cell(origin, sizeof(origin), tb[HCUBE_A_TASK_ORIGIN],
 					hc_reason_names, ARRAY_SIZE(hc_reason_names));
-			cells[6] = cell(unit, sizeof(unit), tb[HCUBE_T_A_UNIT], hc_unit_names,
+			cells[6] = cell(unit, sizeof(unit), tb[HCUBE_A_TASK_UNIT], hc_unit_names,
 					ARRAY_SIZE(hc_unit_names));
-			cells[7] = cell(creator, sizeof(creator), tb[HCUBE_T_A_CREATOR], NULL, 0);
+			cells[7] = cell(creator, sizeof(creator), tb[HCUBE_A_TASK_CREATOR],
+					NULL, 0);
 		}
 		cells[units ? 8 : 5] = *cpus ? cpus : "-";
 		cells[units ? 9 : 6] = *orig ? orig : "-";

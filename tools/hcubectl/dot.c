@@ -30,15 +30,18 @@ static int plan_reply(const struct hc_msg *m, void *arg)
 
 	p->got = true;
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
-		if (nla_type(a) != HCUBE_R_A_TRANSFER)
+		if (nla_type(a) != HCUBE_A_REPORT_TRANSFER)
 			continue;
-		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_X_A_STEP] ||
-		    !tb[HCUBE_X_A_FROM] || !tb[HCUBE_X_A_TO] || !tb[HCUBE_X_A_COUNT])
+		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_A_TRANSFER_STEP] ||
+		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] ||
+		    !tb[HCUBE_A_TRANSFER_COUNT])
 			return -1;
 		p->x = hc_realloc(p->x, (p->n + 1) * sizeof(*p->x));
 		p->x[p->n++] = (struct xfer){
-			nla_get_u32(tb[HCUBE_X_A_STEP]), nla_get_u32(tb[HCUBE_X_A_FROM]),
-			nla_get_u32(tb[HCUBE_X_A_TO]), nla_get_u32(tb[HCUBE_X_A_COUNT]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_STEP]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_FROM]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_TO]),
+			nla_get_u32(tb[HCUBE_A_TRANSFER_COUNT]),
 		};
 	}
 	return 0;
@@ -69,7 +72,7 @@ static bool has(const struct hc_attrs *v, int type)
 
 static uint32_t id_of(const struct hc_attrs *v)
 {
-	return nla_get_u32(v->tb[HCUBE_V_A_ID]);
+	return nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]);
 }
 
 /* A cpulist attribute, "-" when absent or empty: malloc'ed. */
@@ -94,12 +97,12 @@ static void mce_cpus(struct hc_str *b, const struct hc_attrs *v)
 	nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
 		struct nlattr *tb[HC_TB_SIZE];
 
-		if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
-		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU] ||
-		    !tb[HCUBE_CI_A_MARKED_BY] ||
-		    nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]) != HCUBE_REASON_MCE)
+		if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO ||
+		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_A_CPU_INFO_CPU] ||
+		    !tb[HCUBE_A_CPU_INFO_MARKED_BY] ||
+		    nla_get_u32(tb[HCUBE_A_CPU_INFO_MARKED_BY]) != HCUBE_REASON_MCE)
 			continue;
-		hc_str_printf(b, "%s%u", sep, nla_get_u32(tb[HCUBE_CI_A_CPU]));
+		hc_str_printf(b, "%s%u", sep, nla_get_u32(tb[HCUBE_A_CPU_INFO_CPU]));
 		sep = ",";
 	}
 }
@@ -107,10 +110,11 @@ static void mce_cpus(struct hc_str *b, const struct hc_attrs *v)
 static void dot_vertex(const struct hc_attrs *v, int dim)
 {
 	char lb[HC_LABEL_MAX], num[16];
-	uint32_t st = has(v, HCUBE_V_A_STATE) ? nla_get_u32(v->tb[HCUBE_V_A_STATE]) :
-		      HCUBE_VERTEX_HEALTHY;
-	char *all = cpus(v, HCUBE_V_A_CPUS), *faulty = cpus(v, HCUBE_V_A_FAULTY_CPUS);
-	char *offline = cpus(v, HCUBE_V_A_OFFLINE_CPUS);
+	uint32_t st = has(v, HCUBE_A_VERTEX_INFO_STATE) ?
+		      nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) : HCUBE_VERTEX_HEALTHY;
+	char *all = cpus(v, HCUBE_A_VERTEX_INFO_CPUS);
+	char *faulty = cpus(v, HCUBE_A_VERTEX_INFO_FAULTY_CPUS);
+	char *offline = cpus(v, HCUBE_A_VERTEX_INFO_OFFLINE_CPUS);
 	struct hc_str label = { 0 };
 	const char *fill = "#c8e6c9", *style = "filled";
 
@@ -121,7 +125,7 @@ static void dot_vertex(const struct hc_attrs *v, int dim)
 		goto out;
 	}
 	hc_str_printf(&label, " %s", HC_NAME(hc_vertex_state_names, st, num));
-	if (has(v, HCUBE_V_A_MARKED))
+	if (has(v, HCUBE_A_VERTEX_INFO_MARKED))
 		hc_str_printf(&label, "\\nmarked faulty (admin)");
 	hc_str_printf(&label, "\\ncpus %s", all);
 	if (strcmp(faulty, "-"))
@@ -129,20 +133,20 @@ static void dot_vertex(const struct hc_attrs *v, int dim)
 	mce_cpus(&label, v);
 	if (strcmp(offline, "-"))
 		hc_str_printf(&label, "\\noffline cpus %s", offline);
-	if (has(v, HCUBE_V_A_LOAD))
-		hc_str_printf(&label, "\\nload %u", nla_get_u32(v->tb[HCUBE_V_A_LOAD]));
+	if (has(v, HCUBE_A_VERTEX_INFO_LOAD))
+		hc_str_printf(&label, "\\nload %u", nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_LOAD]));
 	if (st == HCUBE_VERTEX_FAULTY)
 		fill = "#ffcdd2";
 	else if (st == HCUBE_VERTEX_OFFLINE)
 		fill = "#e0e0e0";
 	else if (st == HCUBE_VERTEX_ISOLATED)
 		fill = "#bbdefb";
-	else if (has(v, HCUBE_V_A_DETACHED))
+	else if (has(v, HCUBE_A_VERTEX_INFO_DETACHED))
 		fill = "#fff9c4";
-	if (has(v, HCUBE_V_A_IN_CB))
+	if (has(v, HCUBE_A_VERTEX_INFO_IN_CB))
 		style = "filled,bold";
 	printf("  v%u [label=\"%s\", style=\"%s\", fillcolor=\"%s\"%s];\n", id_of(v), label.s,
-	       style, fill, has(v, HCUBE_V_A_IN_CB) ? ", penwidth=3" : "");
+	       style, fill, has(v, HCUBE_A_VERTEX_INFO_IN_CB) ? ", penwidth=3" : "");
 out:
 	hc_str_free(&label);
 	free(all);
@@ -197,11 +201,12 @@ int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_l
 	for (i = 0; i < v->n; i++) {
 		const struct hc_attrs *x = &v->v[i];
 
-		if (!has(x, HCUBE_V_A_PARENT) || nla_get_s32(x->tb[HCUBE_V_A_PARENT]) < 0 ||
-		    has(x, HCUBE_V_A_IN_CB))
+		if (!has(x, HCUBE_A_VERTEX_INFO_PARENT) ||
+		    nla_get_s32(x->tb[HCUBE_A_VERTEX_INFO_PARENT]) < 0 ||
+		    has(x, HCUBE_A_VERTEX_INFO_IN_CB))
 			continue;
 		printf("  v%d -> v%u [color=\"#1565c0\", penwidth=2];\n",
-		       nla_get_s32(x->tb[HCUBE_V_A_PARENT]), id_of(x));
+		       nla_get_s32(x->tb[HCUBE_A_VERTEX_INFO_PARENT]), id_of(x));
 	}
 	for (i = 0; i < p.n; i++)
 		printf("  v%u -> v%u [color=\"#c62828\", fontcolor=\"#c62828\", penwidth=2, "

@@ -270,7 +270,7 @@ int hc_show_dot(struct hc_ctx *c, struct hc_attrs *cube, const struct hc_attrs_l
 void print_cube(struct nlattr **tb);
 
 /*
- * A CPU's HCUBE_CI_A nest (show, fault events): the JSON keys cpu,
+ * A CPU's HCUBE_A_CPU_INFO nest (show, fault events): the JSON keys cpu,
  * marked_by, mce_records, mce_count, mce_window, mce_bank, mce_status,
  * mce_uc in the object open, and as text "marked by mce: 3 corrected
  * errors in 60 s, last bank 1 status 0x9c00000000000151, 3 records".
@@ -384,7 +384,7 @@ enum {
 struct hc_setting {
 	const char *key;	/* as config set and hcube.conf name it */
 	const char *alias;	/* another name it takes, or NULL */
-	int attr;		/* its HCUBE_C_A_* (every one a u32) */
+	int attr;		/* its HCUBE_A_CONFIG_* (every one a u32) */
 };
 extern const struct hc_setting hc_settings[HC_NSETTINGS];
 /* The index of the setting @key names, or -1. */

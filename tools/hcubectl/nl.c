@@ -20,9 +20,9 @@
 #define SOL_NETLINK 270
 #endif
 
-_Static_assert(HCUBE_A_MAX < HC_TB_SIZE && HCUBE_R_A_MAX < HC_TB_SIZE &&
-	       HCUBE_T_A_MAX < HC_TB_SIZE && HCUBE_V_A_MAX < HC_TB_SIZE &&
-	       HCUBE_S_A_MAX < HC_TB_SIZE && HCUBE_C_A_MAX < HC_TB_SIZE,
+_Static_assert(HCUBE_A_MAX < HC_TB_SIZE && HCUBE_A_REPORT_MAX < HC_TB_SIZE &&
+	       HCUBE_A_TASK_MAX < HC_TB_SIZE && HCUBE_A_VERTEX_INFO_MAX < HC_TB_SIZE &&
+	       HCUBE_A_STATS_MAX < HC_TB_SIZE && HCUBE_A_CONFIG_MAX < HC_TB_SIZE,
 	       "HC_TB_SIZE holds every attribute set");
 
 /* The socket of @c; @try: NULL when the family is not there, else exit. */

@@ -89,49 +89,52 @@ int print_cpu_info(const struct nlattr *nest)
 	char st[32], num[16];
 	uint32_t reason = 0;
 
-	if (hc_parse_nested(tb, &hc_set_cpu_info, (struct nlattr *)nest) || !tb[HCUBE_CI_A_CPU])
+	if (hc_parse_nested(tb, &hc_set_cpu_info, (struct nlattr *)nest) ||
+	    !tb[HCUBE_A_CPU_INFO_CPU])
 		return -1;
-	by = tb[HCUBE_CI_A_MARKED_BY];
+	by = tb[HCUBE_A_CPU_INFO_MARKED_BY];
 	if (by)
 		reason = nla_get_u32(by);
-	print_attr_u32(PRINT_JSON, "cpu", NULL, tb[HCUBE_CI_A_CPU]);
+	print_attr_u32(PRINT_JSON, "cpu", NULL, tb[HCUBE_A_CPU_INFO_CPU]);
 	print_attr_enum(PRINT_JSON, "marked_by", NULL, hc_reason_names,
 			ARRAY_SIZE(hc_reason_names), by);
-	print_attr_u64(PRINT_JSON, "mce_records", NULL, tb[HCUBE_CI_A_MCE_RECORDS]);
-	print_attr_u32(PRINT_JSON, "mce_count", NULL, tb[HCUBE_CI_A_MCE_COUNT]);
-	print_attr_u32(PRINT_JSON, "mce_window", NULL, tb[HCUBE_CI_A_MCE_WINDOW]);
-	print_attr_u32(PRINT_JSON, "mce_bank", NULL, tb[HCUBE_CI_A_MCE_BANK]);
-	if (tb[HCUBE_CI_A_MCE_STATUS]) {
+	print_attr_u64(PRINT_JSON, "mce_records", NULL, tb[HCUBE_A_CPU_INFO_MCE_RECORDS]);
+	print_attr_u32(PRINT_JSON, "mce_count", NULL, tb[HCUBE_A_CPU_INFO_MCE_COUNT]);
+	print_attr_u32(PRINT_JSON, "mce_window", NULL, tb[HCUBE_A_CPU_INFO_MCE_WINDOW]);
+	print_attr_u32(PRINT_JSON, "mce_bank", NULL, tb[HCUBE_A_CPU_INFO_MCE_BANK]);
+	if (tb[HCUBE_A_CPU_INFO_MCE_STATUS]) {
 		/* a string: JSON numbers lose the low bits of a 64-bit status */
 		snprintf(st, sizeof(st), "0x%016llx",
-			 (unsigned long long)nla_get_u64(tb[HCUBE_CI_A_MCE_STATUS]));
+			 (unsigned long long)nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_STATUS]));
 		print_string(PRINT_JSON, "mce_status", NULL, st);
 	} else {
 		print_null(PRINT_JSON, "mce_status", NULL);
 	}
-	print_bool(PRINT_JSON, "mce_uc", NULL, tb[HCUBE_CI_A_MCE_UC] != NULL);
+	print_bool(PRINT_JSON, "mce_uc", NULL, tb[HCUBE_A_CPU_INFO_MCE_UC] != NULL);
 
 	if (by)
 		print_fp("marked by %s", HC_NAME(hc_reason_names, reason, num));
 	else
 		print_fp("usable");
-	if (tb[HCUBE_CI_A_MCE_UC])
+	if (tb[HCUBE_A_CPU_INFO_MCE_UC])
 		print_fp(": an uncorrected recoverable error");
-	else if (tb[HCUBE_CI_A_MCE_COUNT] && tb[HCUBE_CI_A_MCE_WINDOW] &&
-		 (nla_get_u32(tb[HCUBE_CI_A_MCE_COUNT]) || reason == HCUBE_REASON_MCE))
-		print_fp(": %u corrected errors in %u s", nla_get_u32(tb[HCUBE_CI_A_MCE_COUNT]),
-			 nla_get_u32(tb[HCUBE_CI_A_MCE_WINDOW]));
-	if (tb[HCUBE_CI_A_MCE_BANK] && tb[HCUBE_CI_A_MCE_STATUS])
-		print_fp(", last bank %u status %s", nla_get_u32(tb[HCUBE_CI_A_MCE_BANK]), st);
-	if (tb[HCUBE_CI_A_MCE_RECORDS] && nla_get_u64(tb[HCUBE_CI_A_MCE_RECORDS]))
+	else if (tb[HCUBE_A_CPU_INFO_MCE_COUNT] && tb[HCUBE_A_CPU_INFO_MCE_WINDOW] &&
+		 (nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_COUNT]) || reason == HCUBE_REASON_MCE))
+		print_fp(": %u corrected errors in %u s",
+			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_COUNT]),
+			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_WINDOW]));
+	if (tb[HCUBE_A_CPU_INFO_MCE_BANK] && tb[HCUBE_A_CPU_INFO_MCE_STATUS])
+		print_fp(", last bank %u status %s",
+			 nla_get_u32(tb[HCUBE_A_CPU_INFO_MCE_BANK]), st);
+	if (tb[HCUBE_A_CPU_INFO_MCE_RECORDS] && nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_RECORDS]))
 		print_fp(", %llu records",
-			 (unsigned long long)nla_get_u64(tb[HCUBE_CI_A_MCE_RECORDS]));
+			 (unsigned long long)nla_get_u64(tb[HCUBE_A_CPU_INFO_MCE_RECORDS]));
 	return 0;
 }
 
 void print_task(struct nlattr **tb, int dim, unsigned int flags)
 {
-	struct nlattr *pid = tb[HCUBE_T_A_PID], *tgid = tb[HCUBE_T_A_TGID];
+	struct nlattr *pid = tb[HCUBE_A_TASK_PID], *tgid = tb[HCUBE_A_TASK_TGID];
 	int units = PRINT_JSON | (flags & HC_TASK_UNITS ? 0 : PRINT_OPT);
 	char lb[HC_LABEL_MAX];
 	int i;
@@ -141,20 +144,20 @@ void print_task(struct nlattr **tb, int dim, unsigned int flags)
 	else
 		print_fp("pid ?");
 	print_attr_u32(PRINT_JSON | PRINT_OPT, "tgid", NULL, tgid);
-	print_attr_str(PRINT_ANY | PRINT_OPT, "comm", " (%s)", tb[HCUBE_T_A_COMM]);
+	print_attr_str(PRINT_ANY | PRINT_OPT, "comm", " (%s)", tb[HCUBE_A_TASK_COMM]);
 	if (tgid && (!pid || nla_get_u32(tgid) != nla_get_u32(pid)))
 		print_fp(" tgid %u", nla_get_u32(tgid));
-	if (tb[HCUBE_T_A_VERTEX]) {
-		uint32_t v = nla_get_u32(tb[HCUBE_T_A_VERTEX]);
+	if (tb[HCUBE_A_TASK_VERTEX]) {
+		uint32_t v = nla_get_u32(tb[HCUBE_A_TASK_VERTEX]);
 
 		print_uint(PRINT_JSON, "vertex", NULL, v);
 		print_label(dim, v);
 		print_fp(" vertex %s", hc_label(lb, dim, v));
 	}
 	print_attr_enum(PRINT_ANY | PRINT_OPT, "state", " %s", hc_task_state_names,
-			ARRAY_SIZE(hc_task_state_names), tb[HCUBE_T_A_STATE]);
+			ARRAY_SIZE(hc_task_state_names), tb[HCUBE_A_TASK_STATE]);
 	for (i = 0; i < 2; i++) {
-		struct nlattr *a = tb[i ? HCUBE_T_A_ORIG_CPUS : HCUBE_T_A_CPUS];
+		struct nlattr *a = tb[i ? HCUBE_A_TASK_ORIG_CPUS : HCUBE_A_TASK_CPUS];
 		char *s;
 
 		if (!a)
@@ -164,19 +167,19 @@ void print_task(struct nlattr **tb, int dim, unsigned int flags)
 		print_fp(i ? " (was %s)" : " cpus %s", *s ? s : "-");
 		free(s);
 	}
-	if (tb[HCUBE_T_A_ERROR]) {
-		int32_t err = nla_get_s32(tb[HCUBE_T_A_ERROR]);
+	if (tb[HCUBE_A_TASK_ERROR]) {
+		int32_t err = nla_get_s32(tb[HCUBE_A_TASK_ERROR]);
 
 		print_int(PRINT_JSON, "error", NULL, err);
 		print_string(PRINT_ANY, "error_str", ": %s", hc_kernel_strerror(err));
 	}
 	print_attr_enum(PRINT_JSON | PRINT_OPT, "reason", NULL, hc_reason_names,
-			ARRAY_SIZE(hc_reason_names), tb[HCUBE_T_A_REASON]);
+			ARRAY_SIZE(hc_reason_names), tb[HCUBE_A_TASK_REASON]);
 	print_attr_enum(units, "origin", NULL, hc_reason_names, ARRAY_SIZE(hc_reason_names),
-			tb[HCUBE_T_A_ORIGIN]);
+			tb[HCUBE_A_TASK_ORIGIN]);
 	print_attr_enum(units, "unit", NULL, hc_unit_names, ARRAY_SIZE(hc_unit_names),
-			tb[HCUBE_T_A_UNIT]);
-	print_attr_u32(units, "creator", NULL, tb[HCUBE_T_A_CREATOR]);
+			tb[HCUBE_A_TASK_UNIT]);
+	print_attr_u32(units, "creator", NULL, tb[HCUBE_A_TASK_CREATOR]);
 }
 
 /* ---- rebalance reports ---- */
@@ -202,7 +205,7 @@ static uint32_t load(const struct nlattr *a, uint32_t i)
 int hc_report_dim(struct nlattr **tb, int dim)
 {
 	static const int loads[] = {
-		HCUBE_R_A_LOADS_BEFORE, HCUBE_R_A_LOADS_PLAN, HCUBE_R_A_LOADS_AFTER,
+		HCUBE_A_REPORT_LOADS_BEFORE, HCUBE_A_REPORT_LOADS_PLAN, HCUBE_A_REPORT_LOADS_AFTER,
 	};
 	uint32_t n = 0;
 	size_t i;
@@ -216,8 +219,8 @@ int hc_report_dim(struct nlattr **tb, int dim)
 		if (n == 1U << d)
 			return d;
 	/* Then the pattern, one letter per dimension (none without C_b). */
-	if (tb[HCUBE_R_A_CB_PATTERN]) {
-		char *s = hc_attr_str(tb[HCUBE_R_A_CB_PATTERN]);
+	if (tb[HCUBE_A_REPORT_CB_PATTERN]) {
+		char *s = hc_attr_str(tb[HCUBE_A_REPORT_CB_PATTERN]);
 		size_t len = strlen(s);
 
 		free(s);
@@ -232,7 +235,8 @@ static void print_loads(struct nlattr **tb, int dim)
 {
 	static const char *const keys[] = { "loads_before", "loads_plan", "loads_after" };
 	struct nlattr *a[] = {
-		tb[HCUBE_R_A_LOADS_BEFORE], tb[HCUBE_R_A_LOADS_PLAN], tb[HCUBE_R_A_LOADS_AFTER],
+		tb[HCUBE_A_REPORT_LOADS_BEFORE], tb[HCUBE_A_REPORT_LOADS_PLAN],
+		tb[HCUBE_A_REPORT_LOADS_AFTER],
 	};
 	char lb[HC_LABEL_MAX];
 	uint32_t i, n = 0;
@@ -266,7 +270,7 @@ static void print_loads(struct nlattr **tb, int dim)
 }
 
 /*
- * The transfers, one HCUBE_R_A_TRANSFER each, in order; text by step:
+ * The transfers, one HCUBE_A_REPORT_TRANSFER each, in order; text by step:
  * "  step 3: 1001->0001 7 1011->0011 7".
  */
 void print_transfers(const struct hc_msg *m, int dim)
@@ -281,39 +285,40 @@ void print_transfers(const struct hc_msg *m, int dim)
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
 		uint32_t x_step, from, to;
 
-		if (nla_type(a) != HCUBE_R_A_TRANSFER)
+		if (nla_type(a) != HCUBE_A_REPORT_TRANSFER)
 			continue;
-		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_X_A_STEP] ||
-		    !tb[HCUBE_X_A_FROM] || !tb[HCUBE_X_A_TO] || !tb[HCUBE_X_A_COUNT])
+		if (hc_parse_nested(tb, &hc_set_transfer, a) || !tb[HCUBE_A_TRANSFER_STEP] ||
+		    !tb[HCUBE_A_TRANSFER_FROM] || !tb[HCUBE_A_TRANSFER_TO] ||
+		    !tb[HCUBE_A_TRANSFER_COUNT])
 			continue;
-		x_step = nla_get_u32(tb[HCUBE_X_A_STEP]);
-		from = nla_get_u32(tb[HCUBE_X_A_FROM]);
-		to = nla_get_u32(tb[HCUBE_X_A_TO]);
+		x_step = nla_get_u32(tb[HCUBE_A_TRANSFER_STEP]);
+		from = nla_get_u32(tb[HCUBE_A_TRANSFER_FROM]);
+		to = nla_get_u32(tb[HCUBE_A_TRANSFER_TO]);
 		open_json_object(NULL);
 		print_uint(PRINT_JSON, "step", NULL, x_step);
 		print_uint(PRINT_JSON, "from", NULL, from);
 		print_uint(PRINT_JSON, "to", NULL, to);
-		print_uint(PRINT_JSON, "count", NULL, nla_get_u32(tb[HCUBE_X_A_COUNT]));
+		print_uint(PRINT_JSON, "count", NULL, nla_get_u32(tb[HCUBE_A_TRANSFER_COUNT]));
 		close_json_object();
 		if (!k || x_step != step)
 			print_fp("%s  step %u:", k ? "\n" : "", x_step);
 		step = x_step;
 		print_fp(" %s->%s %u", hc_label(lb, dim, from), hc_label(lb2, dim, to),
-			 nla_get_u32(tb[HCUBE_X_A_COUNT]));
+			 nla_get_u32(tb[HCUBE_A_TRANSFER_COUNT]));
 		k++;
 	}
 	close_json_array();
 	print_fp(k ? "\n" : "  none\n");
 	/* a reply or an event lists the plan's first transfers only */
-	if (m->tb && m->tb[HCUBE_R_A_TRANSFERS_CUT]) {
-		struct nlattr *pol = m->tb[HCUBE_R_A_POLICY];
+	if (m->tb && m->tb[HCUBE_A_REPORT_TRANSFERS_CUT]) {
+		struct nlattr *pol = m->tb[HCUBE_A_REPORT_POLICY];
 		uint32_t p = pol ? nla_get_u32(pol) : ARRAY_SIZE(hc_policy_names);
-		bool dry = m->tb[HCUBE_R_A_DRY_RUN];
+		bool dry = m->tb[HCUBE_A_REPORT_DRY_RUN];
 
 		print_bool(PRINT_JSON, "transfers_cut", NULL, true);
 		print_fp("  (the first %u of %u transfers: the list was cut; all of them: "
 			 "hcubectl rebalance --transfers%s%s)\n", k,
-			 u32_or0(m->tb[HCUBE_R_A_NTRANSFERS]),
+			 u32_or0(m->tb[HCUBE_A_REPORT_NTRANSFERS]),
 			 dry ? " --dry-run --policy " : "",
 			 !dry ? "" : p < ARRAY_SIZE(hc_policy_names) && hc_policy_names[p] ?
 			 hc_policy_names[p] : "?");
@@ -351,7 +356,7 @@ static void print_duration(uint64_t ns)
 /* The one-line text of monitor, after "rebalance ... applied X". */
 static void print_line_tail(struct nlattr **tb)
 {
-	struct nlattr *pat = tb[HCUBE_R_A_CB_PATTERN];
+	struct nlattr *pat = tb[HCUBE_A_REPORT_CB_PATTERN];
 
 	if (pat) {
 		char *s = hc_attr_str(pat);
@@ -359,17 +364,18 @@ static void print_line_tail(struct nlattr **tb)
 		print_fp(" C_b %s", *s ? s : "-");
 		free(s);
 	}
-	print_attr_u32(PRINT_FP, NULL, " depth %u", tb[HCUBE_R_A_TREE_DEPTH]);
-	print_fp(" transfers %u steps %u migrations %llu", u32_or0(tb[HCUBE_R_A_NTRANSFERS]),
-		 u32_or0(tb[HCUBE_R_A_STEPS]), (unsigned long long)(tb[HCUBE_R_A_MIGRATIONS] ?
-		 nla_get_u64(tb[HCUBE_R_A_MIGRATIONS]) : 0));
-	print_fp(" moved %u failed %u exited %u evacuated %u", u32_or0(tb[HCUBE_R_A_MOVED]),
-		 u32_or0(tb[HCUBE_R_A_FAILED]), u32_or0(tb[HCUBE_R_A_EXITED]),
-		 u32_or0(tb[HCUBE_R_A_EVACUATED]));
-	print_attr_u32(PRINT_FP, NULL, " imbalance %u", tb[HCUBE_R_A_IMBALANCE]);
-	if (tb[HCUBE_R_A_STOPPED_SHORT])
+	print_attr_u32(PRINT_FP, NULL, " depth %u", tb[HCUBE_A_REPORT_TREE_DEPTH]);
+	print_fp(" transfers %u steps %u migrations %llu", u32_or0(tb[HCUBE_A_REPORT_NTRANSFERS]),
+		 u32_or0(tb[HCUBE_A_REPORT_STEPS]),
+		 (unsigned long long)(tb[HCUBE_A_REPORT_MIGRATIONS] ?
+				      nla_get_u64(tb[HCUBE_A_REPORT_MIGRATIONS]) : 0));
+	print_fp(" moved %u failed %u exited %u evacuated %u", u32_or0(tb[HCUBE_A_REPORT_MOVED]),
+		 u32_or0(tb[HCUBE_A_REPORT_FAILED]), u32_or0(tb[HCUBE_A_REPORT_EXITED]),
+		 u32_or0(tb[HCUBE_A_REPORT_EVACUATED]));
+	print_attr_u32(PRINT_FP, NULL, " imbalance %u", tb[HCUBE_A_REPORT_IMBALANCE]);
+	if (tb[HCUBE_A_REPORT_STOPPED_SHORT])
 		print_fp(" stopped-short");
-	print_attr_u64(PRINT_FP, NULL, " duration %llu ns", tb[HCUBE_R_A_DURATION_NS]);
+	print_attr_u64(PRINT_FP, NULL, " duration %llu ns", tb[HCUBE_A_REPORT_DURATION_NS]);
 }
 
 int hc_report_check(const struct hc_msg *m)
@@ -377,10 +383,11 @@ int hc_report_check(const struct hc_msg *m)
 	struct nlattr *a, *tb[HC_TB_SIZE];
 	int rem;
 
-	if (!m->tb[HCUBE_R_A_POLICY])
+	if (!m->tb[HCUBE_A_REPORT_POLICY])
 		return -1;
 	nla_for_each_attr(a, m->attrs, m->len, rem)
-		if ((nla_type(a) == HCUBE_R_A_FAILURE || nla_type(a) == HCUBE_R_A_CHANGED) &&
+		if ((nla_type(a) == HCUBE_A_REPORT_FAILURE ||
+		     nla_type(a) == HCUBE_A_REPORT_CHANGED) &&
 		    hc_parse_nested(tb, &hc_set_task, a))
 			return -1;
 	return 0;
@@ -395,16 +402,18 @@ int print_report(const struct hc_msg *m, int dim, bool line)
 {
 	struct hc_attrs_list failures = { 0 }, changed = { 0 };
 	struct nlattr **tb = m->tb, *a;
-	struct nlattr *pol = tb[HCUBE_R_A_POLICY], *app = tb[HCUBE_R_A_APPLIED];
-	bool dry = tb[HCUBE_R_A_DRY_RUN];
+	struct nlattr *pol = tb[HCUBE_A_REPORT_POLICY], *app = tb[HCUBE_A_REPORT_APPLIED];
+	bool dry = tb[HCUBE_A_REPORT_DRY_RUN];
 	int rem, ret = -1;
 
 	if (!pol)
 		return -1;
 	nla_for_each_attr(a, m->attrs, m->len, rem) {
-		if (nla_type(a) == HCUBE_R_A_FAILURE && hc_attrs_add(&failures, &hc_set_task, a))
+		if (nla_type(a) == HCUBE_A_REPORT_FAILURE &&
+		    hc_attrs_add(&failures, &hc_set_task, a))
 			goto out;
-		if (nla_type(a) == HCUBE_R_A_CHANGED && hc_attrs_add(&changed, &hc_set_task, a))
+		if (nla_type(a) == HCUBE_A_REPORT_CHANGED &&
+		    hc_attrs_add(&changed, &hc_set_task, a))
 			goto out;
 	}
 	line = line && !is_json();
@@ -414,7 +423,7 @@ int print_report(const struct hc_msg *m, int dim, bool line)
 			ARRAY_SIZE(hc_policy_names), pol);
 	print_bool(PRINT_JSON, "dry_run", NULL, dry);
 	print_attr_enum(PRINT_ANY, "trigger", line ? " trigger %s" : ", trigger %s",
-			hc_reason_names, ARRAY_SIZE(hc_reason_names), tb[HCUBE_R_A_TRIGGER]);
+			hc_reason_names, ARRAY_SIZE(hc_reason_names), tb[HCUBE_A_REPORT_TRIGGER]);
 	print_attr_enum(PRINT_JSON, "applied", NULL, hc_policy_names,
 			ARRAY_SIZE(hc_policy_names), app);
 	if (app && nla_get_u32(app) != nla_get_u32(pol))
@@ -430,56 +439,56 @@ int print_report(const struct hc_msg *m, int dim, bool line)
 		goto out;
 	}
 
-	print_attr_str(PRINT_JSON, "balancing_subcube", NULL, tb[HCUBE_R_A_CB_PATTERN]);
-	if (tb[HCUBE_R_A_CB_PATTERN]) {
-		char *s = hc_attr_str(tb[HCUBE_R_A_CB_PATTERN]);
+	print_attr_str(PRINT_JSON, "balancing_subcube", NULL, tb[HCUBE_A_REPORT_CB_PATTERN]);
+	if (tb[HCUBE_A_REPORT_CB_PATTERN]) {
+		char *s = hc_attr_str(tb[HCUBE_A_REPORT_CB_PATTERN]);
 
 		print_fp("\nbalancing subcube %s", *s ? s : "-");
 		free(s);
 	} else {
 		print_fp("\nbalancing subcube -");
 	}
-	print_attr_u32(PRINT_ANY, "tree_depth", ", tree depth %u", tb[HCUBE_R_A_TREE_DEPTH]);
+	print_attr_u32(PRINT_ANY, "tree_depth", ", tree depth %u", tb[HCUBE_A_REPORT_TREE_DEPTH]);
 	print_fp("\n");
 	print_loads(tb, dim);
 	print_transfers(m, dim);
 
 	print_attr_u32(PRINT_ANY | PRINT_ZERO, "ntransfers", "transfers %u, ",
-		       tb[HCUBE_R_A_NTRANSFERS]);
-	print_attr_u32(PRINT_ANY | PRINT_ZERO, "steps", "steps %u, ", tb[HCUBE_R_A_STEPS]);
+		       tb[HCUBE_A_REPORT_NTRANSFERS]);
+	print_attr_u32(PRINT_ANY | PRINT_ZERO, "steps", "steps %u, ", tb[HCUBE_A_REPORT_STEPS]);
 	print_attr_u64(PRINT_FP | PRINT_ZERO, NULL, "migrations (task-hops) %llu, ",
-		       tb[HCUBE_R_A_MIGRATIONS]);
-	print_attr_u32(PRINT_FP | PRINT_ZERO, NULL, "moved tasks %u, ", tb[HCUBE_R_A_MOVED]);
+		       tb[HCUBE_A_REPORT_MIGRATIONS]);
+	print_attr_u32(PRINT_FP | PRINT_ZERO, NULL, "moved tasks %u, ", tb[HCUBE_A_REPORT_MOVED]);
 	print_attr_u32(PRINT_ANY | PRINT_ZERO, "comm_steps", "communication steps %u\n",
-		       tb[HCUBE_R_A_COMM_STEPS]);
-	if (tb[HCUBE_R_A_MESSAGES] || tb[HCUBE_R_A_IMBALANCE]) {
+		       tb[HCUBE_A_REPORT_COMM_STEPS]);
+	if (tb[HCUBE_A_REPORT_MESSAGES] || tb[HCUBE_A_REPORT_IMBALANCE]) {
 		print_attr_u32(PRINT_ANY | PRINT_ZERO, "messages", "messages %u, ",
-			       tb[HCUBE_R_A_MESSAGES]);
+			       tb[HCUBE_A_REPORT_MESSAGES]);
 		print_attr_u32(PRINT_ANY | PRINT_ZERO, "imbalance", "imbalance %u",
-			       tb[HCUBE_R_A_IMBALANCE]);
+			       tb[HCUBE_A_REPORT_IMBALANCE]);
 		print_attr_u32(PRINT_ANY, "contended", ", contended receivers %u",
-			       tb[HCUBE_R_A_CONTENDED]);
+			       tb[HCUBE_A_REPORT_CONTENDED]);
 		print_fp("\n");
 	} else {
 		print_null(PRINT_JSON, "messages", NULL);
 		print_null(PRINT_JSON, "imbalance", NULL);
-		print_attr_u32(PRINT_JSON, "contended", NULL, tb[HCUBE_R_A_CONTENDED]);
+		print_attr_u32(PRINT_JSON, "contended", NULL, tb[HCUBE_A_REPORT_CONTENDED]);
 	}
 	/* the core cut the policy's operation before it raised the maximum */
-	print_bool(PRINT_JSON, "stopped_short", NULL, tb[HCUBE_R_A_STOPPED_SHORT]);
-	if (tb[HCUBE_R_A_STOPPED_SHORT])
+	print_bool(PRINT_JSON, "stopped_short", NULL, tb[HCUBE_A_REPORT_STOPPED_SHORT]);
+	if (tb[HCUBE_A_REPORT_STOPPED_SHORT])
 		print_fp("stopped short: the policy's whole operation would have left a higher\n"
 			 "  maximum load than before; the plan is its first steps only\n");
-	print_attr_u64(PRINT_JSON, "migrations", NULL, tb[HCUBE_R_A_MIGRATIONS]);
-	print_attr_u32(PRINT_JSON, "moved_tasks", NULL, tb[HCUBE_R_A_MOVED]);
-	print_attr_u32(PRINT_ANY | PRINT_ZERO, "failed", "failed %u, ", tb[HCUBE_R_A_FAILED]);
-	print_attr_u32(PRINT_ANY | PRINT_ZERO, "exited", "exited %u, ", tb[HCUBE_R_A_EXITED]);
+	print_attr_u64(PRINT_JSON, "migrations", NULL, tb[HCUBE_A_REPORT_MIGRATIONS]);
+	print_attr_u32(PRINT_JSON, "moved_tasks", NULL, tb[HCUBE_A_REPORT_MOVED]);
+	print_attr_u32(PRINT_ANY | PRINT_ZERO, "failed", "failed %u, ", tb[HCUBE_A_REPORT_FAILED]);
+	print_attr_u32(PRINT_ANY | PRINT_ZERO, "exited", "exited %u, ", tb[HCUBE_A_REPORT_EXITED]);
 	print_attr_u32(PRINT_ANY | PRINT_ZERO, "evacuated", "evacuated %u",
-		       tb[HCUBE_R_A_EVACUATED]);
-	print_attr_u64(PRINT_JSON, "duration_ns", NULL, tb[HCUBE_R_A_DURATION_NS]);
-	if (tb[HCUBE_R_A_DURATION_NS]) {
+		       tb[HCUBE_A_REPORT_EVACUATED]);
+	print_attr_u64(PRINT_JSON, "duration_ns", NULL, tb[HCUBE_A_REPORT_DURATION_NS]);
+	if (tb[HCUBE_A_REPORT_DURATION_NS]) {
 		print_fp(", duration ");
-		print_duration(nla_get_u64(tb[HCUBE_R_A_DURATION_NS]));
+		print_duration(nla_get_u64(tb[HCUBE_A_REPORT_DURATION_NS]));
 	}
 	print_fp("\n");
 	print_tasks("failures", "failures", &failures, dim);

@@ -7,13 +7,13 @@
 #include "hcubectl.h"
 
 const struct hc_setting hc_settings[HC_NSETTINGS] = {
-	[HC_SET_POLICY] = { "policy", NULL, HCUBE_C_A_POLICY },
-	[HC_SET_AUTO] = { "auto", NULL, HCUBE_C_A_AUTO },
-	[HC_SET_THRESHOLD] = { "threshold", NULL, HCUBE_C_A_THRESHOLD },
-	[HC_SET_COOLDOWN] = { "cooldown", "cooldown_ms", HCUBE_C_A_COOLDOWN_MS },
-	[HC_SET_MCE_CE_THRESHOLD] = { "mce_ce_threshold", NULL, HCUBE_C_A_MCE_CE_THRESHOLD },
-	[HC_SET_MCE_CE_WINDOW] = { "mce_ce_window", NULL, HCUBE_C_A_MCE_CE_WINDOW },
-	[HC_SET_MCE_UC] = { "mce_uc", NULL, HCUBE_C_A_MCE_UC },
+	[HC_SET_POLICY] = { "policy", NULL, HCUBE_A_CONFIG_POLICY },
+	[HC_SET_AUTO] = { "auto", NULL, HCUBE_A_CONFIG_AUTO },
+	[HC_SET_THRESHOLD] = { "threshold", NULL, HCUBE_A_CONFIG_THRESHOLD },
+	[HC_SET_COOLDOWN] = { "cooldown", "cooldown_ms", HCUBE_A_CONFIG_COOLDOWN_MS },
+	[HC_SET_MCE_CE_THRESHOLD] = { "mce_ce_threshold", NULL, HCUBE_A_CONFIG_MCE_CE_THRESHOLD },
+	[HC_SET_MCE_CE_WINDOW] = { "mce_ce_window", NULL, HCUBE_A_CONFIG_MCE_CE_WINDOW },
+	[HC_SET_MCE_UC] = { "mce_uc", NULL, HCUBE_A_CONFIG_MCE_UC },
 };
 
 int hc_setting_find(const char *key)

@@ -44,17 +44,18 @@ static void describe_task(struct hc_str *s, struct nlattr **tb, int dim)
 		hc_str_printf(s, "task: ?");
 		return;
 	}
-	hc_str_printf(s, "task: pid %u", top_u32(task, HCUBE_T_A_PID));
-	if (task[HCUBE_T_A_COMM]) {
-		char *comm = hc_attr_str(task[HCUBE_T_A_COMM]);
+	hc_str_printf(s, "task: pid %u", top_u32(task, HCUBE_A_TASK_PID));
+	if (task[HCUBE_A_TASK_COMM]) {
+		char *comm = hc_attr_str(task[HCUBE_A_TASK_COMM]);
 
 		hc_str_printf(s, " (%s)", comm);
 		free(comm);
 	}
-	if (task[HCUBE_T_A_REASON])
-		hc_str_printf(s, " %s", TOP_ENUM(task[HCUBE_T_A_REASON], hc_reason_names, num));
-	if (task[HCUBE_T_A_VERTEX])
-		hc_str_printf(s, ", vertex %s", hc_label(lb, dim, top_u32(task, HCUBE_T_A_VERTEX)));
+	if (task[HCUBE_A_TASK_REASON])
+		hc_str_printf(s, " %s", TOP_ENUM(task[HCUBE_A_TASK_REASON], hc_reason_names, num));
+	if (task[HCUBE_A_TASK_VERTEX])
+		hc_str_printf(s, ", vertex %s",
+			      hc_label(lb, dim, top_u32(task, HCUBE_A_TASK_VERTEX)));
 }
 
 /* The event in one line, for the frame; a rebalance's report kept too. */
@@ -77,10 +78,10 @@ static void describe(struct top *t, const struct hc_msg *m)
 		break;
 	case HCUBE_CMD_REBALANCE_NTF:
 		hc_str_printf(&s, "rebalance%s: %s, moved %u",
-			      tb[HCUBE_R_A_DRY_RUN] ? " (dry run)" : "",
-			      TOP_ENUM(tb[HCUBE_R_A_POLICY], hc_policy_names, num),
-			      top_u32(tb, HCUBE_R_A_MOVED));
-		if (tb[HCUBE_R_A_POLICY]) {
+			      tb[HCUBE_A_REPORT_DRY_RUN] ? " (dry run)" : "",
+			      TOP_ENUM(tb[HCUBE_A_REPORT_POLICY], hc_policy_names, num),
+			      top_u32(tb, HCUBE_A_REPORT_MOVED));
+		if (tb[HCUBE_A_REPORT_POLICY]) {
 			hc_attrs_free(&t->report);
 			t->has_report = !hc_attrs_copy(&t->report, &hc_set_report, m->attrs,
 						       m->len);

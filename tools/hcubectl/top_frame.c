@@ -122,12 +122,13 @@ const char *top_enum(struct nlattr *a, const char *const *names, unsigned int n,
 
 static uint32_t vid(const struct hc_attrs *v)
 {
-	return nla_get_u32(v->tb[HCUBE_V_A_ID]);
+	return nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_ID]);
 }
 
 static bool is_state(const struct hc_attrs *v, uint32_t state)
 {
-	return v->tb[HCUBE_V_A_STATE] && nla_get_u32(v->tb[HCUBE_V_A_STATE]) == state;
+	return v->tb[HCUBE_A_VERTEX_INFO_STATE] &&
+	       nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]) == state;
 }
 
 /* A cpulist attribute, "-" when absent or empty; malloc'ed. */
@@ -199,17 +200,17 @@ static void config_line(struct frame *f, struct nlattr *const *cf)
 	struct hc_str s = { 0 };
 	char num[16];
 
-	if (cf[HCUBE_C_A_POLICY])
+	if (cf[HCUBE_A_CONFIG_POLICY])
 		hc_str_printf(&s, "policy %s",
-			      TOP_ENUM(cf[HCUBE_C_A_POLICY], hc_policy_names, num));
-	if (cf[HCUBE_C_A_AUTO])
-		hc_str_printf(&s, ", auto %s", nla_get_u32(cf[HCUBE_C_A_AUTO]) ? "on" : "off");
-	if (cf[HCUBE_C_A_THRESHOLD])
-		hc_str_printf(&s, ", threshold %u", top_u32(cf, HCUBE_C_A_THRESHOLD));
-	if (cf[HCUBE_C_A_COOLDOWN_MS])
-		hc_str_printf(&s, ", cooldown %u ms", top_u32(cf, HCUBE_C_A_COOLDOWN_MS));
-	if (cf[HCUBE_C_A_MAX_TASKS])
-		hc_str_printf(&s, ", max_tasks %u", top_u32(cf, HCUBE_C_A_MAX_TASKS));
+			      TOP_ENUM(cf[HCUBE_A_CONFIG_POLICY], hc_policy_names, num));
+	if (cf[HCUBE_A_CONFIG_AUTO])
+		hc_str_printf(&s, ", auto %s", nla_get_u32(cf[HCUBE_A_CONFIG_AUTO]) ? "on" : "off");
+	if (cf[HCUBE_A_CONFIG_THRESHOLD])
+		hc_str_printf(&s, ", threshold %u", top_u32(cf, HCUBE_A_CONFIG_THRESHOLD));
+	if (cf[HCUBE_A_CONFIG_COOLDOWN_MS])
+		hc_str_printf(&s, ", cooldown %u ms", top_u32(cf, HCUBE_A_CONFIG_COOLDOWN_MS));
+	if (cf[HCUBE_A_CONFIG_MAX_TASKS])
+		hc_str_printf(&s, ", max_tasks %u", top_u32(cf, HCUBE_A_CONFIG_MAX_TASKS));
 	add(f, LS_TEXT, "config: %s", s.s ? s.s : "?");
 	hc_str_free(&s);
 }
@@ -220,24 +221,26 @@ static size_t report_items(char **items, struct nlattr *const *r)
 	size_t n = 0;
 	char num[16];
 
-	items[n++] = top_strf("%s%s", TOP_ENUM(r[HCUBE_R_A_POLICY], hc_policy_names, num),
-			      r[HCUBE_R_A_DRY_RUN] ? " (dry run)" : "");
-	items[n++] = top_strf("trigger %s", TOP_ENUM(r[HCUBE_R_A_TRIGGER], hc_reason_names, num));
-	if (r[HCUBE_R_A_APPLIED] && r[HCUBE_R_A_POLICY] &&
-	    nla_get_u32(r[HCUBE_R_A_APPLIED]) != nla_get_u32(r[HCUBE_R_A_POLICY]))
+	items[n++] = top_strf("%s%s", TOP_ENUM(r[HCUBE_A_REPORT_POLICY], hc_policy_names, num),
+			      r[HCUBE_A_REPORT_DRY_RUN] ? " (dry run)" : "");
+	items[n++] = top_strf("trigger %s",
+			      TOP_ENUM(r[HCUBE_A_REPORT_TRIGGER], hc_reason_names, num));
+	if (r[HCUBE_A_REPORT_APPLIED] && r[HCUBE_A_REPORT_POLICY] &&
+	    nla_get_u32(r[HCUBE_A_REPORT_APPLIED]) != nla_get_u32(r[HCUBE_A_REPORT_POLICY]))
 		items[n++] = top_strf("applied %s",
-				      TOP_ENUM(r[HCUBE_R_A_APPLIED], hc_policy_names, num));
-	items[n++] = top_strf("%u transfers in %u steps", top_u32(r, HCUBE_R_A_NTRANSFERS),
-			      top_u32(r, HCUBE_R_A_STEPS));
+				      TOP_ENUM(r[HCUBE_A_REPORT_APPLIED], hc_policy_names, num));
+	items[n++] = top_strf("%u transfers in %u steps", top_u32(r, HCUBE_A_REPORT_NTRANSFERS),
+			      top_u32(r, HCUBE_A_REPORT_STEPS));
 	items[n++] = top_strf("%llu task-hops", (unsigned long long)
-			      (r[HCUBE_R_A_MIGRATIONS] ? nla_get_u64(r[HCUBE_R_A_MIGRATIONS]) : 0));
-	items[n++] = top_strf("moved %u", top_u32(r, HCUBE_R_A_MOVED));
-	items[n++] = top_strf("failed %u", top_u32(r, HCUBE_R_A_FAILED));
-	items[n++] = top_strf("evacuated %u", top_u32(r, HCUBE_R_A_EVACUATED));
-	if (r[HCUBE_R_A_IMBALANCE])
-		items[n++] = top_strf("imbalance %u", top_u32(r, HCUBE_R_A_IMBALANCE));
-	if (r[HCUBE_R_A_DURATION_NS])
-		items[n++] = top_strf("%.3f ms", nla_get_u64(r[HCUBE_R_A_DURATION_NS]) / 1e6);
+			      (r[HCUBE_A_REPORT_MIGRATIONS] ?
+			       nla_get_u64(r[HCUBE_A_REPORT_MIGRATIONS]) : 0));
+	items[n++] = top_strf("moved %u", top_u32(r, HCUBE_A_REPORT_MOVED));
+	items[n++] = top_strf("failed %u", top_u32(r, HCUBE_A_REPORT_FAILED));
+	items[n++] = top_strf("evacuated %u", top_u32(r, HCUBE_A_REPORT_EVACUATED));
+	if (r[HCUBE_A_REPORT_IMBALANCE])
+		items[n++] = top_strf("imbalance %u", top_u32(r, HCUBE_A_REPORT_IMBALANCE));
+	if (r[HCUBE_A_REPORT_DURATION_NS])
+		items[n++] = top_strf("%.3f ms", nla_get_u64(r[HCUBE_A_REPORT_DURATION_NS]) / 1e6);
 	return n;
 }
 
@@ -269,7 +272,7 @@ static void head_lines(const struct top *t, struct frame *f, int width, int dim)
 	}
 
 	/* the counters, named as stats names them */
-	for (i = HCUBE_S_A_PAD + 1; i <= hc_set_stats.max && i < HC_TB_SIZE; i++)
+	for (i = HCUBE_A_STATS_PAD + 1; i <= hc_set_stats.max && i < HC_TB_SIZE; i++)
 		if (st[i])
 			items[n++] = top_strf("%s %llu", hc_set_stats.keys[i],
 					      (unsigned long long)nla_get_u64(st[i]));
@@ -342,14 +345,14 @@ static void mce_note(struct hc_str *s, const struct hc_attrs *v)
 	int rem;
 
 	nla_for_each_attr(a, (struct nlattr *)v->buf, v->len, rem) {
-		if (nla_type(a) != HCUBE_V_A_CPU_INFO ||
-		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_CI_A_CPU] ||
-		    !tb[HCUBE_CI_A_MARKED_BY] ||
-		    nla_get_u32(tb[HCUBE_CI_A_MARKED_BY]) != HCUBE_REASON_MCE)
+		if (nla_type(a) != HCUBE_A_VERTEX_INFO_CPU_INFO ||
+		    hc_parse_nested(tb, &hc_set_cpu_info, a) || !tb[HCUBE_A_CPU_INFO_CPU] ||
+		    !tb[HCUBE_A_CPU_INFO_MARKED_BY] ||
+		    nla_get_u32(tb[HCUBE_A_CPU_INFO_MARKED_BY]) != HCUBE_REASON_MCE)
 			continue;
 		if (first)
 			hc_str_printf(s, "%smce cpus ", s->len ? "; " : "");
-		hc_str_printf(s, "%s%u", first ? "" : ",", nla_get_u32(tb[HCUBE_CI_A_CPU]));
+		hc_str_printf(s, "%s%u", first ? "" : ",", nla_get_u32(tb[HCUBE_A_CPU_INFO_CPU]));
 		first = false;
 	}
 }
@@ -360,14 +363,14 @@ static char *notes(const struct hc_attrs *v)
 	struct hc_str s = { 0 };
 	size_t k;
 
-	if (v->tb[HCUBE_V_A_CONTROLLER])
+	if (v->tb[HCUBE_A_VERTEX_INFO_CONTROLLER])
 		hc_str_printf(&s, "ctrl");
-	if (v->tb[HCUBE_V_A_MARKED])
+	if (v->tb[HCUBE_A_VERTEX_INFO_MARKED])
 		hc_str_printf(&s, "%smarked faulty", s.len ? "; " : "");
-	if (v->tb[HCUBE_V_A_DETACHED])
+	if (v->tb[HCUBE_A_VERTEX_INFO_DETACHED])
 		hc_str_printf(&s, "%sDETACHED", s.len ? "; " : "");
 	for (k = 0; k < 2; k++) {
-		int type = k ? HCUBE_V_A_OFFLINE_CPUS : HCUBE_V_A_FAULTY_CPUS;
+		int type = k ? HCUBE_A_VERTEX_INFO_OFFLINE_CPUS : HCUBE_A_VERTEX_INFO_FAULTY_CPUS;
 		char *c = cpus(v, type);
 
 		if (strcmp(c, "-"))
@@ -388,17 +391,18 @@ static char **vertex_cells(const struct hc_attrs *v, int dim)
 
 	r[C_LABEL] = top_strf("%s", hc_label(lb, dim, vid(v)));
 	r[C_ID] = top_strf("%u", vid(v));
-	r[C_STATE] = top_strf("%s", v->tb[HCUBE_V_A_STATE] ?
+	r[C_STATE] = top_strf("%s", v->tb[HCUBE_A_VERTEX_INFO_STATE] ?
 			      HC_NAME(hc_vertex_state_names,
-				      nla_get_u32(v->tb[HCUBE_V_A_STATE]), num) : "?");
-	r[C_CPUS] = cpus(v, HCUBE_V_A_CPUS);
-	r[C_USABLE] = cpus(v, HCUBE_V_A_USABLE_CPUS);
-	r[C_LOAD] = u32_str(v->tb[HCUBE_V_A_LOAD]);
+				      nla_get_u32(v->tb[HCUBE_A_VERTEX_INFO_STATE]), num) : "?");
+	r[C_CPUS] = cpus(v, HCUBE_A_VERTEX_INFO_CPUS);
+	r[C_USABLE] = cpus(v, HCUBE_A_VERTEX_INFO_USABLE_CPUS);
+	r[C_LOAD] = u32_str(v->tb[HCUBE_A_VERTEX_INFO_LOAD]);
 	r[C_BAR] = NULL;
-	r[C_CB] = top_strf("%s", v->tb[HCUBE_V_A_IN_CB] ? "yes" : "-");
-	parent = v->tb[HCUBE_V_A_PARENT] ? nla_get_s32(v->tb[HCUBE_V_A_PARENT]) : -1;
+	r[C_CB] = top_strf("%s", v->tb[HCUBE_A_VERTEX_INFO_IN_CB] ? "yes" : "-");
+	parent = v->tb[HCUBE_A_VERTEX_INFO_PARENT] ?
+		 nla_get_s32(v->tb[HCUBE_A_VERTEX_INFO_PARENT]) : -1;
 	r[C_PARENT] = top_strf("%s", parent >= 0 ? hc_label(lb, dim, (uint32_t)parent) : "-");
-	r[C_DIST] = u32_str(v->tb[HCUBE_V_A_DIST]);
+	r[C_DIST] = u32_str(v->tb[HCUBE_A_VERTEX_INFO_DIST]);
 	r[C_NOTES] = notes(v);
 	return r;
 }
@@ -418,7 +422,7 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 		w[c] = (int)strlen(col_head[c]);
 	for (i = 0; i < l->n; i++) {
 		const struct hc_attrs *v = &l->v[i];
-		uint32_t load = top_u32(v->tb, HCUBE_V_A_LOAD);
+		uint32_t load = top_u32(v->tb, HCUBE_A_VERTEX_INFO_LOAD);
 		char **r;
 
 		if (is_state(v, HCUBE_VERTEX_ABSENT))
@@ -465,10 +469,10 @@ static void vertex_rows(const struct top *t, struct frame *f, int width, int dim
 		if (is_state(v, HCUBE_VERTEX_ABSENT))
 			continue;
 		r = cells[k++];
-		r[C_BAR] = bar(top_u32(v->tb, HCUBE_V_A_LOAD), max, bw, avg_cols,
+		r[C_BAR] = bar(top_u32(v->tb, HCUBE_A_VERTEX_INFO_LOAD), max, bw, avg_cols,
 			       is_state(v, HCUBE_VERTEX_HEALTHY));
 		s = row_line(r, w);
-		add(f, is_state(v, HCUBE_VERTEX_HEALTHY) && !v->tb[HCUBE_V_A_DETACHED] ?
+		add(f, is_state(v, HCUBE_VERTEX_HEALTHY) && !v->tb[HCUBE_A_VERTEX_INFO_DETACHED] ?
 		    LS_TEXT : LS_BAD, "%s", s);
 		free(s);
 		for (c = 0; c < C_N; c++)
@@ -495,8 +499,9 @@ static void tree(const struct top *t, const long *index, uint32_t nindex, long v
 		long ci = id < nindex ? index[id] : -1;
 		const struct hc_attrs *cv = ci >= 0 ? &t->v.v[ci] : NULL;
 
-		if (!cv || !cv->tb[HCUBE_V_A_PARENT] || cv->tb[HCUBE_V_A_IN_CB] ||
-		    nla_get_s32(cv->tb[HCUBE_V_A_PARENT]) != (int32_t)vid(v))
+		if (!cv || !cv->tb[HCUBE_A_VERTEX_INFO_PARENT] ||
+		    cv->tb[HCUBE_A_VERTEX_INFO_IN_CB] ||
+		    nla_get_s32(cv->tb[HCUBE_A_VERTEX_INFO_PARENT]) != (int32_t)vid(v))
 			continue;
 		hc_str_printf(b, "%s", open ? " " : "(");
 		open = true;
@@ -528,7 +533,8 @@ static void tail_lines(const struct top *t, struct frame *f, int width, int dim)
 	for (i = 0; dim >= 0 && dim <= TOP_MAX_DIM && i < l->n; i++) {
 		struct hc_str b = { 0 };
 
-		if (!l->v[i].tb[HCUBE_V_A_IN_CB] || is_state(&l->v[i], HCUBE_VERTEX_ABSENT))
+		if (!l->v[i].tb[HCUBE_A_VERTEX_INFO_IN_CB] ||
+		    is_state(&l->v[i], HCUBE_VERTEX_ABSENT))
 			continue;
 		tree(t, index, nindex, (long)i, dim, 0, &b);
 		items[n++] = b.s;
@@ -558,7 +564,7 @@ static void tail_lines(const struct top *t, struct frame *f, int width, int dim)
 	for (i = 0; i < l->n; i++) {
 		char lb[HC_LABEL_MAX];
 
-		if (l->v[i].tb[HCUBE_V_A_DETACHED])
+		if (l->v[i].tb[HCUBE_A_VERTEX_INFO_DETACHED])
 			items[n++] = top_strf("%s", hc_label(lb, dim, vid(&l->v[i])));
 	}
 	if (n)

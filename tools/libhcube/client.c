@@ -337,12 +337,12 @@ static bool get_cpus(const struct nlattr *a, cpu_set_t *set)
 
 static int vertex_reply(struct nlattr **tb, void *arg)
 {
-	struct nlattr *vt[HCUBE_V_A_MAX + 1];
+	struct nlattr *vt[HCUBE_A_VERTEX_INFO_MAX + 1];
 	struct vertex_list *l = arg;
 	struct hcl_vertex *v;
 
 	if (!tb[HCUBE_A_VERTEX] ||
-	    nla_parse_nested(vt, HCUBE_V_A_MAX, tb[HCUBE_A_VERTEX], NULL) < 0)
+	    nla_parse_nested(vt, HCUBE_A_VERTEX_INFO_MAX, tb[HCUBE_A_VERTEX], NULL) < 0)
 		return -1;
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
@@ -355,13 +355,15 @@ static int vertex_reply(struct nlattr **tb, void *arg)
 	}
 	v = &l->v[l->n];
 	memset(v, 0, sizeof(*v));
-	if (!get_u32(vt[HCUBE_V_A_ID], &v->id) || !get_u32(vt[HCUBE_V_A_STATE], &v->state))
+	if (!get_u32(vt[HCUBE_A_VERTEX_INFO_ID], &v->id) ||
+	    !get_u32(vt[HCUBE_A_VERTEX_INFO_STATE], &v->state))
 		return -1;
-	get_u32(vt[HCUBE_V_A_LOAD], &v->load);
+	get_u32(vt[HCUBE_A_VERTEX_INFO_LOAD], &v->load);
 	/* an absent vertex has no CPUs */
-	if (vt[HCUBE_V_A_CPUS] && !get_cpus(vt[HCUBE_V_A_CPUS], &v->cpus))
+	if (vt[HCUBE_A_VERTEX_INFO_CPUS] && !get_cpus(vt[HCUBE_A_VERTEX_INFO_CPUS], &v->cpus))
 		return -1;
-	if (vt[HCUBE_V_A_USABLE_CPUS] && !get_cpus(vt[HCUBE_V_A_USABLE_CPUS], &v->usable))
+	if (vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS] &&
+	    !get_cpus(vt[HCUBE_A_VERTEX_INFO_USABLE_CPUS], &v->usable))
 		return -1;
 	l->n++;
 	return 0;
@@ -399,11 +401,11 @@ int hcl_vertices(struct hcl *c, struct hcl_vertex **v, size_t *n)
 
 static int config_reply(struct nlattr **tb, void *arg)
 {
-	struct nlattr *ct[HCUBE_C_A_MAX + 1];
+	struct nlattr *ct[HCUBE_A_CONFIG_MAX + 1];
 
 	if (!tb[HCUBE_A_CONFIG] ||
-	    nla_parse_nested(ct, HCUBE_C_A_MAX, tb[HCUBE_A_CONFIG], NULL) < 0 ||
-	    !get_u32(ct[HCUBE_C_A_POLICY], arg))
+	    nla_parse_nested(ct, HCUBE_A_CONFIG_MAX, tb[HCUBE_A_CONFIG], NULL) < 0 ||
+	    !get_u32(ct[HCUBE_A_CONFIG_POLICY], arg))
 		return -1;
 	return 0;
 }
@@ -432,7 +434,7 @@ int hcl_policy_set(struct hcl *c, uint32_t policy)
 	if (!m)
 		return -ENOMEM;
 	nest = nla_nest_start(m, HCUBE_A_CONFIG | NLA_F_NESTED);
-	if (!nest || nla_put_u32(m, HCUBE_C_A_POLICY, policy) < 0) {
+	if (!nest || nla_put_u32(m, HCUBE_A_CONFIG_POLICY, policy) < 0) {
 		nlmsg_free(m);
 		return -E2BIG;
 	}

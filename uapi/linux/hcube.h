@@ -145,14 +145,16 @@ enum hcube_unit {
  */
 #define HCUBE_NO_CONTROLLER	65535
 
-#define HCUBE_THRESHOLD_MAX	1000000	/* the highest HCUBE_C_A_THRESHOLD (HCUBE_CMD_CONFIG_SET) */
-#define HCUBE_COOLDOWN_MS_MIN	10	/* the lowest HCUBE_C_A_COOLDOWN_MS */
-#define HCUBE_COOLDOWN_MS_MAX	3600000	/* the highest HCUBE_C_A_COOLDOWN_MS */
+/* the highest HCUBE_A_CONFIG_THRESHOLD (HCUBE_CMD_CONFIG_SET) */
+#define HCUBE_THRESHOLD_MAX	1000000
 
-/* the highest HCUBE_C_A_MCE_CE_THRESHOLD (0 turns the count off) */
+#define HCUBE_COOLDOWN_MS_MIN	10	/* the lowest HCUBE_A_CONFIG_COOLDOWN_MS */
+#define HCUBE_COOLDOWN_MS_MAX	3600000	/* the highest HCUBE_A_CONFIG_COOLDOWN_MS */
+
+/* the highest HCUBE_A_CONFIG_MCE_CE_THRESHOLD (0 turns the count off) */
 #define HCUBE_MCE_CE_THRESHOLD_MAX	1000
 
-/* the longest HCUBE_C_A_MCE_CE_WINDOW, in seconds (30 days) */
+/* the longest HCUBE_A_CONFIG_MCE_CE_WINDOW, in seconds (30 days) */
 #define HCUBE_MCE_CE_WINDOW_MAX	2592000
 
 /*
@@ -201,14 +203,14 @@ enum hcube_cmd {
 	 */
 	HCUBE_CMD_TASK_GET,
 	/*
-	 * Plan with HCUBE_R_A_POLICY and, unless HCUBE_R_A_DRY_RUN, move the
-	 * tasks; the reply is the report, its transfer list cut after the
-	 * module parameter report_transfers (TRANSFERS_CUT). A dry run's report
-	 * goes to the caller only: no event, and the last rebalance's report
-	 * stays. The dump moves nothing: every transfer of the last rebalance's
-	 * plan or, with HCUBE_R_A_DRY_RUN, of a plan made with HCUBE_R_A_POLICY
-	 * from the loads of now, NTRANSFERS in the first message;
-	 * NLM_F_DUMP_INTR when the plan changed during the dump.
+	 * Plan with HCUBE_A_REPORT_POLICY and, unless HCUBE_A_REPORT_DRY_RUN,
+	 * move the tasks; the reply is the report, its transfer list cut after
+	 * the module parameter report_transfers (TRANSFERS_CUT). A dry run's
+	 * report goes to the caller only: no event, and the last rebalance's
+	 * report stays. The dump moves nothing: every transfer of the last
+	 * rebalance's plan or, with HCUBE_A_REPORT_DRY_RUN, of a plan made with
+	 * HCUBE_A_REPORT_POLICY from the loads of now, NTRANSFERS in the first
+	 * message; NLM_F_DUMP_INTR when the plan changed during the dump.
 	 */
 	HCUBE_CMD_REBALANCE,
 	HCUBE_CMD_STATS_GET,	/* the counters, in HCUBE_A_STATS */
@@ -224,7 +226,7 @@ enum hcube_cmd {
 	HCUBE_CMD_TOPO_NTF,	/* the vertices were rebuilt: the cube summary and REASON */
 	/*
 	 * a task was registered, unregistered, exited or changed: one
-	 * HCUBE_A_TASK with HCUBE_T_A_REASON
+	 * HCUBE_A_TASK with HCUBE_A_TASK_REASON
 	 */
 	HCUBE_CMD_TASK_NTF,
 	/*
@@ -303,7 +305,7 @@ enum hcube_attr {
 	HCUBE_A_NEXITED,
 	/*
 	 * u32: TASK_ADD's reply: threads and descendants not registered (the
-	 * first come as HCUBE_A_TASK with HCUBE_T_A_ERROR)
+	 * first come as HCUBE_A_TASK with HCUBE_A_TASK_ERROR)
 	 */
 	HCUBE_A_NREFUSED,
 	/*
@@ -316,266 +318,268 @@ enum hcube_attr {
 };
 
 enum hcube_vertex_attr {
-	HCUBE_V_A_UNSPEC,
-	HCUBE_V_A_ID,		/* u32: label */
-	HCUBE_V_A_STATE,	/* u32, enum hcube_vertex_state */
-	HCUBE_V_A_CPUS,		/* string: the vertex's CPU group (a cpulist) */
-	HCUBE_V_A_USABLE_CPUS,	/* string: group minus faulty and offline */
-	HCUBE_V_A_FAULTY_CPUS,	/* string */
-	HCUBE_V_A_OFFLINE_CPUS,	/* string */
-	HCUBE_V_A_LOAD,		/* u32: active registered tasks */
-	HCUBE_V_A_IN_CB,	/* flag: in the balancing subcube */
-	HCUBE_V_A_PARENT,	/* s32: tree parent, -1 if none */
-	HCUBE_V_A_DIST,		/* u32: hops to C_b (absent if detached) */
-	HCUBE_V_A_OMEGA,	/* u32: vertex plus descendants */
-	HCUBE_V_A_DETACHED,	/* flag: healthy, no healthy path to C_b */
-	HCUBE_V_A_MARKED,	/* flag: the vertex itself is marked faulty */
-	HCUBE_V_A_CONTROLLER,	/* flag: the controller of its pebble cluster */
+	HCUBE_A_VERTEX_INFO_UNSPEC,
+	HCUBE_A_VERTEX_INFO_ID,	/* u32: label */
+	HCUBE_A_VERTEX_INFO_STATE,	/* u32, enum hcube_vertex_state */
+	HCUBE_A_VERTEX_INFO_CPUS,	/* string: the vertex's CPU group (a cpulist) */
+	HCUBE_A_VERTEX_INFO_USABLE_CPUS,	/* string: group minus faulty and offline */
+	HCUBE_A_VERTEX_INFO_FAULTY_CPUS,	/* string */
+	HCUBE_A_VERTEX_INFO_OFFLINE_CPUS,	/* string */
+	HCUBE_A_VERTEX_INFO_LOAD,	/* u32: active registered tasks */
+	HCUBE_A_VERTEX_INFO_IN_CB,	/* flag: in the balancing subcube */
+	HCUBE_A_VERTEX_INFO_PARENT,	/* s32: tree parent, -1 if none */
+	HCUBE_A_VERTEX_INFO_DIST,	/* u32: hops to C_b (absent if detached) */
+	HCUBE_A_VERTEX_INFO_OMEGA,	/* u32: vertex plus descendants */
+	HCUBE_A_VERTEX_INFO_DETACHED,	/* flag: healthy, no healthy path to C_b */
+	HCUBE_A_VERTEX_INFO_MARKED,	/* flag: the vertex itself is marked faulty */
+	HCUBE_A_VERTEX_INFO_CONTROLLER,	/* flag: the controller of its pebble cluster */
 	/*
 	 * string: Its CPUs outside the scheduler's housekeeping (isolcpus=,
 	 * nohz_full=): not usable unless the module parameter isolated is 1.
 	 */
-	HCUBE_V_A_ISOLATED_CPUS,
+	HCUBE_A_VERTEX_INFO_ISOLATED_CPUS,
 	/*
 	 * nest, enum hcube_cpu_info_attr; repeated: one per CPU of the vertex
 	 * that is faulty, offline or had a machine check of its own (an error
 	 * of the core) since the module was loaded
 	 */
-	HCUBE_V_A_CPU_INFO,
-	__HCUBE_V_A_MAX,
-	HCUBE_V_A_MAX = __HCUBE_V_A_MAX - 1,
+	HCUBE_A_VERTEX_INFO_CPU_INFO,
+	__HCUBE_A_VERTEX_INFO_MAX,
+	HCUBE_A_VERTEX_INFO_MAX = __HCUBE_A_VERTEX_INFO_MAX - 1,
 };
 
-/* One CPU (HCUBE_V_A_CPU_INFO, HCUBE_A_CPU_INFO). */
+/* One CPU (HCUBE_A_VERTEX_INFO_CPU_INFO, HCUBE_A_CPU_INFO). */
 enum hcube_cpu_info_attr {
-	HCUBE_CI_A_UNSPEC,
-	HCUBE_CI_A_PAD,
-	HCUBE_CI_A_CPU,		/* u32 */
+	HCUBE_A_CPU_INFO_UNSPEC,
+	HCUBE_A_CPU_INFO_PAD,
+	HCUBE_A_CPU_INFO_CPU,	/* u32 */
 	/*
 	 * u32, enum hcube_reason: who made it unusable: admin (fault add), mce
 	 * (a machine check) or hotplug (it is offline); absent while it is
 	 * usable
 	 */
-	HCUBE_CI_A_MARKED_BY,
+	HCUBE_A_CPU_INFO_MARKED_BY,
 	/*
 	 * u64: its own machine-check records since the module was loaded:
 	 * errors of the core itself (records of memory, buses, the shared cache
 	 * or the firmware are counted in STATS, against no CPU)
 	 */
-	HCUBE_CI_A_MCE_RECORDS,
+	HCUBE_A_CPU_INFO_MCE_RECORDS,
 	/*
 	 * u32: its corrected errors within the window: when a machine check
 	 * marked it, the count that did; else the count now
 	 */
-	HCUBE_CI_A_MCE_COUNT,
-	HCUBE_CI_A_MCE_WINDOW,	/* u32: that window, in seconds */
-	HCUBE_CI_A_MCE_BANK,	/* u32: the bank of its last own record */
-	HCUBE_CI_A_MCE_STATUS,	/* u64: the MCi_STATUS of its last own record */
+	HCUBE_A_CPU_INFO_MCE_COUNT,
+	HCUBE_A_CPU_INFO_MCE_WINDOW,	/* u32: that window, in seconds */
+	HCUBE_A_CPU_INFO_MCE_BANK,	/* u32: the bank of its last own record */
+	HCUBE_A_CPU_INFO_MCE_STATUS,	/* u64: the MCi_STATUS of its last own record */
 	/*
 	 * flag: a machine check marked it for an uncorrected recoverable error
 	 */
-	HCUBE_CI_A_MCE_UC,
-	__HCUBE_CI_A_MAX,
-	HCUBE_CI_A_MAX = __HCUBE_CI_A_MAX - 1,
+	HCUBE_A_CPU_INFO_MCE_UC,
+	__HCUBE_A_CPU_INFO_MAX,
+	HCUBE_A_CPU_INFO_MAX = __HCUBE_A_CPU_INFO_MAX - 1,
 };
 
 enum hcube_task_attr {
-	HCUBE_T_A_UNSPEC,
-	HCUBE_T_A_PID,		/* u32: in the reader's pid namespace */
-	HCUBE_T_A_TGID,		/* u32 */
-	HCUBE_T_A_COMM,		/* string */
-	HCUBE_T_A_VERTEX,	/* u32 */
-	HCUBE_T_A_STATE,	/* u32, enum hcube_task_state */
-	HCUBE_T_A_ORIG_CPUS,	/* string: affinity at registration (a cpulist) */
-	HCUBE_T_A_CPUS,		/* string: affinity now (a cpulist) */
-	HCUBE_T_A_ERROR,	/* s32: -errno of a failed move */
-	HCUBE_T_A_REASON,	/* u32, enum hcube_reason: TASK_NTF */
+	HCUBE_A_TASK_UNSPEC,
+	HCUBE_A_TASK_PID,	/* u32: in the reader's pid namespace */
+	HCUBE_A_TASK_TGID,	/* u32 */
+	HCUBE_A_TASK_COMM,	/* string */
+	HCUBE_A_TASK_VERTEX,	/* u32 */
+	HCUBE_A_TASK_STATE,	/* u32, enum hcube_task_state */
+	HCUBE_A_TASK_ORIG_CPUS,	/* string: affinity at registration (a cpulist) */
+	HCUBE_A_TASK_CPUS,	/* string: affinity now (a cpulist) */
+	HCUBE_A_TASK_ERROR,	/* s32: -errno of a failed move */
+	HCUBE_A_TASK_REASON,	/* u32, enum hcube_reason: TASK_NTF */
 	/* u32, enum hcube_reason: how it was added: admin, fork or thread */
-	HCUBE_T_A_ORIGIN,
-	HCUBE_T_A_UNIT,		/* u32, enum hcube_unit: job (what it creates joins) or thread */
+	HCUBE_A_TASK_ORIGIN,
+	HCUBE_A_TASK_UNIT,	/* u32, enum hcube_unit: job (what it creates joins) or thread */
 	/* u32: pid of the task that created it, in the reader's namespace */
-	HCUBE_T_A_CREATOR,
-	__HCUBE_T_A_MAX,
-	HCUBE_T_A_MAX = __HCUBE_T_A_MAX - 1,
+	HCUBE_A_TASK_CREATOR,
+	__HCUBE_A_TASK_MAX,
+	HCUBE_A_TASK_MAX = __HCUBE_A_TASK_MAX - 1,
 };
 
 /* The top-level attributes of REBALANCE and REBALANCE_NTF messages. */
 enum hcube_report_attr {
-	HCUBE_R_A_UNSPEC,
-	HCUBE_R_A_PAD,
-	HCUBE_R_A_POLICY,	/* u32, enum hcube_policy */
-	HCUBE_R_A_DRY_RUN,	/* flag */
-	HCUBE_R_A_TRIGGER,	/* u32, enum hcube_reason */
-	HCUBE_R_A_LOADS_BEFORE,	/* binary of __u32: one per vertex */
-	HCUBE_R_A_LOADS_PLAN,	/* binary of __u32: one per vertex, the plan's result */
-	HCUBE_R_A_LOADS_AFTER,	/* binary of __u32: one per vertex, after moving */
+	HCUBE_A_REPORT_UNSPEC,
+	HCUBE_A_REPORT_PAD,
+	HCUBE_A_REPORT_POLICY,	/* u32, enum hcube_policy */
+	HCUBE_A_REPORT_DRY_RUN,	/* flag */
+	HCUBE_A_REPORT_TRIGGER,	/* u32, enum hcube_reason */
+	HCUBE_A_REPORT_LOADS_BEFORE,	/* binary of __u32: one per vertex */
+	HCUBE_A_REPORT_LOADS_PLAN,	/* binary of __u32: one per vertex, the plan's result */
+	HCUBE_A_REPORT_LOADS_AFTER,	/* binary of __u32: one per vertex, after moving */
 	/*
 	 * nest, enum hcube_transfer_attr; repeated: one per transfer of the
 	 * plan, in order (none when nothing moves)
 	 */
-	HCUBE_R_A_TRANSFER,
-	HCUBE_R_A_NTRANSFERS,	/* u32 */
-	HCUBE_R_A_STEPS,	/* u32 */
-	HCUBE_R_A_COMM_STEPS,	/* u32 */
-	HCUBE_R_A_MIGRATIONS,	/* u64: task-hops of the plan */
-	HCUBE_R_A_MOVED,	/* u32: tasks moved (each once) */
-	HCUBE_R_A_FAILED,	/* u32: moves that failed */
-	HCUBE_R_A_FAILURE,	/* nest, enum hcube_task_attr; repeated */
-	HCUBE_R_A_CHANGED,	/* nest, enum hcube_task_attr; repeated */
-	HCUBE_R_A_EXITED,	/* u32: tasks found exiting, not moved */
-	HCUBE_R_A_EVACUATED,	/* u32: tasks moved off failing vertices */
-	HCUBE_R_A_DURATION_NS,	/* u64 */
-	HCUBE_R_A_CB_PATTERN,	/* string: CB_PATTERN and TREE_DEPTH only */
-	HCUBE_R_A_TREE_DEPTH,	/* u32: when the applied policy is MCWA or CWA */
+	HCUBE_A_REPORT_TRANSFER,
+	HCUBE_A_REPORT_NTRANSFERS,	/* u32 */
+	HCUBE_A_REPORT_STEPS,	/* u32 */
+	HCUBE_A_REPORT_COMM_STEPS,	/* u32 */
+	HCUBE_A_REPORT_MIGRATIONS,	/* u64: task-hops of the plan */
+	HCUBE_A_REPORT_MOVED,	/* u32: tasks moved (each once) */
+	HCUBE_A_REPORT_FAILED,	/* u32: moves that failed */
+	HCUBE_A_REPORT_FAILURE,	/* nest, enum hcube_task_attr; repeated */
+	HCUBE_A_REPORT_CHANGED,	/* nest, enum hcube_task_attr; repeated */
+	HCUBE_A_REPORT_EXITED,	/* u32: tasks found exiting, not moved */
+	HCUBE_A_REPORT_EVACUATED,	/* u32: tasks moved off failing vertices */
+	HCUBE_A_REPORT_DURATION_NS,	/* u64 */
+	HCUBE_A_REPORT_CB_PATTERN,	/* string: CB_PATTERN and TREE_DEPTH only */
+	HCUBE_A_REPORT_TREE_DEPTH,	/* u32: when the applied policy is MCWA or CWA */
 	/*
 	 * u32, enum hcube_policy: the policy whose plan ran (auto's choice;
 	 * else the policy itself)
 	 */
-	HCUBE_R_A_APPLIED,
+	HCUBE_A_REPORT_APPLIED,
 	/*
 	 * u32: messages of load information and control the policy sends, as
 	 * its paper counts them (task transfers are not messages)
 	 */
-	HCUBE_R_A_MESSAGES,
+	HCUBE_A_REPORT_MESSAGES,
 	/*
 	 * u32: the planned loads' distance from balance: the sum over healthy
 	 * vertices of how far each lies outside its component's floor/ceil
 	 * average band (0 when balanced)
 	 */
-	HCUBE_R_A_IMBALANCE,
-	HCUBE_R_A_CONTENDED,	/* u32: pebble only: receivers in more than one pebble */
+	HCUBE_A_REPORT_IMBALANCE,
+	HCUBE_A_REPORT_CONTENDED,	/* u32: pebble only: receivers in more than one pebble */
 	/*
 	 * flag: the transfer list stops before NTRANSFERS: a reply or an event
 	 * carries the plan's first transfers only (the module parameter
 	 * report_transfers); a REBALANCE dump gives them all
 	 */
-	HCUBE_R_A_TRANSFERS_CUT,
+	HCUBE_A_REPORT_TRANSFERS_CUT,
 	/*
 	 * flag: the policy's whole operation would have left a higher maximum
 	 * load than the cube had before (Das et al.'s SBN operation often
 	 * does): the plan is cut after the step that leaves the lowest maximum
 	 * not above the one before, possibly before its first step
 	 */
-	HCUBE_R_A_STOPPED_SHORT,
-	__HCUBE_R_A_MAX,
-	HCUBE_R_A_MAX = __HCUBE_R_A_MAX - 1,
+	HCUBE_A_REPORT_STOPPED_SHORT,
+	__HCUBE_A_REPORT_MAX,
+	HCUBE_A_REPORT_MAX = __HCUBE_A_REPORT_MAX - 1,
 };
 
-/* One transfer of a plan (HCUBE_R_A_TRANSFER). */
+/* One transfer of a plan (HCUBE_A_REPORT_TRANSFER). */
 enum hcube_transfer_attr {
-	HCUBE_X_A_UNSPEC,
-	HCUBE_X_A_STEP,		/* u32: the plan's step, from 0 */
-	HCUBE_X_A_FROM,		/* u32: the vertex that sends */
-	HCUBE_X_A_TO,		/* u32: its neighbour that receives */
-	HCUBE_X_A_COUNT,	/* u32: tasks sent */
-	__HCUBE_X_A_MAX,
-	HCUBE_X_A_MAX = __HCUBE_X_A_MAX - 1,
+	HCUBE_A_TRANSFER_UNSPEC,
+	HCUBE_A_TRANSFER_STEP,	/* u32: the plan's step, from 0 */
+	HCUBE_A_TRANSFER_FROM,	/* u32: the vertex that sends */
+	HCUBE_A_TRANSFER_TO,	/* u32: its neighbour that receives */
+	HCUBE_A_TRANSFER_COUNT,	/* u32: tasks sent */
+	__HCUBE_A_TRANSFER_MAX,
+	HCUBE_A_TRANSFER_MAX = __HCUBE_A_TRANSFER_MAX - 1,
 };
 
 enum hcube_stats_attr {
-	HCUBE_S_A_UNSPEC,
-	HCUBE_S_A_PAD,
-	HCUBE_S_A_REBALANCES,	/* u64: rebalances applied */
-	HCUBE_S_A_AUTO_REBALANCES,	/* u64: of those, by the automatic trigger */
-	HCUBE_S_A_DRY_RUNS,	/* u64 */
-	HCUBE_S_A_MIGRATIONS,	/* u64: task-hops planned by applied rebalances */
-	HCUBE_S_A_MOVED,	/* u64: tasks moved by rebalances */
-	HCUBE_S_A_FAILURES,	/* u64: moves that failed */
-	HCUBE_S_A_EVACUATIONS,	/* u64: tasks moved off failing vertices */
-	HCUBE_S_A_EXITED,	/* u64: registered tasks that exited */
-	HCUBE_S_A_CHANGED,	/* u64: affinity changes by others detected */
-	HCUBE_S_A_REGISTERED,	/* u64: tasks ever registered */
-	HCUBE_S_A_UNREGISTERED,	/* u64: tasks unregistered by command */
-	HCUBE_S_A_TASKS,	/* u64: registered now */
-	HCUBE_S_A_ADOPTED,	/* u64: of the registered, new threads and children */
-	HCUBE_S_A_REFUSED,	/* u64: new threads and children not registered (max_tasks) */
+	HCUBE_A_STATS_UNSPEC,
+	HCUBE_A_STATS_PAD,
+	HCUBE_A_STATS_REBALANCES,	/* u64: rebalances applied */
+	HCUBE_A_STATS_AUTO_REBALANCES,	/* u64: of those, by the automatic trigger */
+	HCUBE_A_STATS_DRY_RUNS,	/* u64 */
+	HCUBE_A_STATS_MIGRATIONS,	/* u64: task-hops planned by applied rebalances */
+	HCUBE_A_STATS_MOVED,	/* u64: tasks moved by rebalances */
+	HCUBE_A_STATS_FAILURES,	/* u64: moves that failed */
+	HCUBE_A_STATS_EVACUATIONS,	/* u64: tasks moved off failing vertices */
+	HCUBE_A_STATS_EXITED,	/* u64: registered tasks that exited */
+	HCUBE_A_STATS_CHANGED,	/* u64: affinity changes by others detected */
+	HCUBE_A_STATS_REGISTERED,	/* u64: tasks ever registered */
+	HCUBE_A_STATS_UNREGISTERED,	/* u64: tasks unregistered by command */
+	HCUBE_A_STATS_TASKS,	/* u64: registered now */
+	HCUBE_A_STATS_ADOPTED,	/* u64: of the registered, new threads and children */
+	HCUBE_A_STATS_REFUSED,	/* u64: new threads and children not registered (max_tasks) */
 	/*
 	 * u64: new threads and children of thread-unit tasks, given their
 	 * creator's original affinity
 	 */
-	HCUBE_S_A_RELEASED,
+	HCUBE_A_STATS_RELEASED,
 	/*
 	 * u64: creations the event ring could not hold, found again by a scan
 	 */
-	HCUBE_S_A_EVENTS_LOST,
+	HCUBE_A_STATS_EVENTS_LOST,
 	/*
 	 * u64: registered tasks let go instead of moved: their registrant may
 	 * no longer change their affinity, or they became SCHED_DEADLINE
 	 */
-	HCUBE_S_A_REVOKED,
-	HCUBE_S_A_MCE_RECORDS,	/* u64: machine-check records the module saw, of every kind */
-	HCUBE_S_A_MCE_MARKS,	/* u64: CPUs marked faulty by machine checks */
+	HCUBE_A_STATS_REVOKED,
+	/* u64: machine-check records the module saw, of every kind */
+	HCUBE_A_STATS_MCE_RECORDS,
+	HCUBE_A_STATS_MCE_MARKS,	/* u64: CPUs marked faulty by machine checks */
 	/*
 	 * u64: records of a core's own error of CPUs in no vertex of the cube,
 	 * ignored
 	 */
-	HCUBE_S_A_MCE_OUTSIDE,
-	HCUBE_S_A_MCE_OFFLINE,	/* u64: records of a core's own error of offline CPUs, ignored */
+	HCUBE_A_STATS_MCE_OUTSIDE,
+	/* u64: records of a core's own error of offline CPUs, ignored */
+	HCUBE_A_STATS_MCE_OFFLINE,
 	/*
 	 * u64: records of a core's own error that found their CPU already
 	 * faulty, or the module unloading, ignored
 	 */
-	HCUBE_S_A_MCE_IGNORED,
+	HCUBE_A_STATS_MCE_IGNORED,
 	/*
 	 * u64: marks a machine check asked for and the module refused: the
 	 * CPU's vertex was the last healthy one
 	 */
-	HCUBE_S_A_MCE_REFUSED,
+	HCUBE_A_STATS_MCE_REFUSED,
 	/*
 	 * u64: records of memory errors (memory controller, generic cache
 	 * hierarchy; AMD SMCA UMC banks): not the logging CPU's fault, counted
 	 * against no CPU
 	 */
-	HCUBE_S_A_MCE_MEMORY,
+	HCUBE_A_STATS_MCE_MEMORY,
 	/*
 	 * u64: records of bus, interconnect, I/O and external errors (AMD SMCA
 	 * data fabric and I/O units): counted against no CPU
 	 */
-	HCUBE_S_A_MCE_BUS,
+	HCUBE_A_STATS_MCE_BUS,
 	/*
 	 * u64: records of cache and TLB errors of the generic level, the shared
 	 * last-level cache (AMD SMCA L3 banks): counted against no CPU
 	 */
-	HCUBE_S_A_MCE_SHARED_CACHE,
+	HCUBE_A_STATS_MCE_SHARED_CACHE,
 	/*
 	 * u64: records the firmware reported (APEI firmware-first: bank 255, or
 	 * neither graded nor time-stamped by the kernel): counted against no
 	 * CPU
 	 */
-	HCUBE_S_A_MCE_FIRMWARE,
+	HCUBE_A_STATS_MCE_FIRMWARE,
 	/*
 	 * u64: records of no core's error: unclassified (0x0001), SMM handler
 	 * access violation, reserved or model-specific codes, AMD SMCA units of
 	 * no core (PSP, SMU, ...): counted against no CPU
 	 */
-	HCUBE_S_A_MCE_OTHER,
-	__HCUBE_S_A_MAX,
-	HCUBE_S_A_MAX = __HCUBE_S_A_MAX - 1,
+	HCUBE_A_STATS_MCE_OTHER,
+	__HCUBE_A_STATS_MAX,
+	HCUBE_A_STATS_MAX = __HCUBE_A_STATS_MAX - 1,
 };
 
 enum hcube_config_attr {
-	HCUBE_C_A_UNSPEC,
-	HCUBE_C_A_POLICY,	/* u32, enum hcube_policy: default policy */
-	HCUBE_C_A_AUTO,		/* u32: automatic trigger on (1) or off (0) */
-	HCUBE_C_A_THRESHOLD,	/* u32: a healthy vertex below this load triggers */
-	HCUBE_C_A_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
+	HCUBE_A_CONFIG_UNSPEC,
+	HCUBE_A_CONFIG_POLICY,	/* u32, enum hcube_policy: default policy */
+	HCUBE_A_CONFIG_AUTO,	/* u32: automatic trigger on (1) or off (0) */
+	HCUBE_A_CONFIG_THRESHOLD,	/* u32: a healthy vertex below this load triggers */
+	HCUBE_A_CONFIG_COOLDOWN_MS,	/* u32: at most one automatic rebalance per this */
 	/* u32: read-only (module parameter max_tasks); refused in CONFIG_SET */
-	HCUBE_C_A_MAX_TASKS,
+	HCUBE_A_CONFIG_MAX_TASKS,
 	/*
 	 * u32: this many corrected machine-check errors of a CPU within
 	 * mce-ce-window seconds mark it faulty; 0 (the default) turns it off.
 	 * x86 kernels with CONFIG_X86_MCE only
 	 */
-	HCUBE_C_A_MCE_CE_THRESHOLD,
+	HCUBE_A_CONFIG_MCE_CE_THRESHOLD,
 	/* u32: the window of mce-ce-threshold, in seconds (default 86400) */
-	HCUBE_C_A_MCE_CE_WINDOW,
+	HCUBE_A_CONFIG_MCE_CE_WINDOW,
 	/*
 	 * u32: an uncorrected recoverable error (UC set, PCC clear) marks its
 	 * CPU faulty at once (1) or is only counted (0, the default)
 	 */
-	HCUBE_C_A_MCE_UC,
-	__HCUBE_C_A_MAX,
-	HCUBE_C_A_MAX = __HCUBE_C_A_MAX - 1,
+	HCUBE_A_CONFIG_MCE_UC,
+	__HCUBE_A_CONFIG_MAX,
+	HCUBE_A_CONFIG_MAX = __HCUBE_A_CONFIG_MAX - 1,
 };
 
 #endif /* _UAPI_LINUX_HCUBE_H */

@@ -211,7 +211,8 @@ def main():
     trace = re.findall(r"TRACE_EVENT\((\w+),", open(os.path.join(ROOT, "module/hcube_trace.h")).read())
     hdr = open(os.path.join(ROOT, "uapi/linux/hcube.h")).read()
     body = lambda e: re.search(r"enum %s \{(.*?)\};" % e, hdr, re.S).group(1)
-    counters = [m.lower() for m in re.findall(r"HCUBE_S_A_(\w+),", body("hcube_stats_attr"))
+    counters = [m.lower() for m in re.findall(r"HCUBE_A_STATS_(\w+),",
+                                              body("hcube_stats_attr"))
                 if m not in ("UNSPEC", "PAD", "MAX")]
     # as users write them: sbn-cube, not sbn_cube
     upolicies = [m.lower().replace("_", "-")

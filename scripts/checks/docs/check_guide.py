@@ -178,7 +178,7 @@ def main():
     # hcubectl stats shows every counter of the uAPI
     hdr = open(os.path.join(ROOT, "uapi/linux/hcube.h")).read()
     body = re.search(r"enum hcube_stats_attr \{(.*?)\};", hdr, re.S).group(1)
-    counters = [m.lower() for m in re.findall(r"HCUBE_S_A_(\w+),", body)
+    counters = [m.lower() for m in re.findall(r"HCUBE_A_STATS_(\w+),", body)
                 if m not in ("UNSPEC", "PAD", "MAX")]
     m = re.search(r"^# hcubectl stats\n(.*?)(?=^# |\Z)", cap.get("session-state", ""), re.S | re.M)
     shown = re.findall(r"^(\w+) +\d+$", m.group(1), re.M) if m else []
