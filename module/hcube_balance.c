@@ -14,9 +14,10 @@
  * its moves cost. A task someone else changed and no move looked at stays
  * in its vertex's load until hcube next touches it (a move, a remask when
  * its vertex's CPUs change, the passes after hotplug, unregistration);
- * a listing shows it changed at once (hcube_task_state()). A dry run (hcube_dry_run()) plans into memory of its
- * own for its caller alone: the last report, the trigger and the tasks
- * stay as they were, and no event is sent.
+ * a listing shows it changed at once (hcube_task_state()). A dry run
+ * (hcube_dry_run()) plans into memory of its own for its caller alone:
+ * the last report, the trigger and the tasks stay as they were, and no
+ * event is sent.
  *
  * After the vertices' states changed, hcube_after_change() gives the
  * tasks of the vertices whose CPUs changed their new masks, evacuates and
