@@ -10,11 +10,14 @@
  * affinity someone else changed leaves its route (another task of the
  * vertex goes instead), and when any did, the loads were off by them:
  * hcube plans again from the loads without them, at most twice. Nothing
- * looks at every task before planning: that is the pass, afterwards, in
- * slices on the workqueue (hcube_pass_start()), which finds the tasks that
- * no move looked at. A dry run (hcube_dry_run()) plans into memory of its
- * own for its caller alone: the last report, the trigger and the tasks
- * stay as they were, and no event is sent.
+ * looks at every task, before planning or after: a rebalance costs what
+ * its moves cost. A task someone else changed and no move looked at stays
+ * in its vertex's load until hcube next touches it (a move, a remask when
+ * its vertex's CPUs change, the passes after hotplug, unregistration);
+ * a listing shows it changed at once (hcube_task_state()). A dry run
+ * (hcube_dry_run()) plans into memory of its own for its caller alone:
+ * the last report, the trigger and the tasks stay as they were, and no
+ * event is sent.
  *
  * After the vertices' states changed, hcube_after_change() gives the
  * tasks of the vertices whose CPUs changed their new masks, evacuates and
@@ -329,8 +332,6 @@ int hcube_rebalance(struct hcube *hc, u32 policy, u32 trigger,
 	if (trigger == HCUBE_REASON_AUTO)
 		hc->cnt.auto_rebalances++;
 	hc->cnt.moved += r->moved;
-	/* what no move looked at: after, in slices */
-	hcube_pass_start(hc);
 	r->duration_ns = ktime_get_ns() - t0;
 	trace_hcube_rebalance(policy, hc->plan.applied, trigger, false,
 			      hc->plan.ntransfers,
@@ -493,9 +494,8 @@ static void hcube_retry_workfn(struct work_struct *work)
  * rewritten by its cpuset or by the scheduler (it gets its vertex's mask
  * again), or no longer the registrant's to move (let go). The pass runs
  * on the module's workqueue, HCUBE_PASS_SLICE tasks at a time, taking
- * hcube.lock for each slice only. It follows every rebalance that moved
- * tasks, hotplug (cpusets rewrite their tasks' masks then) and remasks
- * that failed.
+ * hcube.lock for each slice only. It follows hotplug (cpusets rewrite
+ * their tasks' masks then) and remasks that failed; not a rebalance.
  */
 void hcube_pass_start(struct hcube *hc)
 {

@@ -13,7 +13,8 @@
  * faults, hotplug, the marks machine checks ask for), hcube_events.c (new
  * threads and children, exits, the worker) and the generic netlink family:
  * hcube_nl.c (the family, events) with one file per kind of message
- * (hcube_nl_cube.c, hcube_nl_task.c, hcube_nl_balance.c, hcube_nl_get.c),
+ * (hcube_nl_cube.c, hcube_nl_task.c, hcube_nl_rebalance.c,
+ * hcube_nl_stats.c, hcube_nl_config.c, hcube_nl_get.c),
  * over the core in core/. Documentation/architecture.md draws the layers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

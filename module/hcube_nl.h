@@ -11,7 +11,9 @@
  *   hcube_nl_get.c        the doit and dumpit of every GET command
  *   hcube_nl_cube.c       the cube, vertices, faults, topology
  *   hcube_nl_task.c       registered tasks: TASK_ADD, TASK_DEL, TASK_GET
- *   hcube_nl_balance.c    rebalances, statistics, configuration
+ *   hcube_nl_rebalance.c  REBALANCE, its dump and its event
+ *   hcube_nl_stats.c      STATS_GET: the counters
+ *   hcube_nl_config.c     CONFIG_GET and CONFIG_SET: the settings
  *   hcube_nl_msg.c        the framework: replies, common attributes
  *   hcube_nl_gen.c        the request policies, generated from the spec
  *

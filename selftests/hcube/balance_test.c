@@ -555,6 +555,59 @@ TEST_F(bal, tracepoints)
 }
 
 /*
+ * A rebalance costs what its moves cost: no pass over every registered
+ * task follows it (hcube_pass_workfn on the module's workqueue, seen by
+ * the kernel's workqueue_execute_start event), though a task someone else
+ * pinned is left where no move looks at it.
+ */
+TEST_F(bal, no_pass_over_every_task_after_a_rebalance)
+{
+	const char *t = "/sys/kernel/tracing";
+	char path[128], *buf;
+	uint64_t s0[HCUBE_A_STATS_MAX + 1], s1[HCUBE_A_STATS_MAX + 1];
+	cpu_set_t other;
+	int fd, n, cpu;
+
+	snprintf(path, sizeof(path), "%s/events/workqueue/workqueue_execute_start/enable", t);
+	if (hc_write_file(path, "1"))
+		SKIP(return, "no tracefs");
+	/* the passes that follow an earlier test's hotplug end within 2.6 s */
+	sleep(3);
+	spawn(self, 8, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 7, 0));
+	ASSERT_EQ(0, hc_task_add(&self->h, &self->kids[7], 1, 1));
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &cube.v[1].usable))
+			break;
+	CPU_ZERO(&other);
+	CPU_SET(cpu == CPU_SETSIZE - 1 ? 0 : cpu + 1, &other);
+	/* the task of vertex 1 pinned elsewhere: no move takes it */
+	ASSERT_EQ(0, sched_setaffinity(self->kids[7], sizeof(other), &other));
+	usleep(100000);
+	ASSERT_EQ(0, hc_stats(&self->h, s0));
+	snprintf(path, sizeof(path), "%s/trace", t);
+	ASSERT_EQ(0, hc_clear_file(path));
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	EXPECT_GT(rep.moved, 0);
+	usleep(300000);
+	buf = malloc(1 << 20);
+	ASSERT_NE(NULL, buf);
+	fd = open(path, O_RDONLY);
+	ASSERT_GE(fd, 0);
+	n = read(fd, buf, (1 << 20) - 1);
+	close(fd);
+	snprintf(path, sizeof(path), "%s/events/workqueue/workqueue_execute_start/enable", t);
+	hc_write_file(path, "0");
+	ASSERT_GE(n, 0);
+	buf[n] = 0;
+	EXPECT_EQ(NULL, strstr(buf, "hcube_pass_workfn")) TH_LOG("a pass followed the rebalance");
+	free(buf);
+	ASSERT_EQ(0, hc_stats(&self->h, s1));
+	EXPECT_EQ(s0[HCUBE_A_STATS_CHANGED], s1[HCUBE_A_STATS_CHANGED])
+		TH_LOG("something looked at the task no move took");
+}
+
+/*
  * A task whose affinity the administrator changed is the administrator's:
  * a CPU of its old vertex going offline and coming back does not make it
  * hcube's again, task del leaves the administrator's mask, and so does
