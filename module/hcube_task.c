@@ -389,6 +389,29 @@ static void hcube_task_unlink(struct hcube *hc, struct hcube_task *t)
 	WARN_ON_ONCE(atomic_dec_return(&hc->nrecords) < 0);
 }
 
+/*
+ * The restore of an unregistration: @t's original affinity back unless
+ * its mask is someone else's. The owner check and the change are apart
+ * (the cpuset read between them may sleep): a mask that changed in that
+ * window (-ESTALE) is judged again, for it may be the scheduler's
+ * fallback of a CPU that went offline meanwhile, which is hcube's to
+ * undo, not a user's to keep. Bounded: a mask that keeps changing is left
+ * to whoever changes it.
+ */
+static void hcube_task_give_back(struct hcube *hc, struct hcube_task *t)
+{
+	int tries, err = -ESTALE;
+
+	for (tries = 0; tries < 3 && err == -ESTALE; tries++) {
+		if (hcube_task_owner(hc, t) == HCUBE_MASK_OTHER)
+			return;
+		err = hcube_task_restore(hc, t, hc->cs.seen);
+	}
+	if (err && err != -ESTALE)
+		pr_info("pid %d: original affinity %*pbl not restored: %d\n",
+			task_pid_nr(t->task), cpumask_pr_args(hcube_task_orig(t)), err);
+}
+
 /**
  * hcube_task_del() - unregister a linked task
  * @hc: the cube, locked
@@ -421,16 +444,8 @@ void hcube_task_del(struct hcube *hc, struct hcube_task *t, u32 reason)
 			return;
 	}
 	if (reason != HCUBE_REASON_EXITED && t->state == HCUBE_TASK_ACTIVE &&
-	    !(p->flags & PF_EXITING) &&
-	    hcube_task_owner(hc, t) != HCUBE_MASK_OTHER) {
-		int err = hcube_task_restore(hc, t, hc->cs.seen);
-
-		/* -ESTALE: someone else set it meanwhile, theirs to keep */
-		if (err && err != -ESTALE)
-			pr_info("pid %d: original affinity %*pbl not restored: %d\n",
-				task_pid_nr(p), cpumask_pr_args(hcube_task_orig(t)),
-				err);
-	}
+	    !(p->flags & PF_EXITING))
+		hcube_task_give_back(hc, t);
 	switch (reason) {
 	case HCUBE_REASON_EXITED:
 		hc->cnt.exited++;
