@@ -40,8 +40,9 @@ check-rt: $(RT_BUILD)/hcube.ko tools selftests
 # The suite, the stress and the fuzzer on two debug kernels (KASAN,
 # lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST), each
 # built once and cached outside the repository (scripts/debug-kernel.sh):
-# 6.1 from linux-source-6.1, and a PREEMPT_RT one from linux-source-6.12
-# (where a probe that allocates or a spinlock section that sleeps splats).
+# 6.1 from linux-source-6.1, and 6.1 PREEMPT_RT from the same source with
+# Debian's RT patches (where a probe that allocates or a spinlock section
+# that sleeps splats).
 # Then kmemleak must find nothing of hcube's. Not in `make check`: the first
 # builds take about 15 minutes each, a run about 30 (HCUBE_VM_TIMEOUT,
 # 3600 s; HCUBE_TESTS splits the suite between runs). check-debug-std and

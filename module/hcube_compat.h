@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What differs between the kernels hcube is built for: Debian 12's 6.1
- * (the kernels it is for) and 6.12 (bookworm-backports, and the source of
- * `make check-debug`'s PREEMPT_RT debug kernel, since 6.1's RT patches are
- * not in any Debian binary package). Each HCUBE_HAVE_* is found in the
- * headers of the kernel built for (Kbuild), not by version.
+ * (the kernels it is for) and 6.12 (bookworm-backports; the admin guide's
+ * Limits say what 6.2's user_cpus_ptr changes). Each HCUBE_HAVE_* is found
+ * in the headers of the kernel built for (Kbuild), not by version.
  */
 #ifndef HCUBE_COMPAT_H
 #define HCUBE_COMPAT_H

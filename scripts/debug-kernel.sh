@@ -4,12 +4,13 @@
 # lockdep (PROVE_LOCKING, so PROVE_RCU), DEBUG_ATOMIC_SLEEP, kmemleak,
 # DEBUG_LIST, mce-inject, on x86_64_defconfig + kvm_guest.config.
 #
-# With --rt the same debug options on a PREEMPT_RT kernel. Debian builds its
-# 6.1 RT kernel with patches that only its source package carries (no binary
-# package ships them), so this one is built from Debian's linux-source-6.12
-# (bookworm-backports' kernel), where PREEMPT_RT is part of the kernel: what
-# it is for, a probe or a spinlock section that allocates or sleeps, is the
-# same on both.
+# With --rt the same debug options on Debian's 6.1 PREEMPT_RT kernel: the
+# same linux-source-6.1 with the RT patches of Debian's source package
+# (debian/patches-rt of linux_<version>.debian.tar.xz, fetched once and
+# checked against its SHA-256; a patch the newer source already carries is
+# skipped). It must be 6.1: from 6.2 on, set_cpus_allowed_ptr() keeps a
+# task within what sched_setaffinity() last gave it (user_cpus_ptr), so a
+# kernel of another version tests another module.
 #
 # It is cached outside the repository (HCUBE_DEBUG_KERNEL_DIR, default
 # ~/.cache/hcube/debug-kernel, or ~/.cache/hcube/debug-kernel-rt for --rt)
@@ -29,9 +30,9 @@ for a in "$@"; do
 	esac
 done
 if [ $RT = 1 ]; then
-	DIR=${HCUBE_DEBUG_RT_KERNEL_DIR:-$HOME/.cache/hcube/debug-kernel-rt}
+	DIR=${HCUBE_DEBUG_RT_KERNEL_DIR:-$HOME/.cache/hcube/debug-kernel-rt-6.1}
 	LOCALVERSION=-hcube-debug-rt
-	KSRC=linux-source-6.12
+	KSRC=linux-source-6.1
 else
 	DIR=${HCUBE_DEBUG_KERNEL_DIR:-$HOME/.cache/hcube/debug-kernel}
 	LOCALVERSION=-hcube-debug
@@ -57,6 +58,39 @@ if [ ! -e "$SRC/Makefile" ]; then
 	echo "debug-kernel: extracting $TAR" >&2
 	tar -xJf "$TAR" -C "$DIR"
 fi
+# Debian's RT patches for 6.1, from its source package (the newest that
+# the mirror still serves; the stable updates since change no RT patch)
+RT_DEB=linux_6.1.164-1.debian.tar.xz
+RT_SHA=7eceed389147fe334a6df3071e2f6b7963b9ac2ec3b6387fd34a26aae0e8fda7
+RT_URLS="https://deb.debian.org/debian-security/pool/updates/main/l/linux/$RT_DEB
+https://snapshot.debian.org/archive/debian-security/20251101T000000Z/pool/updates/main/l/linux/$RT_DEB"
+# in 6.1.192 already, in another form (its lockdep part reverses cleanly,
+# its debugobjects hunk does not)
+RT_UPSTREAM=0056-debugobjects-locking-Annotate-debug_object_fill_pool.patch
+if [ $RT = 1 ] && [ ! -e "$DIR/.rt-patched" ]; then
+	if ! echo "$RT_SHA  $DIR/$RT_DEB" | sha256sum -c --quiet 2>/dev/null; then
+		for u in $RT_URLS; do
+			echo "debug-kernel: fetching $u" >&2
+			curl -fsSL -o "$DIR/$RT_DEB" "$u" && break
+		done
+		echo "$RT_SHA  $DIR/$RT_DEB" | sha256sum -c --quiet
+	fi
+	tar -xJf "$DIR/$RT_DEB" -C "$DIR" debian/patches-rt
+	while read -r p; do
+		case $p in '' | \#*) continue ;; esac
+		f=$DIR/debian/patches-rt/$p
+		if patch -d "$SRC" -p1 -s -F3 --dry-run -f <"$f" >/dev/null 2>&1; then
+			patch -d "$SRC" -p1 -s -F3 -f <"$f" >&2
+		elif patch -d "$SRC" -p1 -s -R --dry-run -f <"$f" >/dev/null 2>&1 ||
+		     [ "$p" = "$RT_UPSTREAM" ]; then
+			echo "debug-kernel: $p is in the source already" >&2
+		else
+			echo "debug-kernel: $p does not apply to $KSRC" >&2
+			exit 1
+		fi
+	done <"$DIR/debian/patches-rt/series"
+	touch "$DIR/.rt-patched"
+fi
 cd "$SRC"
 make -s x86_64_defconfig kvm_guest.config >&2
 c=scripts/config
@@ -72,7 +106,7 @@ for opt in KASAN KASAN_GENERIC KASAN_INLINE PROVE_LOCKING DEBUG_ATOMIC_SLEEP \
 	$c -e "$opt"
 done
 if [ $RT = 1 ]; then
-	# PREEMPT_RT needs EXPERT in 6.12
+	# PREEMPT_RT needs EXPERT
 	$c -e EXPERT -d PREEMPT_NONE -d PREEMPT_VOLUNTARY -d PREEMPT -e PREEMPT_RT
 fi
 # mce-inject, for mce_test's storms on the debug kernel too
