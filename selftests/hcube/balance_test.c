@@ -611,9 +611,11 @@ TEST_F(bal, no_pass_over_every_task_after_a_rebalance)
  * A task whose affinity the administrator changed is the administrator's:
  * a CPU of its old vertex going offline and coming back does not make it
  * hcube's again, task del leaves the administrator's mask, and so does
- * rmmod (when the test may load the module again).
+ * rmmod (when the test may load the module again). Two hotplug operations,
+ * an rmmod and an insmod: more than the harness's 30 s on the debug kernel
+ * under KASAN on a loaded host.
  */
-TEST_F(bal, administrators_pinning_survives_hotplug_and_unregistration)
+TEST_F_TIMEOUT(bal, administrators_pinning_survives_hotplug_and_unregistration, 120)
 {
 	struct hc_task t[4];
 	int n = get_nprocs(), v, cpu, i;
