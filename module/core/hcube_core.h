@@ -564,9 +564,15 @@ size_t hcube_demand_settle_memsize(u32 dim);
  * healthy vertices (joined by the cube's edges; a move goes straight from
  * one vertex of a component to another), carried out on the tasks: each
  * sender's lightest task of demand above 0 is known exactly, and
- * hcube_demand_fill() sends what the round asks. A task of demand 0 never
- * moves. Each round that moves lowers the sum of the squared loads; the
- * rounds end when no pair may move, and then in each component
+ * hcube_demand_fill() sends what the round asks. When no pair may move,
+ * a round of exchanges: in each component the heaviest vertex (lowest
+ * label of those) gives one task, heaviest first, to the lightest vertex
+ * that gives back tasks of fewer units such that both end strictly
+ * between their loads before (a fill, or a single task). A task of
+ * demand 0 never moves. Each round lowers the sum of the squared loads;
+ * the rounds end when no pair may move and no exchange is found (none of
+ * one task for one task is left with the heaviest), and then in each
+ * component
  *
  *	max <= avg + u + 1,
  *

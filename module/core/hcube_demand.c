@@ -115,6 +115,89 @@ size_t hcube_demand_settle_memsize(u32 dim)
 	return 3 * hcube_align(n * sizeof(u64)) + 4 * hcube_align(n * sizeof(u16));
 }
 
+/*
+ * The units @lo sends back for a task of demand @t from @hi, @dist apart:
+ * b with t - dist < b < t, so that both end strictly between their loads
+ * before. Tried: the fill for the middle of that range, then for its
+ * ends, then one task of a single demand. Returns b (0: none) and the
+ * tasks in @take.
+ */
+static u32 demand_swap_back(const u32 *hlo, u32 t, u32 dist, u32 *take)
+{
+	u32 wants[3] = { t - dist / 2, t - dist + 1, t - 1 };
+	u32 i, b, d;
+
+	for (i = 0; i < 3; i++) {
+		b = hcube_demand_fill(hlo, wants[i], take);
+		if (b + dist > t && b < t)
+			return b;
+	}
+	for (d = t - 1; d + dist > t && d >= 1; d--) {
+		if (!hlo[d])
+			continue;
+		for (i = 0; i < HCUBE_DEMAND_HIST; i++)
+			take[i] = 0;
+		take[d] = 1;
+		return d;
+	}
+	return 0;
+}
+
+/*
+ * When no single move is left: in each component the heaviest vertex
+ * gives one task, heaviest first, to the lightest vertex that can give
+ * back tasks of fewer units so that both end strictly between their loads
+ * before (demand_swap_back()). @order is the round's: the vertices by
+ * component, heaviest first, then by label. Returns HCUBE_OK, or an error
+ * of demand_move(); *@swapped counts the components that exchanged.
+ */
+static int demand_exchange(u32 n, const u16 *comp, const u64 *load, u32 *hist,
+			   const u16 *order, u32 step,
+			   struct hcube_demand_move *moves, u32 cap, u32 *nmoves,
+			   u32 *swapped)
+{
+	u32 give[HCUBE_DEMAND_HIST], back[HCUBE_DEMAND_HIST];
+	u32 m = 0, first, end, j, t, b, v;
+	int err;
+
+	for (v = 0; v < n; v++)
+		m += comp[v] != HCUBE_COMP_NONE;
+	*swapped = 0;
+	for (first = 0; first < m; first = end) {
+		u32 hi = order[first];
+		const u32 *hh = hist + (size_t)hi * HCUBE_DEMAND_HIST;
+
+		for (end = first; end < m && comp[order[end]] == comp[hi]; end++)
+			;
+		for (j = end - 1, b = 0; j > first && !b; j--) {
+			u32 lo = order[j];
+			u32 dist = (u32)(load[hi] - load[lo]);
+
+			if (dist < 2)
+				break;
+			for (t = HCUBE_DEMAND_Q; t > dist / 2 && !b; t--) {
+				if (!hh[t])
+					continue;
+				b = demand_swap_back(hist + (size_t)lo * HCUBE_DEMAND_HIST,
+						     t, dist, back);
+				if (!b)
+					continue;
+				for (v = 0; v < HCUBE_DEMAND_HIST; v++)
+					give[v] = v == t;
+				err = demand_move(hist, hi, lo, give, step, moves,
+						  cap, nmoves);
+				if (!err)
+					err = demand_move(hist, lo, hi, back, step,
+							  moves, cap, nmoves);
+				if (err)
+					return err;
+				(*swapped)++;
+			}
+		}
+	}
+	return HCUBE_OK;
+}
+
 int hcube_demand_settle(u32 dim, const u8 *state, u32 *hist, u32 max_rounds,
 			struct hcube_demand_move *moves, u32 cap, u32 *nmoves,
 			u32 *rounds, void *work)
@@ -123,7 +206,7 @@ int hcube_demand_settle(u32 dim, const u8 *state, u32 *hist, u32 max_rounds,
 	u32 n = 1U << dim, v, round;
 	u64 *load, *least, *ask;
 	u16 *comp, *order, *to, *queue;
-	u32 take[HCUBE_DEMAND_HIST];
+	u32 take[HCUBE_DEMAND_HIST], swapped;
 	int err;
 
 	*nmoves = 0;
@@ -149,8 +232,17 @@ int hcube_demand_settle(u32 dim, const u8 *state, u32 *hist, u32 max_rounds,
 			/* exact: the settle holds the tasks themselves */
 			least[v] = demand_lightest(h);
 		}
-		if (!hcube_settle_round(n, comp, load, least, false, order, to, ask))
-			return HCUBE_OK;
+		if (!hcube_settle_round(n, comp, load, least, false, order, to, ask)) {
+			/* no single move: an exchange, a round of its own */
+			if (round == max_rounds)
+				return HCUBE_E_BUDGET;
+			err = demand_exchange(n, comp, load, hist, order, round + 1,
+					      moves, cap, nmoves, &swapped);
+			if (err || !swapped)
+				return err;
+			(*rounds)++;
+			continue;
+		}
 		if (round == max_rounds)
 			return HCUBE_E_BUDGET;
 		(*rounds)++;

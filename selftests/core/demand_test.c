@@ -353,11 +353,61 @@ TEST(settle_after_a_plan)
 					       (unsigned long long)nh, u);
 				if (ones)
 					ASSERT_LE(max - min, 2);
+				/*
+				 * no exchange of one task for one lighter task
+				 * is left between the heaviest (lowest label)
+				 * and a lighter vertex that leaves both strictly
+				 * between their loads
+				 */
+				for (x = 0; x < n; x++) {
+					u32 dist, t, b, sw;
+
+					if (comp[x] != v)
+						continue;
+					l = hcube_demand_load(&hist[x * H]);
+					if (l >= max)
+						continue;
+					dist = (u32)(max - l);
+					for (t = 1, sw = 0; t <= Q && !sw; t++)
+						for (b = 1; b < t && !sw; b++)
+							if (hist[top * H + t] && hist[x * H + b] &&
+							    b + dist > t)
+								sw = t << 8 | b;
+					ASSERT_EQ(0U, sw)
+						TH_LOG("dim %u iter %u: %u (%llu) and %u (%llu) may swap %u for %u",
+						       dim, iter, top, (unsigned long long)max, x,
+						       (unsigned long long)l, sw >> 8, sw & 0xff);
+				}
 			}
 		}
 		ctx_free(&c);
 	}
 	EXPECT_LT(100U, settled_some);
+	free(work);
+}
+
+/*
+ * Two spinners on one CPU, two half-CPU tasks on the other: no single
+ * task may move (each would only swap the loads), an exchange of a
+ * spinner for a half-CPU task ends both at 48.
+ */
+TEST(exchange_when_no_single_move)
+{
+	static const u8 state[2] = { HCUBE_V_HEALTHY, HCUBE_V_HEALTHY };
+	u32 h[2 * H] = { 0 }, nm, rounds;
+	void *work = malloc(hcube_demand_settle_memsize(1));
+
+	ASSERT_NE(NULL, work);
+	h[Q] = 2;
+	h[H + Q / 2] = 2;
+	h[H] = 3;	/* sleepers stay */
+	ASSERT_EQ(HCUBE_OK, hcube_demand_settle(1, state, h, 100, moves,
+						ARRAY_SIZE(moves), &nm, &rounds, work));
+	EXPECT_EQ(48U, hcube_demand_load(h));
+	EXPECT_EQ(48U, hcube_demand_load(h + H));
+	EXPECT_EQ(1U, rounds);
+	EXPECT_EQ(2U, nm);
+	EXPECT_EQ(3U, h[H]);
 	free(work);
 }
 
