@@ -118,13 +118,13 @@ size_t hcube_demand_settle_memsize(u32 dim)
 /*
  * The units @lo sends back for a task of demand @t from @hi, @dist apart:
  * b with t - dist < b < t, so that both end strictly between their loads
- * before. Tried: the fill for the middle of that range, then for its
+ * before (t > dist / 2 >= 1). Tried: the fill for the middle of that range, then for its
  * ends, then one task of a single demand. Returns b (0: none) and the
  * tasks in @take.
  */
 static u32 demand_swap_back(const u32 *hlo, u32 t, u32 dist, u32 *take)
 {
-	u32 wants[3] = { t - dist / 2, t - dist + 1, t - 1 };
+	u32 wants[3] = { t - dist / 2, t > dist ? t - dist + 1 : 1, t - 1 };
 	u32 i, b, d;
 
 	for (i = 0; i < 3; i++) {

@@ -25,6 +25,7 @@
 #define DEM_LIST_MAX	32
 #define DEM_MAX_TASKS	100000U
 #define DEM_SETTLE_ROUNDS	10000U
+#define DEM_MOVES_MAX	(1U << 20)
 
 enum { LOAD_COUNT = 1, LOAD_DEMAND = 2 };
 
@@ -329,7 +330,7 @@ int cmd_demand(int argc, char **argv)
 	c.hist = calloc((size_t)c.n * DH, sizeof(u32));
 	c.start = calloc((size_t)c.n * DH, sizeof(u32));
 	c.routes = calloc(hcube_routes_max(o.dim), sizeof(*c.routes));
-	c.cap = DEM_SETTLE_ROUNDS * c.n * DQ;
+	c.cap = DEM_MOVES_MAX;
 	c.moves = calloc(c.cap, sizeof(*c.moves));
 	c.settle_work = malloc(hcube_demand_settle_memsize(o.dim));
 	if (!c.hist || !c.start || !c.routes || !c.moves || !c.settle_work)
