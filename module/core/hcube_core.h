@@ -436,6 +436,158 @@ int hcube_evacuate(u32 dim, const u8 *state, const u32 *load, u32 from,
 u32 hcube_settle_round(u32 n, const u16 *comp, const u64 *load,
 		       const u64 *least, bool exact, u16 *order, u16 *to, u64 *ask);
 
+/*
+ * Demand units (Documentation/core.md, "Demand units"). A task's demand is
+ * the scheduler's PELT runnable_avg (0 .. HCUBE_DEMAND_SCALE, one CPU)
+ * rounded to the nearest of HCUBE_DEMAND_Q quanta: 0 .. HCUBE_DEMAND_Q
+ * units, 0 for a sleeper, HCUBE_DEMAND_Q for a spinner. A vertex is
+ * described by a histogram of HCUBE_DEMAND_HIST counters, hist[d] its
+ * tasks of demand d, and its load is the sum of their demands
+ * (hcube_demand_load()); the policies plan on those loads unchanged.
+ *
+ * What bounds the sum: at most HCUBE_DEMAND_MAX_TASKS tasks in the whole
+ * cube keep the total load within HCUBE_MAX_TOTAL_LOAD, so that every
+ * load, every transfer and every sum of the core stays in its u32; the
+ * module's max_tasks (at most PID_MAX_LIMIT, 4194304) is far below that
+ * (4194304 * 32 = 2^27).
+ */
+#define HCUBE_DEMAND_SCALE	1024U
+#define HCUBE_DEMAND_Q		32U
+#define HCUBE_DEMAND_HIST	(HCUBE_DEMAND_Q + 1)
+#define HCUBE_DEMAND_MAX_TASKS	(HCUBE_MAX_TOTAL_LOAD / HCUBE_DEMAND_Q)
+
+/**
+ * hcube_demand_units() - A task's demand in units.
+ * @runnable_avg: its PELT runnable_avg, 0 .. HCUBE_DEMAND_SCALE (a larger
+ *                value counts as HCUBE_DEMAND_SCALE).
+ *
+ * Return: @runnable_avg * HCUBE_DEMAND_Q / HCUBE_DEMAND_SCALE rounded to
+ * the nearest (halves up), 0 .. HCUBE_DEMAND_Q.
+ */
+static inline u32 hcube_demand_units(u32 runnable_avg)
+{
+	if (runnable_avg > HCUBE_DEMAND_SCALE)
+		runnable_avg = HCUBE_DEMAND_SCALE;
+	return (runnable_avg * HCUBE_DEMAND_Q + HCUBE_DEMAND_SCALE / 2) /
+	       HCUBE_DEMAND_SCALE;
+}
+
+/**
+ * hcube_demand_load() - A vertex's load in demand units.
+ * @hist: its HCUBE_DEMAND_HIST counters, at most HCUBE_DEMAND_MAX_TASKS
+ *        tasks in all.
+ *
+ * Return: the sum of its tasks' demands.
+ */
+u32 hcube_demand_load(const u32 *hist);
+
+/**
+ * hcube_demand_fill() - Choose the tasks that carry a transfer of units.
+ * @hist: the sending vertex's tasks by demand (HCUBE_DEMAND_HIST counters).
+ * @want: the units to send.
+ * @take: set to how many tasks of each demand go (HCUBE_DEMAND_HIST
+ *        counters; take[0] is always 0).
+ *
+ * The rule: heaviest first, a task goes while it weighs at most twice the
+ * units still missing; the tasks of one demand are interchangeable, so
+ * the choice is deterministic. A task of demand 0 never goes: it has no
+ * weight to balance (it still leaves a faulty CPU, by count).
+ *
+ * The bound: the result t is never farther from @want than before each
+ * task went; when t < @want, every task left of demand d > 0 has
+ * d > 2 (@want - t), so t > @want - d/2; when t > @want, the last task
+ * taken (demand d) left t - @want <= d / 2. So |t - @want| is at most half
+ * a task, HCUBE_DEMAND_Q / 2 units, unless the vertex has too little
+ * (t = its load). With every demand 1 (or all equal to d and @want a
+ * multiple of d), t = min(@want, load) exactly. t > 0 whenever @want > 0
+ * and the vertex holds a task of demand 1 .. 2 @want.
+ *
+ * Return: t, the units the tasks chosen carry.
+ */
+u32 hcube_demand_fill(const u32 *hist, u32 want, u32 *take);
+
+/*
+ * A move of tasks: @count tasks of demand @demand from @from to @to, in
+ * settle round @step (0: carrying a plan's routes).
+ */
+struct hcube_demand_move {
+	u16 step;
+	u16 from;
+	u16 to;
+	u16 demand;
+	u32 count;
+};
+
+/**
+ * hcube_demand_carry() - Carry a plan's routes out on tasks of demand.
+ * @routes: the routes of a plan made on demand loads (hcube_plan_routes()),
+ *          each a count of units.
+ * @nroutes: their number.
+ * @hist: the cube's tasks, HCUBE_DEMAND_HIST counters per vertex, vertex
+ *        by vertex; updated.
+ * @moves: room for @cap moves, set to the tasks moved.
+ * @cap: that room; (HCUBE_DEMAND_Q) * @nroutes is always enough.
+ * @nmoves: set to the moves written.
+ *
+ * Each route in order is filled from its sender's tasks by
+ * hcube_demand_fill(). With every demand 1 the vertices end exactly at
+ * the plan's loads.
+ *
+ * Return: HCUBE_OK, or HCUBE_E_PLAN_SIZE when @cap is too small (the
+ * moves up to there are done).
+ */
+int hcube_demand_carry(const struct hcube_route *routes, u32 nroutes,
+		       u32 *hist, struct hcube_demand_move *moves, u32 cap,
+		       u32 *nmoves);
+
+/**
+ * hcube_demand_settle_memsize() - Scratch hcube_demand_settle() needs.
+ * @dim: the cube's dimension.
+ *
+ * Return: the bytes, or 0 when @dim is above HCUBE_MAX_DIM.
+ */
+size_t hcube_demand_settle_memsize(u32 dim);
+
+/**
+ * hcube_demand_settle() - Settle a cube's tasks of demand.
+ * @dim: the cube's dimension.
+ * @state: the state of each vertex; unusable vertices take no part.
+ * @hist: the cube's tasks, HCUBE_DEMAND_HIST counters per vertex; updated.
+ * @max_rounds: the most rounds that may move.
+ * @moves: room for @cap moves, set to the tasks moved (step = round, from 1).
+ * @cap: that room; @max_rounds * (1 << @dim) / 2 * HCUBE_DEMAND_Q is enough.
+ * @nmoves: set to the moves written.
+ * @rounds: set to the rounds that moved.
+ * @work: hcube_demand_settle_memsize(@dim) bytes of scratch.
+ *
+ * Rounds of hcube_settle_round() (not exact) over the components of
+ * healthy vertices (joined by the cube's edges; a move goes straight from
+ * one vertex of a component to another), carried out on the tasks: each
+ * sender's lightest task of demand above 0 is known exactly, and
+ * hcube_demand_fill() sends what the round asks. When no pair may move,
+ * a round of exchanges: in each component the heaviest vertex (lowest
+ * label of those) gives one task, heaviest first, to the lightest vertex
+ * that gives back tasks of fewer units such that both end strictly
+ * between their loads before (a fill, or a single task). A task of
+ * demand 0 never moves. Each round lowers the sum of the squared loads;
+ * the rounds end when no pair may move and no exchange is found (none of
+ * one task for one task is left with the heaviest), and then in each
+ * component
+ *
+ *	max <= avg + u + 1,
+ *
+ * u the lightest task of demand above 0 on the heaviest vertex
+ * (hcube_settle_round()); with every demand 1, max - min <= 2 (a pair
+ * two apart does not move: the settle is not exact).
+ *
+ * Return: HCUBE_OK once settled; HCUBE_E_BUDGET after @max_rounds rounds
+ * that moved, not settled; HCUBE_E_PLAN_SIZE when @cap is too small;
+ * HCUBE_E_DIM or HCUBE_E_STATE for bad input.
+ */
+int hcube_demand_settle(u32 dim, const u8 *state, u32 *hist, u32 max_rounds,
+			struct hcube_demand_move *moves, u32 cap, u32 *nmoves,
+			u32 *rounds, void *work);
+
 /**
  * hcube_strerror() - Describe a core error.
  * @err: an HCUBE_E_* value, or HCUBE_OK.

@@ -7,5 +7,5 @@
 HCUBE_CORE_OBJS := hcube_cube.o hcube_plan.o hcube_topo.o hcube_route.o \
 		   hcube_flow.o hcube_lplan.o hcube_aapc.o \
 		   hcube_cwa.o hcube_dem.o hcube_opt.o hcube_diffuse.o \
-		   hcube_sbn.o hcube_pebble.o hcube_settle.o \
+		   hcube_sbn.o hcube_pebble.o hcube_settle.o hcube_demand.o \
 		   hcube_policy.o hcube_mca.o

@@ -414,6 +414,32 @@ expect_error "experiment: too many faults" "a 2-cube cannot have 5 faulty nodes"
 expect_error "experiment: bad dims" "--dims: 11 is out of range" experiment --dims 5,11
 expect_error "experiment: unexpected argument" "unexpected argument" experiment now
 
+expect_error "demand: bad load" "--load: 'bogus' is none of count, demand, both" \
+	demand --load bogus
+expect_error "demand: faulty out of range" "--faulty: 8 is out of range" demand --faulty 8
+expect_error "demand: unknown policy" "unknown policy 'mcwb'" demand --policy mcwa,mcwb
+
+# demand (issue 35): 8 spinners and 24 sleepers on 8 CPUs, 0-2 faulty (the
+# healthy ones stay connected), every policy, 20 placements. By demand
+# every run ends with the spinners as even as they can be (most on one CPU
+# = ceil(S / healthy)); by count, blind to demand, the mean is above that.
+DEM="demand --spinners 8 --sleepers 24 --faulty 0,1,2 --runs 20 --seed 5"
+"$SIM" $DEM > "$tmp/demand.md"
+check "demand: exit 0" [ $? -eq 0 ]
+rows=$(grep -c '^| 8 | 24 ' "$tmp/demand.md")
+check "demand: a row per fault count and policy ($rows)" [ "$rows" -eq 33 ]
+bad=$(awk -F'|' '/^\| 8 \| 24 / && $11 !~ /^ -/ && $11 != " 1.00 / 1.00 " { print $6, $5, $11 }' \
+	"$tmp/demand.md")
+check "demand: by demand every run reaches 1.00 ($bad)" [ -z "$bad" ]
+bad=$(awk -F'|' '/^\| 8 \| 24 / && $7 !~ /^ -/ { split($7, m, " "); if (m[1] + 0 <= 1.0) print $6, $5, $7 }' \
+	"$tmp/demand.md")
+check "demand: by count the mean stays above 1.00 ($bad)" [ -z "$bad" ]
+if [ -n "$SAN" ]; then
+	"$SAN" $DEM > "$tmp/demand-san.md"
+	check "demand (asan+ubsan): exit 0, the same table" \
+		cmp -s "$tmp/demand.md" "$tmp/demand-san.md"
+fi
+
 dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 echo "# reduced grid (136 runs x 12-13 policies) in ${dt}s with 2 workers"
 echo "1..$n"

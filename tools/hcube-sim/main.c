@@ -17,6 +17,7 @@ static void usage(FILE *f)
 	      "  run     simulate Nam et al. (1999)'s workload under each policy\n"
 	      "  experiment  the paper's grid of runs: CSV, tables and plot data\n"
 	      "  sbn     Das et al. (2002)'s workloads: SBN beside the other policies\n"
+	      "  demand  the policies balancing by count and by demand (issue 35)\n"
 	      "  aapc    the fault-tolerant all-to-all personalized schedule of\n"
 	      "          Masuyama and Masuyama (2003)\n"
 	      "\n"
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
 		return cmd_plan(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "sbn"))
 		return cmd_sbn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "demand"))
+		return cmd_demand(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "aapc"))
 		return cmd_aapc(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "run"))

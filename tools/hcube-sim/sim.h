@@ -64,6 +64,7 @@ void sim_core_free(struct sim_core *c);
 int cmd_plan(int argc, char **argv);
 int cmd_aapc(int argc, char **argv);
 int cmd_sbn(int argc, char **argv);
+int cmd_demand(int argc, char **argv);
 
 /* AAPC totals for a cube (aapc.c); returns the core's error. */
 int sim_aapc_info(u32 dim, const u8 *state, struct hcube_aapc_info *info);
