@@ -363,6 +363,13 @@ static int reload(const char *params)
 	return hc_module_insmod(params);
 }
 
+/*
+ * The cases that reload the module, fork by the hundred or churn threads
+ * have timeouts well above what they take on the standard kernels (a few
+ * seconds): on the debug kernel (KASAN, lockdep) under TCG on a loaded
+ * 2-core host they took more than 30, 120 and 180 s. A timeout here
+ * guards against a hang; it times nothing.
+ */
 FIXTURE(job) {
 	struct hnl h;
 	struct puppet p;
@@ -740,7 +747,7 @@ static int count_refused_events(int fd, uint16_t family)
  * child runs with the original affinity, and the counter and the events
  * say how many.
  */
-TEST_F(job, fork_storm_over_max_tasks)
+TEST_F_TIMEOUT(job, fork_storm_over_max_tasks, 300)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	uint64_t s[HCUBE_A_STATS_MAX + 1];
@@ -801,7 +808,7 @@ TEST_F(job, fork_storm_over_max_tasks)
  * CPU, cpu mode): with plain forks, a slow enough machine let each child
  * run, and give its birth back, before the next fork.
  */
-TEST_F(job, lost_creations_are_found_by_the_scan)
+TEST_F_TIMEOUT(job, lost_creations_are_found_by_the_scan, 300)
 {
 	uint64_t s[HCUBE_A_STATS_MAX + 1];
 	static pid_t kids[101];
@@ -890,7 +897,7 @@ static int vertex_cpu(int v)
  * lost creations the scan finds, leaves it out, and a fault on its CPU
  * does not move it.
  */
-TEST_F(job, child_pinned_before_registration_is_not_adopted)
+TEST_F_TIMEOUT(job, child_pinned_before_registration_is_not_adopted, 300)
 {
 	static pid_t kids[202];
 	int cpu, n, w = self->v ^ 1;
@@ -1040,7 +1047,7 @@ TEST_F_TIMEOUT(job, tree_add_of_a_forking_job_skips_exits, 120)
  * thread of it stays registered (one born while the job was being
  * unregistered included), and the threads have the original affinity.
  */
-TEST_F_TIMEOUT(job, thread_born_while_the_job_is_unregistered_is_let_go, 120)
+TEST_F_TIMEOUT(job, thread_born_while_the_job_is_unregistered_is_let_go, 300)
 {
 	static pid_t tids[MAXP];
 	int round, n, left = 0;
@@ -1101,7 +1108,7 @@ TEST_F_TIMEOUT(job, threads_created_during_registration_keep_their_original, 180
  * rmmod while registered children keep forking: afterwards no task of the
  * job keeps a mask hcube gave; every one has the original affinity.
  */
-TEST_F_TIMEOUT(job, rmmod_during_a_fork_storm_restores_every_task, 180)
+TEST_F_TIMEOUT(job, rmmod_during_a_fork_storm_restores_every_task, 400)
 {
 	static pid_t tids[MAXP];
 	pid_t one = self->p.pid, kids[3], other = 0;
@@ -1198,7 +1205,7 @@ static pid_t sq_thread_of(pid_t pid)
  * the ack naming the pid and why), and the thread keeps its CPU across a
  * rebalance, a fault of its CPU's vertex and rmmod.
  */
-TEST_F(job, io_uring_threads_are_left_alone)
+TEST_F_TIMEOUT(job, io_uring_threads_are_left_alone, 300)
 {
 	struct hc_report *rep = malloc(sizeof(*rep));
 	int cpu = get_nprocs() - 1, err = 0, units[2] = { HCUBE_UNIT_THREAD, -1 };
