@@ -271,7 +271,11 @@ TEST_F_TIMEOUT(lc, large_task_add_is_all_or_nothing, 300)
 	ASSERT_EQ(0, rmmod());
 }
 
-TEST(bad_module_parameters)
+/*
+ * Four loads refused by the module's parameter checks; under KASAN on the
+ * PREEMPT_RT debug kernel each takes up to 10 s on a loaded host.
+ */
+TEST_F_TIMEOUT(lc, bad_module_parameters, 120)
 {
 	rmmod();
 	EXPECT_NE(0, insmod("mode=ring"));
