@@ -59,11 +59,12 @@ if [ ! -e "$SRC/Makefile" ]; then
 	tar -xJf "$TAR" -C "$DIR"
 fi
 # Debian's RT patches for 6.1, from its source package (the newest that
-# the mirror still serves; the stable updates since change no RT patch)
+# the mirror still served in November 2026; snapshot.debian.org keeps it
+# by its SHA-1 once the mirror drops it)
 RT_DEB=linux_6.1.164-1.debian.tar.xz
 RT_SHA=7eceed389147fe334a6df3071e2f6b7963b9ac2ec3b6387fd34a26aae0e8fda7
 RT_URLS="https://deb.debian.org/debian-security/pool/updates/main/l/linux/$RT_DEB
-https://snapshot.debian.org/archive/debian-security/20251101T000000Z/pool/updates/main/l/linux/$RT_DEB"
+https://snapshot.debian.org/file/79cb09784f3aa13ad8c700563f42e2b842f0ca7b"
 # in 6.1.192 already, in another form (its lockdep part reverses cleanly,
 # its debugobjects hunk does not)
 RT_UPSTREAM=0056-debugobjects-locking-Annotate-debug_object_fill_pool.patch
