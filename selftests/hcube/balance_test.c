@@ -527,33 +527,6 @@ TEST_F(bal, events)
 	EXPECT_EQ(7, seen);
 }
 
-/* hcube:hcube_rebalance and hcube:hcube_migrate in ftrace. */
-TEST_F(bal, tracepoints)
-{
-	const char *t = "/sys/kernel/tracing";
-	char path[128], buf[1 << 16];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
-	if (hc_write_file(path, "1"))
-		SKIP(return, "no tracefs");
-	snprintf(path, sizeof(path), "%s/trace", t);
-	hc_write_file(path, "");
-	spawn(self, 8, 0);
-	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0));
-	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
-	fd = open(path, O_RDONLY);
-	ASSERT_GE(fd, 0);
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	ASSERT_GT(n, 0);
-	buf[n] = 0;
-	EXPECT_NE(NULL, strstr(buf, "hcube_rebalance: policy=mcwa"));
-	EXPECT_NE(NULL, strstr(buf, "hcube_migrate: pid="));
-	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
-	hc_write_file(path, "0");
-}
-
 /* Read the trace at @path into @buf (@size bytes); -1 on error. */
 static int read_trace(const char *path, char *buf, int size)
 {
@@ -566,6 +539,29 @@ static int read_trace(const char *path, char *buf, int size)
 	if (n >= 0)
 		buf[n] = 0;
 	return n;
+}
+
+/* hcube:hcube_rebalance and hcube:hcube_migrate in ftrace. */
+TEST_F(bal, tracepoints)
+{
+	const char *t = "/sys/kernel/tracing";
+	char path[128], buf[1 << 16];
+	int n;
+
+	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
+	if (hc_write_file(path, "1"))
+		SKIP(return, "no tracefs");
+	snprintf(path, sizeof(path), "%s/trace", t);
+	hc_write_file(path, "");
+	spawn(self, 8, 0);
+	ASSERT_EQ(0, hc_task_add(&self->h, self->kids, 8, 0));
+	ASSERT_EQ(0, hc_rebalance(&self->h, -1, 0, &rep));
+	n = read_trace(path, buf, sizeof(buf));
+	ASSERT_GT(n, 0);
+	EXPECT_NE(NULL, strstr(buf, "hcube_rebalance: policy=mcwa"));
+	EXPECT_NE(NULL, strstr(buf, "hcube_migrate: pid="));
+	snprintf(path, sizeof(path), "%s/events/hcube/enable", t);
+	hc_write_file(path, "0");
 }
 
 /*
